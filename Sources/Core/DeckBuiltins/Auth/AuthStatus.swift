@@ -1,0 +1,70 @@
+import ArgumentParser
+import AuthAPI
+import DeckAuth
+import DeckCore
+import DeckSupport
+import Foundation
+
+struct AuthStatus: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "status",
+    abstract: "Show the signed-in accounts of the environment, and check the active one with the server.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Flag(help: "Do not contact the server; show what is stored.")
+  var offline = false
+
+  func run(_ context: DeckContext) async throws {
+    let environment = try context.environment()
+    if let token = context.session.processEnvironment["DECK_TOKEN"], !token.isEmpty {
+      let claims = JWTClaims(token: token)
+      let view = AccountView(
+        environment: environment.name, email: claims?.email ?? "(unknown)", active: true, expiresAt: claims?.expiresAt,
+        expired: claims?.expiresAt.map { $0 <= Date() } ?? false, tokenFile: "DECK_TOKEN", verified: nil)
+      return try show([view], context: context)
+    }
+    var accounts = try context.tokenStore.accounts(in: environment.name)
+    guard let active = accounts.activeSession else {
+      throw DeckError(
+        .unauthorized(status: nil), "Not signed in to environment \"\(environment.name)\".",
+        hint: "Sign in with: deck auth login --email EMAIL --password-stdin")
+    }
+    var verified: Bool?
+    if !offline {
+      // Refreshes an expired token first, then asks the server who the token belongs to.
+      _ = try await context.accessToken()
+      let user = try await context.authClient(auth: .required).getUser().ok.body.json
+      verified = user.email.lowercased() == active.email.lowercased()
+      accounts = try context.tokenStore.accounts(in: environment.name)
+    }
+    let views = accounts.accounts.values.sorted { $0.email < $1.email }.map { session in
+      AccountView(
+        environment: environment.name, email: session.email, active: session.email == accounts.active,
+        expiresAt: session.expiresAt ?? JWTClaims(token: session.accessToken)?.expiresAt,
+        expired: session.isExpired(leeway: 0), tokenFile: context.tokenStore.path,
+        verified: session.email == accounts.active ? verified : nil)
+    }
+    try show(views, context: context)
+  }
+
+  private func show(_ views: [AccountView], context: DeckContext) throws {
+    if context.isJSON { return try context.output.json(views) }
+    let output = context.output
+    for view in views {
+      var rows: [(String, String)] = [
+        ("environment", view.environment),
+        ("account", view.email + (view.active ? " (active)" : "")),
+      ]
+      if let expiresAt = view.expiresAt {
+        rows.append(("expires", "\(expiresAt.formatted(.iso8601))\(view.expired ? " (expired)" : "")"))
+      }
+      if let verified = view.verified {
+        rows.append(("server", verified ? "token accepted" : "token belongs to another user"))
+      }
+      rows.append(("stored in", view.tokenFile))
+      output.fields(rows)
+      if view.email != views.last?.email { output.line() }
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+import DeckCore
+
+struct AuthToken: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "token",
+    abstract: "Print the active account's access token (refreshed if expired), for scripts and plugins.")
+
+  @OptionGroup var global: GlobalOptions
+
+  func run(_ context: DeckContext) async throws {
+    let token = try await context.accessToken()
+    if context.isJSON { return try context.output.json(["token": token]) }
+    context.output.line(token)
+  }
+}

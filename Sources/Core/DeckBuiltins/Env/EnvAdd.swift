@@ -1,0 +1,53 @@
+import ArgumentParser
+import DeckConfig
+import DeckCore
+import DeckSupport
+
+struct EnvAdd: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "add", abstract: "Add an environment, empty or copied from another one.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "The new environment's name.")
+  var name: String
+
+  @Option(
+    help: "Copy the service URLs and settings of this environment.", completion: EnvironmentNameArgument.completion)
+  var from: String?
+
+  func run(_ context: DeckContext) async throws {
+    try URLPolicy.validateName(name)
+    var file = try context.configStore.load()
+    let resolver = EnvironmentResolver(file: file, processEnvironment: context.session.processEnvironment)
+    guard resolver.definition(name) == nil else {
+      throw DeckError.usage(
+        "Environment \"\(name)\" already exists.", hint: "Change it with: deck env set \(name) SERVICE=URL")
+    }
+    var entry = ConfigFile.Entry()
+    if let from {
+      guard let source = resolver.definition(from) else {
+        throw DeckError.usage("Unknown environment \"\(from)\" in --from.")
+      }
+      guard !source.isEmbedded else {
+        throw DeckError.usage(
+          "\"\(from)\" is the embedded sandbox, which has no URLs to copy.",
+          hint: "Copy `local` (the served sandbox, see `deck sandbox serve`) instead: deck env add \(name) --from local"
+        )
+      }
+      entry = ConfigFile.Entry(
+        urls: source.urls, allowInsecureHTTP: source.allowInsecureHTTP ? true : nil,
+        isSandbox: source.isSandbox ? true : nil)
+    }
+    file.setEntry(name, entry)
+    try context.configStore.save(file)
+    if context.isJSON {
+      return try context.output.json(
+        EnvironmentView(
+          EnvironmentResolver(file: file, processEnvironment: [:]).definition(name)!, current: false, builtin: false))
+    }
+    context.output.info(
+      "Added environment \"\(name)\"\(from.map { " (copied from \($0))" } ?? ""). Set its URLs with: deck env set \(name) SERVICE=URL"
+    )
+  }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import DeckConfig
+import DeckCore
+
+struct EnvList: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list", abstract: "List environments; * marks the current one.", aliases: ["ls"])
+
+  @OptionGroup var global: GlobalOptions
+
+  func run(_ context: DeckContext) async throws {
+    let resolver = try context.resolver()
+    let (current, _) = resolver.currentName(
+      flag: context.options.env ?? context.session.sessionEnvironment.withLock { $0 })
+    let views = resolver.definitions.map {
+      EnvironmentView($0, current: $0.name == current, builtin: resolver.isBuiltin($0.name))
+    }
+    if context.isJSON { return try context.output.json(views) }
+    context.output.table(
+      ["", "NAME", "KIND", "SERVICES"],
+      views.map { view in
+        let kind = view.embedded ? "embedded sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom"
+        let services =
+          view.embedded && view.services.isEmpty
+          ? "all (in-process)" : view.services.keys.sorted().joined(separator: ",")
+        return [view.current ? "*" : "", view.name, kind, services.isEmpty ? "-" : services]
+      })
+  }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import DeckConfig
+import DeckCore
+import DeckSupport
+
+struct EnvSet: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "set", abstract: "Set service URLs (SERVICE=URL) or settings of an environment.",
+    discussion: """
+      Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")). An empty URL (SERVICE=) unsets one.
+      Settings: allow-insecure-http=true|false, sandbox=true|false.
+      Plain http is allowed only to loopback hosts unless allow-insecure-http is true.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "The environment to change.", completion: EnvironmentNameArgument.completion)
+  var name: String
+
+  @Argument(
+    help: ArgumentHelp("Assignments such as flyr=https://flyrpro.app.", valueName: "service=url"),
+    completion: .list(Service.allCases.map { "\($0.rawValue)=" } + ["allow-insecure-http=", "sandbox="]))
+  var assignments: [String] = []
+
+  func validate() throws {
+    guard !assignments.isEmpty else {
+      throw ValidationError("Give at least one SERVICE=URL, e.g. deck env set \(name) flyr=https://flyrpro.app")
+    }
+  }
+
+  func run(_ context: DeckContext) async throws {
+    var file = try context.configStore.load()
+    let resolver = EnvironmentResolver(file: file, processEnvironment: context.session.processEnvironment)
+    guard let current = resolver.definition(name) else {
+      throw DeckError.usage("Unknown environment \"\(name)\".", hint: "Add it first: deck env add \(name)")
+    }
+    var entry = file.entry(name) ?? ConfigFile.Entry()
+    var allowInsecure = current.allowInsecureHTTP
+    var urls: [(Service, String)] = []
+    for assignment in assignments {
+      guard let equals = assignment.firstIndex(of: "=") else {
+        throw DeckError.usage(
+          "Expected SERVICE=URL, got \"\(assignment)\".", hint: "For example: flyr=https://flyrpro.app")
+      }
+      let key = String(assignment[..<equals]).lowercased()
+      let value = String(assignment[assignment.index(after: equals)...])
+      switch key {
+      case "allow-insecure-http", "sandbox":
+        guard let flag = Bool(value.lowercased()) else {
+          throw DeckError.usage("\(key) must be true or false, got \"\(value)\".")
+        }
+        if key == "sandbox" {
+          entry.isSandbox = flag
+        } else {
+          entry.allowInsecureHTTP = flag
+          allowInsecure = flag
+        }
+      default:
+        guard let service = Service(rawValue: key) else {
+          throw DeckError.usage(
+            "Unknown service \"\(key)\".",
+            hint:
+              "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox."
+          )
+        }
+        urls.append((service, value))
+      }
+    }
+    for (service, url) in urls {
+      if url.isEmpty {
+        entry.urls.removeValue(forKey: service)
+        continue
+      }
+      let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+      try URLPolicy.validate(trimmed, service: service, environment: name, allowInsecureHTTP: allowInsecure)
+      entry.urls[service] = trimmed
+    }
+    file.setEntry(name, entry)
+    try context.configStore.save(file)
+    let updated = EnvironmentResolver(file: file, processEnvironment: [:]).definition(name)!
+    if context.isJSON {
+      return try context.output.json(
+        EnvironmentView(updated, current: file.current == name, builtin: resolver.isBuiltin(name)))
+    }
+    context.output.info("Updated environment \"\(name)\".")
+  }
+}

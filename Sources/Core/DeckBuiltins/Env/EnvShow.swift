@@ -1,0 +1,55 @@
+import ArgumentParser
+import DeckConfig
+import DeckCore
+import DeckSupport
+
+struct EnvShow: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show", abstract: "Show an environment's service URLs (the current one by default).")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "The environment to show.", completion: EnvironmentNameArgument.completion)
+  var name: String?
+
+  func run(_ context: DeckContext) async throws {
+    let resolver = try context.resolver()
+    let selected = context.options.env ?? context.session.sessionEnvironment.withLock { $0 }
+    let (currentName, source) = resolver.currentName(flag: selected)
+    let target = name ?? currentName
+    // The current environment is shown as commands see it: DECK_<SERVICE>_URL applied.
+    let resolved: ResolvedEnvironment
+    if target == currentName {
+      resolved = try resolver.resolve(flag: selected)
+    } else {
+      guard let definition = resolver.definition(target) else {
+        throw DeckError.usage(
+          "Unknown environment \"\(target)\".",
+          hint: "Known environments: \(resolver.definitions.map(\.name).joined(separator: ", ")).")
+      }
+      resolved = ResolvedEnvironment(definition: definition, source: .file, overriddenServices: [])
+    }
+    let definition = resolved.definition
+    if context.isJSON {
+      return try context.output.json(
+        EnvironmentView(definition, current: target == currentName, builtin: resolver.isBuiltin(target)))
+    }
+    var rows: [(String, String)] = [("environment", definition.name)]
+    if target == currentName { rows.append(("selected by", source.rawValue)) }
+    for service in Service.allCases {
+      var value: String
+      if let url = definition.urls[service] {
+        value = url
+        if resolved.overriddenServices.contains(service) { value += "  (from \(service.overrideVariable))" }
+      } else if definition.isEmbedded {
+        value = "embedded sandbox (started on demand)"
+      } else {
+        value = "(not set)"
+      }
+      rows.append((service.rawValue, value))
+    }
+    rows.append(("sandbox", definition.isSandbox ? "yes" : "no"))
+    if definition.allowInsecureHTTP { rows.append(("allow-insecure-http", "true")) }
+    context.output.fields(rows)
+  }
+}

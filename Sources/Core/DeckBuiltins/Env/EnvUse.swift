@@ -1,0 +1,33 @@
+import ArgumentParser
+import DeckConfig
+import DeckCore
+import DeckSupport
+
+struct EnvUse: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "use", abstract: "Make an environment the current one (saved in the config file).")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "The environment to use.", completion: EnvironmentNameArgument.completion)
+  var name: String
+
+  func run(_ context: DeckContext) async throws {
+    var file = try context.configStore.load()
+    let resolver = EnvironmentResolver(file: file, processEnvironment: context.session.processEnvironment)
+    guard resolver.definition(name) != nil else {
+      throw DeckError.usage(
+        "Unknown environment \"\(name)\".",
+        hint:
+          "Known environments: \(resolver.definitions.map(\.name).joined(separator: ", ")). Add one with: deck env add \(name) --from local"
+      )
+    }
+    file.current = name
+    try context.configStore.save(file)
+    if context.isJSON { return try context.output.json(["current": name]) }
+    context.output.info("Now using environment \"\(name)\".")
+    if let variable = context.session.processEnvironment["DECK_ENV"], !variable.isEmpty, variable != name {
+      context.output.info("Note: DECK_ENV=\(variable) is set and takes precedence in this shell.")
+    }
+  }
+}

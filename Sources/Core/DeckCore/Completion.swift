@@ -1,0 +1,71 @@
+import DeckConfig
+import DeckSupport
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A source of dynamic completion values (brokerage names, accounts, …). The same provider
+/// serves the REPL and the bash, zsh and fish scripts (through swift-argument-parser's
+/// `---completion` callback).
+public protocol CompletionProvider: Sendable {
+  static var id: String { get }
+  /// Values for the word being completed. Runs under a time budget; throwing offers nothing.
+  static func values(prefix: String, context: DeckContext) async throws -> [String]
+}
+
+/// Runs completion providers synchronously (the argument parser's completion closures are
+/// synchronous) under a time budget, so a slow or dead backend never freezes a prompt.
+public enum DynamicCompletion {
+  /// How long one lookup may take.
+  public static let budget: Duration = .milliseconds(300)
+
+  private static let cache = Mutex<[String: (values: [String], at: ContinuousClock.Instant)]>([:])
+  private static let cacheLifetime: Duration = .seconds(10)
+
+  /// Values from `provider` for `prefix`, or nothing when it fails or runs out of time.
+  public static func values(_ provider: any CompletionProvider.Type, prefix: String) -> [String] {
+    let key = "\(provider.id)\u{0}\(prefix)"
+    let now = ContinuousClock.now
+    if let hit = cache.withLock({ $0[key] }), now - hit.at < cacheLifetime { return hit.values }
+    guard let session = DeckSession.current ?? CompletionSession.make() else { return [] }
+    let result = Mutex<[String]?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let task = Task.detached {
+      let context = DeckContext(session: session, options: GlobalOptions())
+      let values = (try? await provider.values(prefix: prefix, context: context)) ?? []
+      result.withLock { $0 = values }
+      done.signal()
+    }
+    let milliseconds = Int(budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000)
+    guard done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
+      task.cancel()
+      return []
+    }
+    let values = result.withLock { $0 } ?? []
+    cache.withLock { $0[key] = (values, now) }
+    return values
+  }
+}
+
+/// The session used for completion callbacks from a shell (`deck ---completion …`), set up by
+/// the executable before it parses.
+public enum CompletionSession {
+  private static let factory = Mutex<(@Sendable () -> DeckSession)?>(nil)
+
+  public static func register(_ make: @escaping @Sendable () -> DeckSession) {
+    factory.withLock { $0 = make }
+  }
+
+  static func make() -> DeckSession? { factory.withLock { $0 }?() }
+}
+
+/// Environment names, for `--env` and `deck env …`.
+public enum EnvironmentCompletion {
+  public static func names(prefix: String) -> [String] {
+    let environment = ProcessInfo.processInfo.environment
+    let store = ConfigStore(path: DeckPaths(environment: environment).configFile)
+    let file = (try? store.load()) ?? ConfigFile()
+    let resolver = EnvironmentResolver(file: file, processEnvironment: environment)
+    return resolver.definitions.map(\.name).filter { $0.hasPrefix(prefix) }
+  }
+}

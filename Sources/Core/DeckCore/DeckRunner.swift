@@ -1,0 +1,63 @@
+import ArgumentParser
+import DeckSupport
+
+/// Parses and runs one command line. One-shot mode, the REPL and script mode all come through
+/// here, so a line behaves the same everywhere: same parser, output, errors and exit codes.
+public enum DeckRunner {
+  /// Runs `arguments` (without the program name) and returns the exit code. Never exits the process.
+  public static func run<Root: ParsableCommand>(
+    _ root: Root.Type, arguments: [String], session: DeckSession
+  ) async -> Int32 {
+    do {
+      if let name = arguments.first, !name.hasPrefix("-"), !builtinNames(root).contains(name),
+        let plugin = Plugins.discover(path: session.processEnvironment["PATH"], builtins: []).first(where: {
+          $0.name == name
+        })
+      {
+        let context = DeckContext(session: session, options: GlobalOptions())
+        return try await Plugins.run(plugin, arguments: Array(arguments.dropFirst()), context: context)
+      }
+      var command = try root.parseAsRoot(normalize(arguments))
+      try await DeckSession.$current.withValue(session) {
+        if var asyncCommand = command as? any AsyncParsableCommand {
+          try await asyncCommand.run()
+        } else {
+          try command.run()
+        }
+      }
+      return ExitCode.success
+    } catch {
+      if ErrorPresenter.owns(error) { return ErrorPresenter.present(error, output: session.output) }
+      let code = root.exitCode(for: error).rawValue
+      let message = root.fullMessage(for: error)
+      if !message.isEmpty {
+        if code == 0 { session.output.line(message) } else { session.output.writeErr(message + "\n") }
+      }
+      return code
+    }
+  }
+
+  /// The names (and aliases) of the root's subcommands: they win over plugins.
+  public static func builtinNames<Root: ParsableCommand>(_ root: Root.Type) -> Set<String> {
+    var names: Set<String> = ["help"]
+    for command in root.configuration.subcommands {
+      names.insert(command._commandName)
+      names.formUnion(command.configuration.aliases)
+    }
+    return names
+  }
+
+  /// `--trace=body` is spelled as a hidden flag for the parser; everything else is untouched.
+  public static func normalize(_ arguments: [String]) -> [String] {
+    var result: [String] = []
+    result.reserveCapacity(arguments.count)
+    for (index, argument) in arguments.enumerated() {
+      if argument == "--" {
+        result += arguments[index...]
+        break
+      }
+      result.append(argument == "--trace=body" ? "--trace-body" : argument)
+    }
+    return result
+  }
+}

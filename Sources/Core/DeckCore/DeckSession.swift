@@ -1,0 +1,88 @@
+import DeckConfig
+import DeckSupport
+import Foundation
+import OpenAPIRuntime
+import Synchronization
+
+/// What the executable plugs into the core: the parts that need NIO or the sandbox server.
+/// Keeping them behind this protocol keeps the core, the command tree and the spec logic
+/// free of NIO, GRDB and Hummingbird.
+public protocol ServiceProviders: Sendable {
+  /// An HTTP transport on the shared connection pool, with this per-request timeout.
+  func makeTransport(timeout: Duration) -> any ClientTransport
+  /// Starts the sandbox server in this process on an ephemeral loopback port.
+  func startEmbeddedSandbox(databasePath: String) async throws -> URL
+  /// Serves the sandbox in the foreground until SIGINT or SIGTERM.
+  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL) -> Void) async throws
+}
+
+public struct SandboxServeRequest: Sendable {
+  public var host: String
+  public var port: Int
+  public var databasePath: String
+  public var accessTokenTTL: Int
+  public init(host: String, port: Int, databasePath: String, accessTokenTTL: Int) {
+    self.host = host
+    self.port = port
+    self.databasePath = databasePath
+    self.accessTokenTTL = accessTokenTTL
+  }
+}
+
+/// The long-lived shared services of one deck process: one per one-shot run, one per REPL.
+/// Everything in it is built on first use, so `deck --help` opens no socket, database or file.
+public final class DeckSession: Sendable {
+  public let processEnvironment: [String: String]
+  public let paths: DeckPaths
+  public let providers: any ServiceProviders
+  public let output: Output
+
+  /// The session in which commands run (set by `DeckRunner`).
+  @TaskLocal public static var current: DeckSession?
+
+  private let transports = Mutex<[Duration: any ClientTransport]>([:])
+  private let embeddedSandbox = Mutex<Task<URL, any Error>?>(nil)
+  /// An environment chosen for this session only (the REPL's `use ENV`); the `--env` flag still wins.
+  public let sessionEnvironment = Mutex<String?>(nil)
+
+  public init(processEnvironment: [String: String], providers: any ServiceProviders, output: Output) {
+    self.processEnvironment = processEnvironment
+    self.paths = DeckPaths(environment: processEnvironment)
+    self.providers = providers
+    self.output = output
+  }
+
+  /// The transport for a timeout; all of them share one connection pool.
+  public func transport(timeout: Duration) -> any ClientTransport {
+    transports.withLock { cache in
+      if let transport = cache[timeout] { return transport }
+      let transport = providers.makeTransport(timeout: timeout)
+      cache[timeout] = transport
+      return transport
+    }
+  }
+
+  /// The embedded sandbox's base URL, starting it on first use (once per process).
+  public func embeddedSandboxURL() async throws -> URL {
+    let task = embeddedSandbox.withLock { task in
+      if let task { return task }
+      let path = paths.sandboxDatabase
+      let providers = providers
+      let started = Task { try await providers.startEmbeddedSandbox(databasePath: path) }
+      task = started
+      return started
+    }
+    do {
+      return try await task.value
+    } catch let error as DeckError {
+      throw error
+    } catch {
+      embeddedSandbox.withLock { $0 = nil }
+      throw DeckError(
+        .unavailable(status: nil), "Cannot start the embedded sandbox: \(error)",
+        hint: "Its database is \(paths.sandboxDatabase); `deck sandbox reset` starts it over.")
+    }
+  }
+
+  public func configStore() -> ConfigStore { ConfigStore(path: paths.configFile) }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+
+/// The options every deck command takes. Commands declare them with
+/// `@OptionGroup var global: GlobalOptions`, so they work before or after the subcommand.
+public struct GlobalOptions: ParsableArguments, Sendable {
+  @Option(
+    name: .long, help: "The environment to use (overrides DECK_ENV and the config file).",
+    completion: .custom { _, _, prefix in EnvironmentCompletion.names(prefix: prefix) })
+  public var env: String?
+
+  @Flag(name: .long, help: "Write JSON to stdout (errors still go to stderr).")
+  public var json = false
+
+  @Flag(
+    name: .long,
+    help:
+      "Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted)."
+  )
+  public var trace = false
+
+  /// `--trace=body`, rewritten by `DeckRunner.normalize` into this hidden flag.
+  @Flag(name: .customLong("trace-body"), help: .hidden)
+  public var traceBody = false
+
+  @Option(name: .long, help: ArgumentHelp("Seconds to wait for each HTTP request.", valueName: "seconds"))
+  public var timeout: Double = 30
+
+  public init() {}
+
+  public mutating func validate() throws {
+    guard timeout > 0, timeout <= 3600 else {
+      throw ValidationError("--timeout must be between 0 and 3600 seconds, got \(timeout).")
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command's output goes: stdout for data, stderr for messages, errors and traces.
+/// Colour only on a terminal, and never when `NO_COLOR` is set.
+public struct Output: Sendable {
+  public let stdoutIsTerminal: Bool
+  public let stderrIsTerminal: Bool
+  public let colorEnabled: Bool
+  let writeOut: @Sendable (String) -> Void
+  let writeErr: @Sendable (String) -> Void
+
+  public init(
+    stdoutIsTerminal: Bool, stderrIsTerminal: Bool, colorEnabled: Bool,
+    writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void
+  ) {
+    self.stdoutIsTerminal = stdoutIsTerminal
+    self.stderrIsTerminal = stderrIsTerminal
+    self.colorEnabled = colorEnabled
+    self.writeOut = writeOut
+    self.writeErr = writeErr
+  }
+
+  /// The process's own stdout and stderr.
+  public static func standard(environment: [String: String]) -> Output {
+    let outTTY = isatty(1) == 1
+    let errTTY = isatty(2) == 1
+    let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    let dumb = environment["TERM"] == "dumb"
+    return Output(
+      stdoutIsTerminal: outTTY, stderrIsTerminal: errTTY, colorEnabled: outTTY && !noColor && !dumb,
+      writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) })
+  }
+
+  /// A line of data on stdout.
+  public func line(_ text: String = "") { writeOut(text + "\n") }
+
+  /// A message for the person at the terminal, on stderr (keeps stdout clean for pipes).
+  public func info(_ text: String) { writeErr(text + "\n") }
+
+  public func error(_ text: String) {
+    let prefix = stderrIsTerminal && colorEnabled ? "\u{1B}[31merror:\u{1B}[0m" : "error:"
+    writeErr("\(prefix) \(text)\n")
+  }
+
+  public func trace(_ text: String) { writeErr(text + "\n") }
+
+  /// One JSON document on stdout: indented on a terminal, one line otherwise (for `jq` and scripts).
+  public func json<T: Encodable>(_ value: T) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting =
+      stdoutIsTerminal
+      ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    writeOut(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n")
+  }
+
+  /// An aligned table; the header is bold on a terminal.
+  public func table(_ headers: [String], _ rows: [[String]]) {
+    let columns = headers.count
+    var widths = headers.map(\.count)
+    for row in rows {
+      for (index, cell) in row.prefix(columns).enumerated() { widths[index] = max(widths[index], cell.count) }
+    }
+    func render(_ cells: [String]) -> String {
+      cells.prefix(columns).enumerated().map { index, cell in
+        index == columns - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+      }.joined(separator: "  ")
+    }
+    var text = style(render(headers), .bold) + "\n"
+    for row in rows { text += render(row) + "\n" }
+    writeOut(text)
+  }
+
+  /// Key-value lines, keys aligned.
+  public func fields(_ pairs: [(String, String)]) {
+    let width = pairs.map(\.0.count).max() ?? 0
+    writeOut(
+      pairs.map { style($0.0.padding(toLength: width, withPad: " ", startingAt: 0), .dim) + "  " + $0.1 }.joined(
+        separator: "\n") + "\n")
+  }
+
+  public enum Style: String, Sendable {
+    case bold = "1"
+    case dim = "2"
+    case red = "31"
+    case green = "32"
+    case yellow = "33"
+    case cyan = "36"
+  }
+
+  public func style(_ text: String, _ style: Style) -> String {
+    colorEnabled ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+  }
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+  var bytes = Array(text.utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+    if written < 0 {
+      if errno == EINTR { continue }
+      return
+    }
+    offset += written
+  }
+  bytes.removeAll()
+}

@@ -1,0 +1,70 @@
+import DeckConfig
+import DeckSupport
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// External plugins: an executable `deck-NAME` on PATH is `deck NAME …`, as with git, kubectl
+/// and gh extensions. A built-in command always wins a name clash.
+public enum Plugins {
+  public struct Plugin: Sendable, Equatable, Encodable {
+    public var name: String
+    public var path: String
+    /// True when a built-in command has the same name (the built-in runs; the plugin never does).
+    public var shadowed: Bool
+  }
+
+  /// Every `deck-*` executable on PATH, first one per name (as PATH lookup would pick it).
+  public static func discover(path: String?, builtins: Set<String>) -> [Plugin] {
+    var found: [String: Plugin] = [:]
+    var order: [String] = []
+    for directory in (path ?? "").split(separator: ":").map(String.init) where !directory.isEmpty {
+      guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+      for entry in entries.sorted() where entry.hasPrefix("deck-") && entry.count > 5 {
+        let name = String(entry.dropFirst(5))
+        let full = "\(directory)/\(entry)"
+        guard found[name] == nil, access(full, X_OK) == 0, !isDirectory(full) else { continue }
+        found[name] = Plugin(name: name, path: full, shadowed: builtins.contains(name))
+        order.append(name)
+      }
+    }
+    return order.sorted().compactMap { found[$0] }
+  }
+
+  private static func isDirectory(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+  }
+
+  /// Runs a plugin with the current environment's name and service URLs (never the token)
+  /// and returns its exit code. stdin, stdout and stderr are the plugin's own.
+  public static func run(_ plugin: Plugin, arguments: [String], context: DeckContext) async throws -> Int32 {
+    let environment = try context.environment()
+    var variables = context.session.processEnvironment
+    variables["DECK_ENV"] = environment.name
+    for service in Service.allCases {
+      guard (try? environment.endpoint(for: service)) != nil else { continue }
+      variables[service.overrideVariable] = try await context.baseURL(for: service).absoluteString
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: plugin.path)
+    process.arguments = arguments
+    process.environment = variables
+    do {
+      try process.run()
+    } catch {
+      throw DeckError.failure("Cannot run the plugin \(plugin.path): \(error.localizedDescription)")
+    }
+    // Ctrl-C reaches the plugin through the terminal; deck waits for it to finish.
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      process.terminationHandler = { _ in continuation.resume() }
+      if !process.isRunning { process.terminationHandler = nil; continuation.resume() }
+    }
+    if process.terminationReason == .uncaughtSignal { return 128 + process.terminationStatus }
+    return process.terminationStatus
+  }
+}

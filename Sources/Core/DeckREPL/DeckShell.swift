@@ -1,0 +1,50 @@
+import ArgumentParser
+import DeckCore
+import Synchronization
+
+/// The root command the REPL, script mode and the shell commands parse lines with. The
+/// executable registers it once at start-up (the core cannot name the executable's root).
+public enum DeckShell {
+  private static let registered = Mutex<(any ParsableCommand.Type)?>(nil)
+
+  public static func register(root: any ParsableCommand.Type) {
+    registered.withLock { $0 = root }
+  }
+
+  static var root: any ParsableCommand.Type {
+    guard let root = registered.withLock({ $0 }) else { fatalError("DeckShell.register(root:) was not called") }
+    return root
+  }
+
+  /// Runs one command line through the same runner as one-shot mode.
+  static func run(_ arguments: [String], session: DeckSession) async -> Int32 {
+    await run(root, arguments, session)
+  }
+
+  private static func run<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String], _ session: DeckSession) async
+    -> Int32
+  {
+    await DeckRunner.run(root, arguments: arguments, session: session)
+  }
+
+  static var builtinNames: Set<String> { names(root) }
+
+  private static func names<Root: ParsableCommand>(_ root: Root.Type) -> Set<String> {
+    DeckRunner.builtinNames(root)
+  }
+
+  /// Asks the argument parser for a custom completion, exactly as a shell script does
+  /// (`deck ---completion <path> -- <argument> <index> <cursor> <words…>`), in-process.
+  static func customCompletion(path: [String], argument: String, words: [String], index: Int, prefix: String)
+    -> [String]
+  {
+    let request = ["---completion"] + path + ["--", argument, "\(index)", "\(prefix.count)"] + words
+    do {
+      _ = try root.parseAsRoot(request)
+      return []
+    } catch {
+      guard root.exitCode(for: error) == .success else { return [] }
+      return root.fullMessage(for: error).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+  }
+}

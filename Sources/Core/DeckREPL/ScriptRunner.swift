@@ -1,0 +1,44 @@
+import DeckCore
+import DeckSupport
+
+/// Script mode: commands line by line, no prompt, no colour, one shared connection pool.
+/// Like `sh -e`, the first failing command stops the run and its exit code is deck's;
+/// with `keepGoing` every line runs and the first failure's code is returned at the end.
+public struct ScriptRunner: Sendable {
+  let session: DeckSession
+  let keepGoing: Bool
+
+  public init(session: DeckSession, keepGoing: Bool) {
+    self.session = session
+    self.keepGoing = keepGoing
+  }
+
+  public func run(lines: some Sequence<String>, source: String) async -> Int32 {
+    var firstFailure: Int32 = 0
+    var pending = ""
+    var lineNumber = 0
+    var startLine = 0
+    for line in lines {
+      lineNumber += 1
+      if pending.isEmpty { startLine = lineNumber }
+      pending += pending.isEmpty ? line : "\n" + line
+      guard case .words(var words) = ShellWords.split(pending) else { continue }
+      pending = ""
+      if words.first == "deck" { words.removeFirst() }
+      guard !words.isEmpty else { continue }
+      let code = await DeckShell.run(words, session: session)
+      if code != 0 {
+        if firstFailure == 0 { firstFailure = code }
+        if !keepGoing {
+          session.output.info("\(source):\(startLine): stopped: the command exited with \(code).")
+          return code
+        }
+      }
+    }
+    if !pending.isEmpty {
+      session.output.error("\(source):\(startLine): unclosed quote at the end of the script.")
+      return firstFailure == 0 ? ExitCode.usage : firstFailure
+    }
+    return firstFailure
+  }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import BrokerageRules
+import DeckConfig
+import DeckCore
+import FlyrAPI
+
+/// `deck brokerage`: the brokerage typeahead of onboarding (brokerage-onboarding.md).
+public enum BrokerageModule: DeckModule {
+  public static let name = "brokerage"
+  public static let summary = "Search the canonical brokerages (the onboarding typeahead)."
+  public static let services: [Service] = [.flyr]
+  public static var commands: [any ParsableCommand.Type] { [BrokerageCommand.self] }
+  public static var completionProviders: [any CompletionProvider.Type] { [BrokerageNameCompletion.self] }
+}
+
+struct BrokerageCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "brokerage", abstract: BrokerageModule.summary, subcommands: [BrokerageSearch.self])
+}
+
+/// Brokerage names from the search endpoint: the terminal form of the typeahead.
+/// Names with spaces are completed quoted by the shells and the REPL.
+public enum BrokerageNameCompletion: CompletionProvider {
+  public static let id = "brokerage-names"
+
+  public static func values(prefix: String, context: DeckContext) async throws -> [String] {
+    let query = BrokerageRules.sanitize(prefix.trimmingCharacters(in: ["\"", "'"]))
+    guard !query.isEmpty else { return [] }
+    return try await BrokerageService(context: context).search(query, limit: 15).map(\.name)
+  }
+
+  /// The completion kind for any argument that takes a brokerage name.
+  public static let kind = CompletionKind.custom { _, _, prefix in DynamicCompletion.values(Self.self, prefix: prefix) }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import DeckCore
+import Foundation
+
+struct BrokerageSearch: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "search", abstract: "Search brokerages by name.",
+    discussion: """
+      Ranks an exact match first, then names that start with the query, then names with a word
+      that starts with it, then names that contain it. With --json, prints the response's array
+      of {id, name} as is.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "Text to search for (trimmed; case does not matter).", completion: BrokerageNameCompletion.kind)
+  var query: String
+
+  @Option(help: "The most results to return (1-50).")
+  var limit: Int = 15
+
+  func validate() throws {
+    guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+      throw ValidationError("The search query is empty. Give some text, e.g.: deck brokerage search keller")
+    }
+    guard BrokerageService.limits.contains(limit) else {
+      throw ValidationError("--limit must be between 1 and 50, got \(limit).")
+    }
+  }
+
+  func run(_ context: DeckContext) async throws {
+    let results = try await BrokerageService(context: context).search(query, limit: limit)
+    if context.isJSON { return try context.output.json(results) }
+    if results.isEmpty {
+      if context.output.stdoutIsTerminal {
+        context.output.line("No brokerages match \"\(query.trimmingCharacters(in: .whitespaces))\".")
+      }
+      return
+    }
+    context.output.table(["NAME", "ID"], results.map { [$0.name, $0.id] })
+  }
+}

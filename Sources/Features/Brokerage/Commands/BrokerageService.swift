@@ -1,0 +1,27 @@
+import BrokerageRules
+import DeckCore
+import DeckSupport
+import FlyrAPI
+
+/// Calls the brokerage endpoints of the flyr service. Other modules (workspace onboarding)
+/// use it too, through this public API.
+public struct BrokerageService: Sendable {
+  let context: DeckContext
+
+  public init(context: DeckContext) { self.context = context }
+
+  public static let limits = 1...50
+
+  /// `GET /api/brokerages/search?q=&limit=`, with the query trimmed first.
+  public func search(_ query: String, limit: Int = 15) async throws -> [Components.Schemas.Brokerage] {
+    let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else {
+      throw DeckError.usage("The search query is empty.", hint: "Give some text, e.g.: deck brokerage search keller")
+    }
+    guard Self.limits.contains(limit) else {
+      throw DeckError.usage("--limit must be between 1 and 50, got \(limit).")
+    }
+    let client = try await context.client(.flyr) { Client(serverURL: $0, transport: $1, middlewares: $2) }
+    return try await client.searchBrokerages(query: .init(q: trimmed, limit: limit)).ok.body.json
+  }
+}

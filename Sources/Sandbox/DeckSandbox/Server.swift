@@ -1,0 +1,124 @@
+import AuthAPI
+import FlyrAPI
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import SandboxAdminAPI
+import ServiceLifecycle
+
+/// The sandbox server: the backend contracts on a local SQLite database.
+public enum SandboxServer {
+  /// Starts the server in the background in this process (used for the embedded sandbox) and returns once it listens.
+  public static func start(_ options: SandboxOptions) async throws -> RunningSandbox {
+    let state = try SandboxState.open(options)
+    let logger = Logger(label: "deck.sandbox") { _ in SwiftLogNoOpLogHandler() }
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let application = try makeApplication(state: state, logger: logger) { port in
+      portContinuation.yield(port)
+      portContinuation.finish()
+    }
+    let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+    let task = Task.detached {
+      defer { portContinuation.finish() }
+      try await group.run()
+    }
+    for await port in ports {
+      return RunningSandbox(baseURL: baseURL(host: options.host, port: port), group: group, task: task)
+    }
+    if Task.isCancelled {
+      await group.triggerGracefulShutdown()
+      _ = await task.result
+      throw CancellationError()
+    }
+    // The server stopped before it listened (e.g. the port is taken): report why.
+    try await task.value
+    throw SandboxServerError.didNotStart
+  }
+
+  /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), calling onListening once with the base URL (http://host:port).
+  public static func serve(_ options: SandboxOptions, onListening: @escaping @Sendable (URL) -> Void) async throws {
+    var logger = Logger(label: "deck.sandbox") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = .info
+    let state = try SandboxState.open(options)
+    let host = options.host
+    let application = try makeApplication(state: state, logger: logger) { port in
+      onListening(baseURL(host: host, port: port))
+    }
+    let group = ServiceGroup(
+      configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    try await group.run()
+  }
+
+  /// The router with every API registered, and its middleware.
+  static func makeRouter(state: SandboxState) throws -> Router<BasicRequestContext> {
+    let router = Router()
+    router.middlewares.add(RequestHeadMiddleware())
+    router.middlewares.add(DelayMiddleware(state: state))
+    try AuthHandlers(state: state).registerHandlers(
+      on: router, serverURL: URL(string: "/auth/v1")!,
+      middlewares: [
+        ErrorResponseMiddleware(
+          requestError: AuthHandlers.requestError,
+          internalError: .goTrue(.internalServerError, "Internal server error"))
+      ])
+    try FlyrHandlers(state: state).registerHandlers(
+      on: router, serverURL: URL(string: "/")!,
+      middlewares: [ErrorResponseMiddleware(requestError: FlyrHandlers.requestError)])
+    try AdminHandlers(state: state).registerHandlers(
+      on: router, serverURL: URL(string: "/__sandbox/v1")!,
+      middlewares: [ErrorResponseMiddleware(requestError: AdminHandlers.requestError)])
+    return router
+  }
+
+  private static func makeApplication(
+    state: SandboxState, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+  ) throws -> some ApplicationProtocol {
+    // Hummingbird calls onServerRunning once, when the listening socket is bound.
+    Application(
+      router: try makeRouter(state: state),
+      configuration: .init(address: .hostname(state.options.host, port: state.options.port), serverName: nil),
+      onServerRunning: { channel in
+        onListening(channel.localAddress?.port ?? state.options.port)
+      },
+      logger: logger)
+  }
+
+  static func baseURL(host: String, port: Int) -> URL {
+    let hostPart = host.contains(":") ? "[\(host)]" : host
+    return URL(string: "http://\(hostPart):\(port)")!
+  }
+}
+
+/// A sandbox server running in the background of this process.
+public final class RunningSandbox: Sendable {
+  /// Where it listens: http://host:port.
+  public let baseURL: URL
+  private let group: ServiceGroup
+  private let task: Task<Void, any Error>
+
+  init(baseURL: URL, group: ServiceGroup, task: Task<Void, any Error>) {
+    self.baseURL = baseURL
+    self.group = group
+    self.task = task
+  }
+
+  /// Shuts the server down gracefully (in-flight requests finish, delayed ones are cut short)
+  /// and returns when it has stopped. Cancels it if that takes more than two seconds.
+  public func stop() async {
+    await group.triggerGracefulShutdown()
+    let task = self.task
+    let watchdog = Task {
+      try await Task.sleep(for: .seconds(2))
+      task.cancel()
+    }
+    _ = await task.result
+    watchdog.cancel()
+  }
+}
+
+enum SandboxServerError: Error, CustomStringConvertible {
+  case didNotStart
+
+  var description: String { "the sandbox server stopped before it started listening" }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import DeckCore
+
+struct SandboxDelay: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "delay",
+    abstract: "Delay every API response of a served sandbox, to try timeouts and Ctrl-C (0 turns it off).")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "Milliseconds to delay each response.")
+  var milliseconds: Int
+
+  func validate() throws {
+    guard (0...600_000).contains(milliseconds) else {
+      throw ValidationError("The delay must be between 0 and 600000 ms, got \(milliseconds).")
+    }
+  }
+
+  func run(_ context: DeckContext) async throws {
+    let delay = try await SandboxAdmin.client(context).setDelay(body: .json(.init(milliseconds: milliseconds))).ok.body
+      .json
+    if context.isJSON { return try context.output.json(delay) }
+    context.output.info(
+      delay.milliseconds == 0
+        ? "Responses are no longer delayed." : "Every API response is now delayed by \(delay.milliseconds) ms.")
+  }
+}

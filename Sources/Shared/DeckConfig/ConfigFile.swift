@@ -1,0 +1,216 @@
+import DeckSupport
+import Foundation
+import Yams
+
+/// The user's `config.yml`: the current environment and the environments they added or changed.
+///
+/// ```yaml
+/// current: staging
+/// environments:
+///   staging:
+///     flyr: https://staging.flyrpro.app
+///     nudge: https://api-staging.nudge.starshape.in
+///   my-sandbox:
+///     sandbox: true
+///     flyr: http://127.0.0.1:9000
+/// ```
+///
+/// An entry named like a built-in environment changes that environment's values.
+public struct ConfigFile: Sendable, Equatable {
+  public struct Entry: Sendable, Equatable {
+    public var urls: [Service: String] = [:]
+    public var allowInsecureHTTP: Bool?
+    public var isSandbox: Bool?
+    public init(urls: [Service: String] = [:], allowInsecureHTTP: Bool? = nil, isSandbox: Bool? = nil) {
+      self.urls = urls
+      self.allowInsecureHTTP = allowInsecureHTTP
+      self.isSandbox = isSandbox
+    }
+  }
+
+  public var current: String?
+  /// Entries in the order of the file, so a rewrite keeps the user's order.
+  public var environments: [(name: String, entry: Entry)]
+
+  public init(current: String? = nil, environments: [(name: String, entry: Entry)] = []) {
+    self.current = current
+    self.environments = environments
+  }
+
+  public static func == (lhs: ConfigFile, rhs: ConfigFile) -> Bool {
+    lhs.current == rhs.current && lhs.environments.map(\.name) == rhs.environments.map(\.name)
+      && lhs.environments.map(\.entry) == rhs.environments.map(\.entry)
+  }
+
+  public func entry(_ name: String) -> Entry? {
+    environments.first { $0.name == name }?.entry
+  }
+
+  public mutating func setEntry(_ name: String, _ entry: Entry) {
+    if let index = environments.firstIndex(where: { $0.name == name }) {
+      environments[index].entry = entry
+    } else {
+      environments.append((name, entry))
+    }
+  }
+
+  public mutating func removeEntry(_ name: String) {
+    environments.removeAll { $0.name == name }
+  }
+
+  // MARK: Reading
+
+  static let entryKeys = Set(Service.allCases.map(\.rawValue) + ["allow-insecure-http", "sandbox"])
+
+  /// Parses the file's text. Errors name the file and the line.
+  public static func parse(_ text: String, path: String) throws -> ConfigFile {
+    func malformed(_ message: String, _ node: Node?) -> DeckError {
+      let line = node?.mark.map { ":\($0.line)" } ?? ""
+      return DeckError.configuration(
+        "\(path)\(line): \(message)",
+        hint: "Fix the file by hand; deck does not overwrite a config file it cannot read.")
+    }
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: text)
+    } catch let error as YamlError {
+      throw DeckError.configuration(
+        "\(path): \(describe(error))",
+        hint: "Fix the file by hand; deck does not overwrite a config file it cannot read.")
+    }
+    guard let root else { return ConfigFile() }
+    if root.isNull { return ConfigFile() }
+    guard let top = root.mapping else { throw malformed("expected a mapping with `current` and `environments`", root) }
+    var file = ConfigFile()
+    for (keyNode, valueNode) in top {
+      switch keyNode.string {
+      case "current":
+        guard let value = valueNode.string, !valueNode.isNull else {
+          throw malformed("`current` must be an environment name", valueNode)
+        }
+        file.current = value
+      case "environments":
+        if valueNode.isNull { continue }
+        guard let environments = valueNode.mapping else {
+          throw malformed("`environments` must be a mapping of names to settings", valueNode)
+        }
+        for (nameNode, entryNode) in environments {
+          guard let name = nameNode.string else { throw malformed("environment names must be strings", nameNode) }
+          do { try URLPolicy.validateName(name) } catch let error as DeckError {
+            throw malformed(error.message, nameNode)
+          }
+          var entry = Entry()
+          if !entryNode.isNull {
+            guard let settings = entryNode.mapping else {
+              throw malformed("environment \"\(name)\" must be a mapping of service: URL", entryNode)
+            }
+            for (settingNode, value) in settings {
+              let key = settingNode.string ?? ""
+              switch key {
+              case "allow-insecure-http":
+                guard let flag = value.bool else {
+                  throw malformed("`allow-insecure-http` must be true or false", value)
+                }
+                entry.allowInsecureHTTP = flag
+              case "sandbox":
+                guard let flag = value.bool else { throw malformed("`sandbox` must be true or false", value) }
+                entry.isSandbox = flag
+              default:
+                guard let service = Service(rawValue: key) else {
+                  let known = Service.allCases.map(\.rawValue).joined(separator: ", ")
+                  throw malformed(
+                    "unknown key \"\(key)\" in environment \"\(name)\" (known: \(known), allow-insecure-http, sandbox)",
+                    settingNode)
+                }
+                guard let url = value.string, ParsedURL(url) != nil else {
+                  throw malformed("\(key) must be an absolute http(s) URL", value)
+                }
+                entry.urls[service] = url
+              }
+            }
+          }
+          file.environments.append((name, entry))
+        }
+      default:
+        throw malformed("unknown key \"\(keyNode.string ?? "?")\" (expected `current` or `environments`)", keyNode)
+      }
+    }
+    return file
+  }
+
+  private static func describe(_ error: YamlError) -> String {
+    switch error {
+    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+      return "line \(mark.line), column \(mark.column): \(problem)"
+    default:
+      return "\(error)"
+    }
+  }
+
+  // MARK: Writing
+
+  /// The file's text: stable order, easy to edit by hand.
+  public func render() -> String {
+    var lines = ["# deck configuration (docs: README.md, \"Environments\"). Safe to edit by hand."]
+    if let current { lines.append("current: \(Self.quote(current))") }
+    if environments.isEmpty {
+      lines.append("environments: {}")
+    } else {
+      lines.append("environments:")
+      for (name, entry) in environments {
+        let values = entry.urls.sorted { $0.key < $1.key }
+        if values.isEmpty && entry.allowInsecureHTTP == nil && entry.isSandbox == nil {
+          lines.append("  \(Self.quote(name)): {}")
+          continue
+        }
+        lines.append("  \(Self.quote(name)):")
+        if let sandbox = entry.isSandbox { lines.append("    sandbox: \(sandbox)") }
+        if let insecure = entry.allowInsecureHTTP { lines.append("    allow-insecure-http: \(insecure)") }
+        for (service, url) in values { lines.append("    \(service.rawValue): \(Self.quote(url))") }
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func quote(_ value: String) -> String {
+    let plain =
+      value.allSatisfy { $0.isLetter || $0.isNumber || "-_./:".contains($0) } && !value.isEmpty
+      && !["true", "false", "null", "yes", "no", "on", "off", "~"].contains(value.lowercased())
+    if plain { return value }
+    return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+}
+
+extension Node {
+  fileprivate var isNull: Bool {
+    guard case .scalar(let scalar) = self, scalar.style == .plain else { return false }
+    return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+  }
+}
+
+/// Loads and saves `config.yml`.
+public struct ConfigStore: Sendable {
+  public let path: String
+
+  public init(path: String) { self.path = path }
+
+  /// The file, or an empty config when there is none. A file that cannot be parsed is an error.
+  public func load() throws -> ConfigFile {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      if FileManager.default.fileExists(atPath: path) {
+        throw DeckError.configuration("Cannot read \(path).", hint: "Check its permissions.")
+      }
+      return ConfigFile()
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw DeckError.configuration("\(path) is not UTF-8 text.")
+    }
+    return try ConfigFile.parse(text, path: path)
+  }
+
+  /// Writes the file atomically (temporary file, then rename).
+  public func save(_ file: ConfigFile) throws {
+    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600)
+  }
+}

@@ -1,0 +1,149 @@
+import Configuration
+import DeckSupport
+
+/// Which layer chose the current environment (highest precedence first).
+public enum EnvironmentSource: String, Sendable, Equatable {
+  case flag = "--env flag"
+  case variable = "DECK_ENV"
+  case file = "config file"
+  case builtinDefault = "default"
+}
+
+/// An environment after every layer was applied: the one commands talk to.
+public struct ResolvedEnvironment: Sendable, Equatable {
+  public var definition: EnvironmentDefinition
+  public var source: EnvironmentSource
+  /// Service URLs replaced by `DECK_<SERVICE>_URL`.
+  public var overriddenServices: Set<Service>
+
+  public var name: String { definition.name }
+
+  public init(definition: EnvironmentDefinition, source: EnvironmentSource, overriddenServices: Set<Service>) {
+    self.definition = definition
+    self.source = source
+    self.overriddenServices = overriddenServices
+  }
+
+  /// Where a service lives in this environment.
+  public enum Endpoint: Sendable, Equatable {
+    case url(String)
+    /// The sandbox deck starts in-process; its URL exists only once it is running.
+    case embeddedSandbox
+  }
+
+  public func endpoint(for service: Service) throws -> Endpoint {
+    if let url = definition.urls[service] { return .url(url) }
+    if definition.isEmbedded { return .embeddedSandbox }
+    throw DeckError.configuration(
+      "The \(service.rawValue) service has no URL in environment \"\(name)\".",
+      hint:
+        "Set one with: deck env set \(name) \(service.rawValue)=https://HOST  (or export \(service.overrideVariable)=URL)"
+    )
+  }
+}
+
+/// Applies deck's configuration layers, highest precedence first:
+/// the `--env` flag, then `DECK_ENV`, then the config file's `current`, then `sandbox`;
+/// for each service URL, `DECK_<SERVICE>_URL`, then the file's entry, then the built-in value.
+///
+/// The layered lookup is swift-configuration's `ConfigReader` over one provider per layer.
+public struct EnvironmentResolver: Sendable {
+  public let file: ConfigFile
+  private let variables: [String: String]
+
+  public init(file: ConfigFile, processEnvironment: [String: String]) {
+    self.file = file
+    self.variables = processEnvironment.filter { $0.key.hasPrefix("DECK_") }
+  }
+
+  /// Every environment: built-ins first, then the file's additions, by name.
+  public var definitions: [EnvironmentDefinition] {
+    let builtins = BuiltinEnvironments.all.map { definition($0.name)! }
+    let added = file.environments.map(\.name).filter { BuiltinEnvironments.named($0) == nil }
+    return builtins + added.compactMap(definition)
+  }
+
+  /// One environment's definition: the built-in values, changed by the file's entry.
+  public func definition(_ name: String) -> EnvironmentDefinition? {
+    let builtin = BuiltinEnvironments.named(name)
+    let entry = file.entry(name)
+    guard builtin != nil || entry != nil else { return nil }
+    var definition = builtin ?? EnvironmentDefinition(name: name)
+    if let entry {
+      definition.urls.merge(entry.urls) { _, new in new }
+      if let insecure = entry.allowInsecureHTTP { definition.allowInsecureHTTP = insecure }
+      if let sandbox = entry.isSandbox { definition.isSandbox = sandbox }
+    }
+    return definition
+  }
+
+  public var isBuiltin: (String) -> Bool { { BuiltinEnvironments.named($0) != nil } }
+
+  /// The environment commands use, with `DECK_<SERVICE>_URL` applied and every URL checked.
+  public func resolve(flag: String?) throws -> ResolvedEnvironment {
+    let (name, source) = currentName(flag: flag)
+    guard var definition = definition(name) else {
+      let known = definitions.map(\.name).joined(separator: ", ")
+      throw DeckError.usage(
+        "Unknown environment \"\(name)\" (selected by \(source.rawValue)).",
+        hint: "Known environments: \(known). Add one with: deck env add \(name) --from local")
+    }
+    let reader = urlReader(for: definition)
+    var overridden = Set<Service>()
+    for service in Service.allCases {
+      guard let url = reader.string(forKey: ConfigKey(service.rawValue + ".url")) else { continue }
+      if variables[service.overrideVariable] != nil {
+        overridden.insert(service)
+        guard ParsedURL(url) != nil else {
+          throw DeckError.configuration(
+            "\(service.overrideVariable)=\(url) is not an absolute http(s) URL.",
+            hint: "Fix or unset \(service.overrideVariable).")
+        }
+      }
+      try URLPolicy.validate(
+        url, service: service, environment: name, allowInsecureHTTP: definition.allowInsecureHTTP)
+      definition.urls[service] = url
+    }
+    return ResolvedEnvironment(definition: definition, source: source, overriddenServices: overridden)
+  }
+
+  /// The current environment's name, and the layer that chose it.
+  public func currentName(flag: String?) -> (String, EnvironmentSource) {
+    let layers: [(EnvironmentSource, any ConfigProvider)] = [
+      (
+        .flag,
+        InMemoryProvider(name: "flag", values: flag.map { ["env": ConfigValue(.string($0), isSecret: false)] } ?? [:])
+      ),
+      (.variable, deckVariables),
+      (
+        .file,
+        InMemoryProvider(
+          name: "file", values: file.current.map { ["env": ConfigValue(.string($0), isSecret: false)] } ?? [:])
+      ),
+      (
+        .builtinDefault,
+        InMemoryProvider(
+          name: "default", values: ["env": ConfigValue(.string(BuiltinEnvironments.defaultName), isSecret: false)])
+      ),
+    ]
+    let name = ConfigReader(providers: layers.map(\.1)).string(forKey: "env") ?? BuiltinEnvironments.defaultName
+    let source =
+      layers.first { layer in
+        (try? layer.1.value(forKey: AbsoluteConfigKey(["env"]), type: .string).value) != nil
+      }?.0 ?? .builtinDefault
+    return (name, source)
+  }
+
+  /// `DECK_*` variables, read under the `deck.` prefix: `env` is `DECK_ENV`, `flyr.url` is `DECK_FLYR_URL`.
+  private var deckVariables: any ConfigProvider {
+    EnvironmentVariablesProvider(environmentVariables: variables).prefixKeys(with: "deck")
+  }
+
+  private func urlReader(for definition: EnvironmentDefinition) -> ConfigReader {
+    var values: [AbsoluteConfigKey: ConfigValue] = [:]
+    for (service, url) in definition.urls {
+      values[AbsoluteConfigKey([service.rawValue, "url"])] = ConfigValue(.string(url), isSecret: false)
+    }
+    return ConfigReader(providers: [deckVariables, InMemoryProvider(name: definition.name, values: values)])
+  }
+}

@@ -1,0 +1,90 @@
+import AsyncHTTPClient
+import DeckSupport
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOPosix
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+
+/// deck's HTTP layer: one async-http-client with one connection pool for the whole process
+/// (a one-shot command, or every line of a REPL or script).
+public final class HTTPTransportFactory: Sendable {
+  /// Created on first use: commands that send nothing never start an event loop.
+  public static let shared = HTTPTransportFactory()
+
+  let client: HTTPClient
+
+  init() {
+    var configuration = HTTPClient.Configuration()
+    configuration.timeout = .init(connect: .seconds(10))
+    configuration.connectionPool = .init(idleTimeout: .seconds(60))
+    configuration.decompression = .enabled(limit: .ratio(20))
+    client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+  }
+
+  /// A transport with a per-request timeout; errors come out as `DeckError`s.
+  public func transport(timeout: Duration) -> any ClientTransport {
+    let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+    return DeckTransport(
+      base: AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .nanoseconds(nanoseconds))),
+      timeout: timeout)
+  }
+}
+
+/// Translates transport failures into `DeckError`s that name the host and the fix.
+struct DeckTransport: ClientTransport {
+  let base: AsyncHTTPClientTransport
+  let timeout: Duration
+
+  func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
+    HTTPResponse, HTTPBody?
+  ) {
+    do {
+      return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+    } catch {
+      throw Self.translate(error, baseURL: baseURL, timeout: timeout)
+    }
+  }
+
+  static func translate(_ error: any Error, baseURL: URL, timeout: Duration) -> any Error {
+    if error is CancellationError || Task.isCancelled { return CancellationError() }
+    let host = baseURL.host.map { h in baseURL.port.map { "\(h):\($0)" } ?? h } ?? baseURL.absoluteString
+    let loopback = ["127.0.0.1", "localhost", "::1"].contains(baseURL.host ?? "")
+    let serveHint =
+      loopback
+      ? "Is the sandbox running? Start it with: deck sandbox serve"
+      : "Check the URL with `deck env show` and your network."
+    func unreachable(_ reason: String) -> DeckError {
+      DeckError(.unavailable(status: nil), "Cannot reach \(host): \(reason).", hint: serveHint, isConnectError: true)
+    }
+    if let error = error as? HTTPClientError {
+      switch error {
+      case .cancelled: return CancellationError()
+      case .connectTimeout: return unreachable("the connection timed out")
+      case .deadlineExceeded, .readTimeout:
+        return DeckError(
+          .unavailable(status: nil),
+          "\(host) did not answer within \(timeout.components.seconds) s.",
+          hint: "Try again, or allow more time with --timeout SECONDS.")
+      case .remoteConnectionClosed:
+        return DeckError(.unavailable(status: nil), "\(host) closed the connection before answering.")
+      default:
+        return DeckError(.unavailable(status: nil), "Request to \(host) failed: \(error).")
+      }
+    }
+    if error is NIOConnectionError { return unreachable("connection refused") }
+    if let error = error as? IOError {
+      switch error.errnoCode {
+      case ECONNREFUSED: return unreachable("connection refused")
+      case EHOSTUNREACH, ENETUNREACH: return unreachable("no route to host")
+      default: return unreachable(String(cString: strerror(error.errnoCode)))
+      }
+    }
+    if let error = error as? ChannelError, case .connectTimeout = error {
+      return unreachable("the connection timed out")
+    }
+    if error is NIOTooManyBytesError { return DeckError(.failure, "The response from \(host) is too large.") }
+    return DeckError(.unavailable(status: nil), "Request to \(host) failed: \(error).")
+  }
+}

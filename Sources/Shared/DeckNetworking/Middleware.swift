@@ -1,0 +1,161 @@
+import DeckSupport
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Sets `User-Agent: deck/<version>` on every request.
+public struct UserAgentMiddleware: ClientMiddleware {
+  public init() {}
+
+  public func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    var request = request
+    request.headerFields[.userAgent] = "deck/\(DeckVersion.current)"
+    return try await next(request, body, baseURL)
+  }
+}
+
+/// Adds the bearer token, but only to the hosts of the token's own environment.
+public struct AuthMiddleware: ClientMiddleware {
+  /// Hosts (lower-cased, with port when not default) the token may be sent to.
+  let allowedHosts: Set<String>
+  let token: @Sendable () async throws -> String?
+
+  public init(allowedHosts: Set<String>, token: @escaping @Sendable () async throws -> String?) {
+    self.allowedHosts = allowedHosts
+    self.token = token
+  }
+
+  /// The key the middleware compares: `host` or `host:port`.
+  public static func hostKey(scheme: String?, host: String?, port: Int?) -> String? {
+    guard let host = host?.lowercased(), !host.isEmpty else { return nil }
+    let defaultPort = scheme?.lowercased() == "https" ? 443 : 80
+    if let port, port != defaultPort { return "\(host):\(port)" }
+    return host
+  }
+
+  public func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    var request = request
+    if let key = Self.hostKey(scheme: baseURL.scheme, host: baseURL.host, port: baseURL.port),
+      allowedHosts.contains(key), let token = try await token()
+    {
+      request.headerFields[.authorization] = "Bearer \(token)"
+    }
+    return try await next(request, body, baseURL)
+  }
+}
+
+/// Retries idempotent requests according to a `RetryPolicy`.
+public struct RetryMiddleware: ClientMiddleware {
+  let policy: RetryPolicy
+  let sleep: @Sendable (Duration) async throws -> Void
+
+  public init(
+    policy: RetryPolicy = .default,
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+  ) {
+    self.policy = policy
+    self.sleep = sleep
+  }
+
+  public func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    // A body that can be sent once only cannot be retried.
+    let replayable = body == nil || body?.iterationBehavior == .multiple
+    var attempt = 1
+    while true {
+      do {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        let status = response.status.code
+        guard replayable,
+          policy.shouldRetry(method: request.method, attempt: attempt, status: status, connectError: false),
+          let wait = policy.delay(
+            afterAttempt: attempt, retryAfter: response.headerFields[.retryAfter], jitter: Double.random(in: 0..<1))
+        else { return (response, responseBody) }
+        try await sleep(wait)
+      } catch let error as DeckError where error.isConnectError {
+        guard replayable,
+          policy.shouldRetry(method: request.method, attempt: attempt, status: nil, connectError: true),
+          let wait = policy.delay(afterAttempt: attempt, retryAfter: nil, jitter: Double.random(in: 0..<1))
+        else { throw error }
+        try await sleep(wait)
+      }
+      attempt += 1
+    }
+  }
+}
+
+/// Turns every non-2xx response into a `DeckError`, so commands only handle success, and
+/// exit codes come from one mapping (`HTTPErrorMapping`).
+public struct ErrorMappingMiddleware: ClientMiddleware {
+  let service: String
+  /// Operations whose error responses the command reads itself.
+  let passthrough: Set<String>
+
+  public init(service: String, passthrough: Set<String> = []) {
+    self.service = service
+    self.passthrough = passthrough
+  }
+
+  public func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    let (response, responseBody) = try await next(request, body, baseURL)
+    guard response.status.code >= 400, !passthrough.contains(operationID) else { return (response, responseBody) }
+    var data = Data()
+    if let responseBody { data = try await Data(collecting: responseBody, upTo: 64 * 1024) }
+    throw HTTPErrorMapping.error(status: response.status.code, body: data, service: service)
+  }
+}
+
+/// What an HTTP error status means to a deck user, and its exit code (see README, "Exit codes").
+public enum HTTPErrorMapping {
+  public static func error(status: Int, body: Data, service: String) -> DeckError {
+    let serverMessage = message(from: body)
+    let detail = serverMessage.map { "\($0) (HTTP \(status) from \(service))" } ?? "HTTP \(status) from \(service)"
+    switch status {
+    case 400, 409, 422:
+      return DeckError(
+        .rejected(status: status), serverMessage ?? "The \(service) service rejected the request (HTTP \(status)).")
+    case 401:
+      return DeckError(
+        .unauthorized(status: 401),
+        serverMessage.map { "Not signed in: \($0)." } ?? "Not signed in (HTTP 401 from \(service)).",
+        hint: "Sign in with: deck auth login --email EMAIL --password-stdin")
+    case 403:
+      return DeckError(.unauthorized(status: 403), serverMessage ?? "Not allowed (HTTP 403 from \(service)).")
+    case 404:
+      return DeckError(.notFound, serverMessage ?? "Not found (HTTP 404 from \(service)).")
+    case 429:
+      return DeckError(
+        .unavailable(status: 429), "The \(service) service is rate limiting deck: \(detail).",
+        hint: "Wait and try again.")
+    case 500...599:
+      return DeckError(
+        .unavailable(status: status), "The \(service) service failed: \(detail).",
+        hint: "Try again later; if it persists, rerun with --trace and report it.")
+    default:
+      return DeckError(.failure, "Unexpected response: \(detail).")
+    }
+  }
+
+  /// The human message in an error body: `error`, `message`, `msg` or `error_description`.
+  public static func message(from body: Data) -> String? {
+    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+      let text = String(decoding: body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      return text.isEmpty || text.hasPrefix("<") ? nil : text
+    }
+    for key in ["error_description", "message", "msg", "error"] {
+      if let text = object[key] as? String, !text.isEmpty { return text }
+    }
+    return nil
+  }
+}

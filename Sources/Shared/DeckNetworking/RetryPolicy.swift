@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+
+/// When deck retries a request, and how long it waits first. Pure, so it is unit-tested.
+///
+/// Only idempotent requests are retried, only on connect errors and 429/502/503/504, with
+/// exponential backoff and jitter, honouring `Retry-After`, for a bounded number of tries.
+public struct RetryPolicy: Sendable, Equatable {
+  /// Tries in all, the first included.
+  public var maxAttempts: Int
+  public var baseDelay: Duration
+  public var maxDelay: Duration
+  /// The longest `Retry-After` deck waits for; a longer one ends the retries.
+  public var maxRetryAfter: Duration
+
+  public static let `default` = RetryPolicy(
+    maxAttempts: 3, baseDelay: .milliseconds(200), maxDelay: .seconds(5), maxRetryAfter: .seconds(30))
+
+  public init(maxAttempts: Int, baseDelay: Duration, maxDelay: Duration, maxRetryAfter: Duration) {
+    self.maxAttempts = maxAttempts
+    self.baseDelay = baseDelay
+    self.maxDelay = maxDelay
+    self.maxRetryAfter = maxRetryAfter
+  }
+
+  public static let idempotentMethods: Set<HTTPRequest.Method> = [.get, .head, .put, .delete, .options, .trace]
+  public static let retryableStatuses: Set<Int> = [429, 502, 503, 504]
+
+  /// Whether to try again after `attempt` tries (1 after the first) ended with `status`
+  /// (nil when the request failed before a response) or a connect error.
+  public func shouldRetry(method: HTTPRequest.Method, attempt: Int, status: Int?, connectError: Bool) -> Bool {
+    guard attempt < maxAttempts, Self.idempotentMethods.contains(method) else { return false }
+    if let status { return Self.retryableStatuses.contains(status) }
+    return connectError
+  }
+
+  /// The wait before the next try. `jitter` is a random number in 0..<1.
+  /// Returns nil when the server asks for a longer wait than deck is willing to make.
+  public func delay(afterAttempt attempt: Int, retryAfter: String?, jitter: Double) -> Duration? {
+    if let retryAfter, let seconds = Self.parseRetryAfter(retryAfter) {
+      let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+      return wait <= maxRetryAfter ? max(wait, .zero) : nil
+    }
+    let exponent = min(max(attempt - 1, 0), 20)
+    let backoff = min(baseDelay * (1 << exponent), maxDelay)
+    // "Equal jitter": half fixed, half random, so waits spread out but never collapse to zero.
+    return backoff / 2 + backoff / 2 * min(max(jitter, 0), 1)
+  }
+
+  /// `Retry-After` as delta-seconds (`120`) or an HTTP date.
+  public static func parseRetryAfter(_ value: String, now: Double = Date().timeIntervalSince1970) -> Double? {
+    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    if let seconds = Double(trimmed), seconds >= 0 { return seconds }
+    guard let date = HTTPDate.parse(trimmed) else { return nil }
+    return max(date - now, 0)
+  }
+}
+
+extension Duration {
+  fileprivate static func * (lhs: Duration, rhs: Double) -> Duration {
+    let seconds = Double(lhs.components.seconds) + Double(lhs.components.attoseconds) / 1e18
+    return .nanoseconds(Int64(seconds * rhs * 1e9))
+  }
+}
+
+/// IMF-fixdate parsing (`Sun, 06 Nov 1994 08:49:37 GMT`), enough for `Retry-After`.
+enum HTTPDate {
+  static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+  static func parse(_ text: String) -> Double? {
+    let parts = text.split(separator: " ")
+    guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
+      let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
+    else { return nil }
+    let time = parts[4].split(separator: ":").compactMap { Int($0) }
+    guard time.count == 3 else { return nil }
+    return Double(
+      daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2])
+  }
+
+  /// Days since 1970-01-01 (Howard Hinnant's algorithm).
+  static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// How much `--trace` prints.
+public enum TraceLevel: Sendable, Equatable {
+  /// Method, URL, status and time.
+  case requests
+  /// Also headers and bodies.
+  case bodies
+}
+
+/// Prints each request to the trace sink (stderr). Secrets never reach it: the
+/// `Authorization` header and token fields in bodies and URLs are redacted.
+public struct TraceMiddleware: ClientMiddleware {
+  let level: TraceLevel
+  let sink: @Sendable (String) -> Void
+  static let bodyLimit = 16 * 1024
+
+  public init(level: TraceLevel, sink: @escaping @Sendable (String) -> Void) {
+    self.level = level
+    self.sink = sink
+  }
+
+  public func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    let url = Redactor.redact(url: baseURL.absoluteString.trimmingSuffix("/") + (request.path ?? ""))
+    var requestBody = body
+    var lines = ["> \(request.method.rawValue) \(url)"]
+    if level == .bodies {
+      lines += request.headerFields.map {
+        "> \($0.name): \(Redactor.redact(header: $0.name.canonicalName, value: $0.value))"
+      }
+      if let body {
+        let data = try await Data(collecting: body, upTo: 10 * 1024 * 1024)
+        requestBody = HTTPBody(data)
+        lines.append(Redactor.redact(body: data, limit: Self.bodyLimit))
+      }
+    }
+    sink(lines.joined(separator: "\n"))
+    let start = ContinuousClock.now
+    do {
+      let (response, responseBody) = try await next(request, requestBody, baseURL)
+      let elapsed = ContinuousClock.now - start
+      var out = ["< \(response.status.code) \(request.method.rawValue) \(url) (\(Self.format(elapsed)))"]
+      var passBody = responseBody
+      if level == .bodies {
+        out += response.headerFields.map {
+          "< \($0.name): \(Redactor.redact(header: $0.name.canonicalName, value: $0.value))"
+        }
+        if let responseBody {
+          let data = try await Data(collecting: responseBody, upTo: 50 * 1024 * 1024)
+          passBody = HTTPBody(data)
+          out.append(Redactor.redact(body: data, limit: Self.bodyLimit))
+        }
+      }
+      sink(out.joined(separator: "\n"))
+      return (response, passBody)
+    } catch {
+      sink("< error \(request.method.rawValue) \(url) (\(Self.format(ContinuousClock.now - start))): \(error)")
+      throw error
+    }
+  }
+
+  static func format(_ duration: Duration) -> String {
+    let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    return String(format: "%.1f ms", ms)
+  }
+}
+
+/// Removes secrets from what deck traces.
+public enum Redactor {
+  public static let mask = "[REDACTED]"
+  static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "apikey"]
+  static let secretFields = ["access_token", "refresh_token", "password", "token", "provider_token", "id_token"]
+
+  public static func redact(header name: String, value: String) -> String {
+    guard secretHeaders.contains(name.lowercased()) else { return value }
+    if let space = value.firstIndex(of: " "), value.lowercased().hasPrefix("bearer") {
+      return "\(value[..<space]) \(mask)"
+    }
+    return mask
+  }
+
+  /// Masks the values of secret JSON fields (`"access_token": "…"`).
+  public static func redact(body: Data, limit: Int) -> String {
+    var text = String(decoding: body.prefix(limit), as: UTF8.self)
+    for field in secretFields {
+      text = text.replacingOccurrences(
+        of: "(\"\(field)\"\\s*:\\s*)\"(?:[^\"\\\\]|\\\\.)*\"", with: "$1\"\(mask)\"", options: .regularExpression)
+    }
+    if body.count > limit { text += "\n… (\(body.count - limit) more bytes)" }
+    return text
+  }
+
+  /// Masks secret query parameters (`?token=…`).
+  public static func redact(url: String) -> String {
+    url.replacingOccurrences(
+      of: "([?&](?:token|access_token|refresh_token)=)[^&#]*", with: "$1\(mask)", options: .regularExpression)
+  }
+}
+
+extension String {
+  fileprivate func trimmingSuffix(_ suffix: String) -> String {
+    hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+  }
+}

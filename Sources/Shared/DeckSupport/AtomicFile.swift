@@ -1,0 +1,74 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes files so that readers see either the old or the new content, never a torn one:
+/// the bytes go to a temporary file in the same directory, are flushed to disk, and the
+/// temporary file is renamed over the target. A crash or Ctrl-C leaves at most a stray
+/// `.tmp` file behind, never a half-written config, token or state file.
+public enum AtomicFile {
+  public static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    let temporary =
+      "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
+    var closed = false
+    defer {
+      if !closed { close(fd) }
+      unlink(temporary)  // no-op after a successful rename
+    }
+    // The umask may have narrowed the mode given to open(2); set it exactly.
+    guard fchmod(fd, mode) == 0 else { throw posixError("cannot set the mode of \(temporary)") }
+    try data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          throw posixError("cannot write \(temporary)")
+        }
+        offset += written
+      }
+    }
+    guard fsync(fd) == 0 else { throw posixError("cannot flush \(temporary)") }
+    close(fd)
+    closed = true
+    guard rename(temporary, path) == 0 else { throw posixError("cannot replace \(path)") }
+  }
+
+  /// Creates a directory (and its parents) with the given mode if it does not exist.
+  public static func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else {
+        throw DeckError.configuration("\(path) exists but is not a directory.")
+      }
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: path, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: NSNumber(value: Int16(mode))])
+    } catch {
+      throw DeckError.configuration("Cannot create the directory \(path): \(error.localizedDescription)")
+    }
+  }
+
+  static func posixError(_ what: String) -> DeckError {
+    DeckError.configuration("\(what): \(String(cString: strerror(errno))).")
+  }
+}
+
+@inline(__always)
+private func Glibc_write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+  #else
+    Darwin.write(fd, buffer, count)
+  #endif
+}

@@ -1,0 +1,30 @@
+import DeckCore
+import DeckHTTPTransport
+import DeckSandbox
+import Foundation
+import OpenAPIRuntime
+import Synchronization
+
+/// The real implementations behind the core's `ServiceProviders`.
+struct LiveProviders: ServiceProviders {
+  /// Keeps the embedded sandbox alive for the life of the process.
+  private static let embedded = Mutex<RunningSandbox?>(nil)
+
+  func makeTransport(timeout: Duration) -> any ClientTransport {
+    HTTPTransportFactory.shared.transport(timeout: timeout)
+  }
+
+  func startEmbeddedSandbox(databasePath: String) async throws -> URL {
+    let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath))
+    Self.embedded.withLock { $0 = running }
+    return running.baseURL
+  }
+
+  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL) -> Void) async throws {
+    try await SandboxServer.serve(
+      SandboxOptions(
+        databasePath: request.databasePath, host: request.host, port: request.port,
+        accessTokenTTL: request.accessTokenTTL),
+      onListening: onListening)
+  }
+}

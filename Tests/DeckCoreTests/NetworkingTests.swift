@@ -1,0 +1,165 @@
+import DeckCore
+import DeckNetworking
+import DeckSupport
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+@Suite("Retry policy")
+struct RetryPolicyTests {
+  let policy = RetryPolicy.default
+
+  @Test func onlyIdempotentRequestsAreRetried() {
+    #expect(policy.shouldRetry(method: .get, attempt: 1, status: 503, connectError: false))
+    #expect(policy.shouldRetry(method: .put, attempt: 1, status: 503, connectError: false))
+    #expect(!policy.shouldRetry(method: .post, attempt: 1, status: 503, connectError: false))
+    #expect(!policy.shouldRetry(method: .post, attempt: 1, status: nil, connectError: true))
+  }
+
+  @Test(arguments: [429, 502, 503, 504])
+  func retryableStatuses(status: Int) {
+    #expect(policy.shouldRetry(method: .get, attempt: 1, status: status, connectError: false))
+  }
+
+  @Test(arguments: [400, 401, 404, 409, 500, 501])
+  func otherStatusesAreFinal(status: Int) {
+    #expect(!policy.shouldRetry(method: .get, attempt: 1, status: status, connectError: false))
+  }
+
+  @Test func triesAreBounded() {
+    #expect(policy.shouldRetry(method: .get, attempt: 2, status: nil, connectError: true))
+    #expect(!policy.shouldRetry(method: .get, attempt: 3, status: nil, connectError: true))
+  }
+
+  @Test func backoffGrowsWithJitterAndIsCapped() throws {
+    let first = try #require(policy.delay(afterAttempt: 1, retryAfter: nil, jitter: 0))
+    let second = try #require(policy.delay(afterAttempt: 2, retryAfter: nil, jitter: 0))
+    #expect(first == .milliseconds(100))
+    #expect(second == .milliseconds(200))
+    let jittered = try #require(policy.delay(afterAttempt: 1, retryAfter: nil, jitter: 0.999))
+    #expect(jittered > first && jittered < .milliseconds(200))
+    let late = try #require(policy.delay(afterAttempt: 15, retryAfter: nil, jitter: 1))
+    #expect(late <= policy.maxDelay)
+  }
+
+  @Test func retryAfterIsHonoured() {
+    #expect(policy.delay(afterAttempt: 1, retryAfter: "2", jitter: 0.5) == .seconds(2))
+    #expect(policy.delay(afterAttempt: 1, retryAfter: "3600", jitter: 0.5) == nil)
+    let now = RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_770)
+    #expect(now == 7)
+  }
+}
+
+@Suite("Middleware")
+struct MiddlewareTests {
+  typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  let base = URL(string: "https://flyrpro.app")!
+
+  @Test func retriesTransientFailuresThenSucceeds() async throws {
+    let calls = Mutex(0)
+    let next: Next = { _, _, _ in
+      let call = calls.withLock {
+        $0 += 1; return $0
+      }
+      return (HTTPResponse(status: call < 3 ? .serviceUnavailable : .ok), nil)
+    }
+    let middleware = RetryMiddleware(sleep: { _ in })
+    let (response, _) = try await middleware.intercept(
+      HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil, baseURL: base, operationID: "x",
+      next: next)
+    #expect(response.status == .ok)
+    #expect(calls.withLock { $0 } == 3)
+  }
+
+  @Test func postIsSentOnce() async throws {
+    let calls = Mutex(0)
+    let next: Next = { _, _, _ in
+      calls.withLock { $0 += 1 }
+      throw DeckError(.unavailable(status: nil), "refused", isConnectError: true)
+    }
+    await #expect(throws: DeckError.self) {
+      try await RetryMiddleware(sleep: { _ in }).intercept(
+        HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/x"), body: nil, baseURL: base, operationID: "x",
+        next: next)
+    }
+    #expect(calls.withLock { $0 } == 1)
+  }
+
+  @Test func tokenGoesOnlyToItsOwnHosts() async throws {
+    let seen = Mutex<[String?]>([])
+    let next: Next = { request, _, _ in
+      seen.withLock { $0.append(request.headerFields[.authorization]) }
+      return (HTTPResponse(status: .ok), nil)
+    }
+    let middleware = AuthMiddleware(allowedHosts: ["flyrpro.app", "127.0.0.1:8787"]) { "secret-token" }
+    let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
+    _ = try await middleware.intercept(request, body: nil, baseURL: base, operationID: "x", next: next)
+    _ = try await middleware.intercept(
+      request, body: nil, baseURL: URL(string: "https://evil.example.com")!, operationID: "x", next: next)
+    _ = try await middleware.intercept(
+      request, body: nil, baseURL: URL(string: "http://127.0.0.1:9999")!, operationID: "x", next: next)
+    #expect(seen.withLock { $0 } == ["Bearer secret-token", nil, nil])
+  }
+
+  @Test func traceRedactsSecrets() async throws {
+    let lines = Mutex<[String]>([])
+    let trace = TraceMiddleware(level: .bodies) { line in lines.withLock { $0.append(line) } }
+    var request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/auth/v1/token?grant_type=password")
+    request.headerFields[.authorization] = "Bearer secret-token"
+    let next: Next = { _, _, _ in
+      (
+        HTTPResponse(status: .ok),
+        HTTPBody(#"{"access_token":"secret-token","refresh_token":"r-secret","user":{"email":"a@x.test"}}"#)
+      )
+    }
+    let (_, body) = try await trace.intercept(
+      request, body: HTTPBody(#"{"email":"a@x.test","password":"hunter2"}"#), baseURL: base, operationID: "token",
+      next: next)
+    let passed = try await String(collecting: body!, upTo: 1000)
+    #expect(passed.contains("secret-token"), "the caller still gets the real body")
+    let traced = lines.withLock { $0.joined(separator: "\n") }
+    #expect(!traced.contains("secret-token"))
+    #expect(!traced.contains("r-secret"))
+    #expect(!traced.contains("hunter2"))
+    #expect(traced.contains("a@x.test"))
+    #expect(traced.contains("[REDACTED]"))
+  }
+
+  @Test func inviteTokensInURLsAreRedacted() {
+    #expect(
+      Redactor.redact(url: "https://x/api/invites/validate?token=abc&x=1")
+        == "https://x/api/invites/validate?token=[REDACTED]&x=1")
+  }
+}
+
+@Suite("Errors and exit codes")
+struct ErrorMappingTests {
+  @Test(arguments: [
+    (400, Int32(65)), (409, 65), (422, 65), (401, 77), (403, 77), (404, 1), (429, 69), (500, 69), (503, 69),
+  ])
+  func statusesMapToDocumentedExitCodes(status: Int, exit: Int32) {
+    #expect(HTTPErrorMapping.error(status: status, body: Data(), service: "flyr").exitCode == exit)
+  }
+
+  @Test func serverMessageIsShown() {
+    let error = HTTPErrorMapping.error(
+      status: 403, body: Data(#"{"error":"This invite was sent to a different email address"}"#.utf8), service: "flyr")
+    #expect(error.message == "This invite was sent to a different email address")
+    let gotrue = HTTPErrorMapping.error(
+      status: 400, body: Data(#"{"error":"invalid_grant","error_description":"Invalid login credentials"}"#.utf8),
+      service: "auth")
+    #expect(gotrue.message == "Invalid login credentials")
+  }
+
+  @Test func wrappedErrorsKeepTheirExitCode() {
+    let inner = DeckError(.unauthorized(status: 401), "expired")
+    let wrapped = ClientError(
+      operationID: "x", operationInput: (), request: nil, requestBody: nil, baseURL: nil, response: nil,
+      responseBody: nil, causeDescription: "middleware", underlyingError: inner)
+    #expect(ErrorPresenter.deckError(for: wrapped).exitCode == 77)
+    #expect(ErrorPresenter.deckError(for: CancellationError()).exitCode == 130)
+    #expect(DeckError.usage("x").exitCode == 64)
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import DeckSandbox
+
+@Suite struct SeedTests {
+  @Test func canonicalBrokerages() {
+    let names = CanonicalBrokerages.names
+    #expect(names.count >= 200)
+    #expect(Set(names.map { $0.lowercased() }).count == names.count)
+    for required in ["Keller Williams Realty", "RE/MAX", "Coldwell Banker", "Compass", "eXp Realty"] {
+      #expect(names.contains(required))
+    }
+  }
+
+  @Test func idsAreStableNameBasedUUIDs() throws {
+    let id = NameUUID.brokerageID("Compass")
+    #expect(id == NameUUID.brokerageID("Compass"))
+    #expect(id != NameUUID.brokerageID("compass"))
+    let uuid = try #require(UUID(uuidString: id))
+    #expect(uuid.uuid.6 >> 4 == 5)  // version 5
+    #expect(uuid.uuid.8 >> 6 == 0b10)  // RFC variant
+    // RFC 9562 test vector: v5 of "www.example.com" in the DNS namespace.
+    let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
+    #expect(
+      NameUUID.make(namespace: dns, name: "www.example.com").uuidString.lowercased()
+        == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
+  }
+
+  @Test func seedsAnEmptyDatabaseOnce() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let options = SandboxOptions(databasePath: directory.path("nested/dir/sandbox.sqlite"))
+    let state = try SandboxState.open(options)
+    let (brokerages, users, secret) = try state.pool.read { db in
+      (
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages")!,
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM users")!,
+        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")!
+      )
+    }
+    #expect(brokerages == CanonicalBrokerages.names.count)
+    #expect(users == 1)
+    #expect(secret.count == 64)
+    for path in [directory.path("nested"), directory.path("nested/dir")] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: path)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+    }
+
+    // Opening again keeps everything, including the secret.
+    let again = try SandboxState.open(options)
+    let secretAgain = try again.pool.read { db in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")
+    }
+    #expect(secretAgain == secret)
+  }
+
+  @Test func resetDropsDataAndRegeneratesTheSecret() throws {
+    try withEmptyDatabase { pool in
+      try pool.write { db in
+        try SandboxSeed.seedDefaults(db)
+        try SandboxSeed.addSyntheticBrokerages(100, db)
+        try UserRecord(id: "u1", email: "a@b.co", passwordHash: "x", createdAt: "now").insert(db)
+      }
+      let before = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")
+      }
+      try pool.write { db in try SandboxSeed.reset(db) }
+      let (brokerages, emails, secret, trigrams) = try pool.read { db in
+        (
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages"),
+          try String.fetchAll(db, sql: "SELECT email FROM users"),
+          try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'"),
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerage_trigrams")
+        )
+      }
+      #expect(brokerages == CanonicalBrokerages.names.count)
+      #expect(emails == [SandboxSeed.demoEmail])
+      #expect(secret != nil && secret != before)
+      #expect(trigrams == CanonicalBrokerages.names.count)
+      #expect(try searchNames(pool, "ompas") == ["Compass", "Compass Real Estate"])
+    }
+  }
+
+  @Test func syntheticSeedingIsFastUniqueAndDeterministic() throws {
+    try withEmptyDatabase { pool in
+      let start = ContinuousClock.now
+      try pool.write { db in
+        try SandboxSeed.seedDefaults(db)
+        try SandboxSeed.addSyntheticBrokerages(20_000, db)
+      }
+      let elapsed = ContinuousClock.now - start
+      #expect(elapsed < .seconds(30), "seeding 20k took \(elapsed)")
+      let counts = try pool.read { db in
+        [
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages"),
+          try Int.fetchOne(db, sql: "SELECT count(DISTINCT name) FROM brokerages"),
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerage_trigrams"),
+        ]
+      }
+      let total = CanonicalBrokerages.names.count + 20_000
+      #expect(counts == [total, total, total])
+      // A second seed continues the sequence instead of repeating it.
+      try pool.write { db in try SandboxSeed.addSyntheticBrokerages(10, db) }
+      let names = try pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM brokerages") }
+      #expect(Set(names).count == CanonicalBrokerages.names.count + 20_010)
+    }
+    #expect(SyntheticBrokerages.name(at: 0) == SyntheticBrokerages.name(at: 0))
+    #expect(SyntheticBrokerages.name(at: 1233).hasSuffix(" 1234"))
+    #expect(SyntheticBrokerages.name(at: 1) != SyntheticBrokerages.name(at: 2))
+  }
+}

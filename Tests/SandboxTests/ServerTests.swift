@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+@testable import DeckSandbox
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// End to end over HTTP against an embedded server on a temporary database.
+@Suite(.serialized) struct ServerTests {
+  struct Reply: Sendable {
+    var status: Int
+    var data: Data
+
+    var json: Any? { data.isEmpty ? nil : try? JSONSerialization.jsonObject(with: data) }
+  }
+
+  func request(
+    _ base: URL, _ method: String, _ path: String, body: String? = nil, bearer: String? = nil
+  ) async throws -> Reply {
+    var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+    request.httpMethod = method
+    if let body {
+      request.httpBody = Data(body.utf8)
+      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
+    if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    return Reply(status: status, data: data)
+  }
+
+  @Test func endToEnd() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
+    let base = sandbox.baseURL
+    #expect(base.absoluteString.hasPrefix("http://127.0.0.1:"))
+
+    let info = try await request(base, "GET", "/__sandbox/v1/info")
+    #expect(info.status == 200)
+    let infoBody = info.json as? [String: Any]
+    #expect(infoBody?["sandbox"] as? Bool == true)
+    #expect(infoBody?["users"] as? Int == 1)
+
+    // Search and its errors.
+    let search = try await request(base, "GET", "/api/brokerages/search?q=%20Compass%20&limit=2")
+    #expect(search.status == 200)
+    #expect((search.json as? [[String: String]])?.map { $0["name"] } == ["Compass", "Compass Real Estate"])
+    for (query, message) in [
+      ("q=%20%20", "q is required"), ("", "q is required"), ("q=a&limit=0", "limit must be between 1 and 50"),
+      ("q=a&limit=51", "limit must be between 1 and 50"), ("q=a&limit=ten", "limit must be between 1 and 50"),
+    ] {
+      let reply = try await request(base, "GET", "/api/brokerages/search?" + query)
+      #expect(reply.status == 400, "\(query)")
+      #expect((reply.json as? [String: String]) == ["error": message], "\(query)")
+    }
+    #expect(try await request(base, "GET", "/no/such/route").status == 404)
+
+    // Sign in with the demo account, use and rotate the tokens, sign out.
+    let bad = try await request(
+      base, "POST", "/auth/v1/token?grant_type=password", body: #"{"email":"owner@sandbox.test","password":"nope"}"#)
+    #expect(bad.status == 400)
+    #expect((bad.json as? [String: String])?["error"] == "invalid_grant")
+    let login = try await request(
+      base, "POST", "/auth/v1/token?grant_type=password",
+      body: #"{"email":" Owner@Sandbox.test","password":"sandbox"}"#)
+    #expect(login.status == 200)
+    let session = try #require(login.json as? [String: Any])
+    let accessToken = try #require(session["access_token"] as? String)
+    let refreshToken = try #require(session["refresh_token"] as? String)
+    #expect(session["token_type"] as? String == "bearer")
+    #expect(session["expires_in"] as? Int == 3600)
+
+    let user = try await request(base, "GET", "/auth/v1/user", bearer: accessToken)
+    #expect(user.status == 200)
+    #expect((user.json as? [String: Any])?["email"] as? String == "owner@sandbox.test")
+    let anonymous = try await request(base, "GET", "/auth/v1/user")
+    #expect(anonymous.status == 401)
+    #expect((anonymous.json as? [String: Any])?["msg"] as? String == "invalid JWT")
+
+    let refreshBody = #"{"refresh_token":"\#(refreshToken)"}"#
+    let refreshed = try await request(base, "POST", "/auth/v1/token?grant_type=refresh_token", body: refreshBody)
+    #expect(refreshed.status == 200)
+    let reused = try await request(base, "POST", "/auth/v1/token?grant_type=refresh_token", body: refreshBody)
+    #expect(reused.status == 400)
+    #expect((reused.json as? [String: String])?["error_description"] == "Invalid Refresh Token")
+
+    // Sign up.
+    let signup = try await request(
+      base, "POST", "/auth/v1/signup", body: #"{"email":"New@Example.com","password":"secret1"}"#)
+    #expect(signup.status == 200)
+    let again = try await request(
+      base, "POST", "/auth/v1/signup", body: #"{"email":"new@example.com","password":"secret1"}"#)
+    #expect(again.status == 422)
+    #expect((again.json as? [String: Any])?["msg"] as? String == "User already registered")
+    let short = try await request(base, "POST", "/auth/v1/signup", body: #"{"email":"b@example.com","password":"123"}"#)
+    #expect(short.status == 422)
+
+    #expect(try await request(base, "POST", "/auth/v1/logout", bearer: accessToken).status == 204)
+    let newRefresh = try #require((refreshed.json as? [String: Any])?["refresh_token"] as? String)
+    let afterLogout = try await request(
+      base, "POST", "/auth/v1/token?grant_type=refresh_token", body: #"{"refresh_token":"\#(newRefresh)"}"#)
+    #expect(afterLogout.status == 400)
+
+    // Delay applies to the API but not to the admin routes.
+    #expect(try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":300}"#).status == 200)
+    let clock = ContinuousClock()
+    let delayed = try await clock.measure {
+      _ = try await request(base, "GET", "/api/brokerages/search?q=re")
+    }
+    #expect(delayed >= .milliseconds(300))
+    let admin = try await clock.measure {
+      _ = try await request(base, "GET", "/__sandbox/v1/info")
+    }
+    #expect(admin < .milliseconds(300))
+    #expect(try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":-1}"#).status == 400)
+
+    // Seed and reset.
+    let seeded = try await request(base, "POST", "/__sandbox/v1/seed", body: #"{"brokerages":500}"#)
+    #expect((seeded.json as? [String: Any])?["brokerages"] as? Int == CanonicalBrokerages.names.count + 500)
+    let reset = try await request(base, "POST", "/__sandbox/v1/reset")
+    #expect((reset.json as? [String: Any])?["brokerages"] as? Int == CanonicalBrokerages.names.count)
+    #expect((reset.json as? [String: Any])?["users"] as? Int == 1)
+    // The reset replaced the JWT secret.
+    #expect(try await request(base, "GET", "/auth/v1/user", bearer: accessToken).status == 401)
+
+    await sandbox.stop()
+  }
+
+  @Test func stopCutsDelayedRequestsShort() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
+    let base = sandbox.baseURL
+    _ = try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":60000}"#)
+    let pending = Task { try? await request(base, "GET", "/api/brokerages/search?q=re") }
+    try await Task.sleep(for: .milliseconds(200))
+    let clock = ContinuousClock()
+    let stopping = await clock.measure { await sandbox.stop() }
+    #expect(stopping < .seconds(5))
+    pending.cancel()
+  }
+
+  @Test func portInUseFailsToStart() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let first = try await SandboxServer.start(.init(databasePath: directory.path("a.sqlite")))
+    let port = try #require(first.baseURL.port)
+    await #expect(throws: (any Error).self) {
+      _ = try await SandboxServer.start(.init(databasePath: directory.path("b.sqlite"), port: port))
+    }
+    await first.stop()
+  }
+}

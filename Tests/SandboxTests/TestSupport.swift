@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+
+@testable import DeckSandbox
+
+/// A fresh directory under the system temporary directory, removed by `cleanUp()`.
+struct TemporaryDirectory {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("deck-sandbox-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+  func cleanUp() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Runs `body` with a migrated but empty database in a temporary directory.
+func withEmptyDatabase<T>(_ body: (DatabasePool) throws -> T) throws -> T {
+  let directory = try TemporaryDirectory()
+  defer { directory.cleanUp() }
+  let pool = try SandboxDatabase.open(path: directory.path("sandbox.sqlite"))
+  return try body(pool)
+}
+
+/// Inserts brokerages with the given names.
+func insertBrokerages(_ names: [String], into pool: DatabasePool) throws {
+  try pool.write { db in
+    let writer = try BrokerageWriter(db)
+    for name in names { try writer.insert(name: name) }
+  }
+}
+
+/// Validates and runs a search, returning the names.
+func searchNames(_ pool: DatabasePool, _ query: String, limit: Int? = nil) throws -> [String] {
+  let (normalized, limit) = try BrokerageSearch.validate(query: query, limit: limit)
+  return try pool.read { db in try BrokerageSearch.search(db, query: normalized, limit: limit) }.map(\.name)
+}
