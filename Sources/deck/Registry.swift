@@ -1,6 +1,7 @@
 import BrokerageModule
 import DeckBuiltins
 import DeckCore
+import DeckREPL
 import SandboxModule
 
 /// Every module deck has. Adding a module is one line here.
@@ -10,5 +11,6 @@ enum Registry {
     AuthModule.self,
     BrokerageModule.self,
     SandboxModule.self,
+    ShellModule.self,
   ]
 }

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckREPL
 import Foundation
 
 #if canImport(Glibc)
@@ -7,9 +8,23 @@ import Foundation
   import Darwin
 #endif
 
+let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessInfo.processInfo.environment
-let session = DeckSession(
-  processEnvironment: environment, providers: LiveProviders(), output: .standard(environment: environment))
+let scriptMode = (arguments.isEmpty && isatty(0) == 0) || arguments.first == "run"
+var output = Output.standard(environment: environment)
+if scriptMode { output = output.withoutColor() }
+let session = DeckSession(processEnvironment: environment, providers: LiveProviders(), output: output)
 CompletionSession.register { session }
-let code = await DeckRunner.run(Deck.self, arguments: Array(CommandLine.arguments.dropFirst()), session: session)
+DeckShell.register(root: Deck.self)
+
+let code: Int32
+if arguments.isEmpty {
+  // No arguments: the REPL on a terminal, script mode when stdin is a pipe or a file.
+  code =
+    isatty(0) == 1
+    ? await REPL(session: session).run()
+    : await ScriptRunner(session: session, keepGoing: false).run(lines: ScriptInput.stdinLines(), source: "stdin")
+} else {
+  code = await DeckRunner.run(Deck.self, arguments: arguments, session: session)
+}
 exit(code)

@@ -31,7 +31,7 @@ public enum DynamicCompletion {
     let result = Mutex<[String]?>(nil)
     let done = DispatchSemaphore(value: 0)
     let task = Task.detached {
-      let context = DeckContext(session: session, options: GlobalOptions())
+      let context = DeckContext(session: session, options: .defaults)
       let values = (try? await provider.values(prefix: prefix, context: context)) ?? []
       result.withLock { $0 = values }
       done.signal()

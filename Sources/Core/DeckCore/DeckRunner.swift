@@ -14,7 +14,7 @@ public enum DeckRunner {
           $0.name == name
         })
       {
-        let context = DeckContext(session: session, options: GlobalOptions())
+        let context = DeckContext(session: session, options: .defaults)
         return try await Plugins.run(plugin, arguments: Array(arguments.dropFirst()), context: context)
       }
       var command = try root.parseAsRoot(normalize(arguments))

@@ -27,6 +27,12 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
   public init() {}
 
+  /// The options as parsed from no arguments (property-wrapper defaults need parsing).
+  public static var defaults: GlobalOptions {
+    // Parsing no arguments cannot fail: every option has a default.
+    (try? parse([])) ?? GlobalOptions()
+  }
+
   public mutating func validate() throws {
     guard timeout > 0, timeout <= 3600 else {
       throw ValidationError("--timeout must be between 0 and 3600 seconds, got \(timeout).")

@@ -37,6 +37,13 @@ public struct Output: Sendable {
       writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) })
   }
 
+  /// The same streams with colour off (script mode).
+  public func withoutColor() -> Output {
+    Output(
+      stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: false,
+      writeOut: writeOut, writeErr: writeErr)
+  }
+
   /// A line of data on stdout.
   public func line(_ text: String = "") { writeOut(text + "\n") }
 

@@ -1,0 +1,243 @@
+import DeckAuth
+import DeckConfig
+import DeckCore
+import DeckSupport
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The interactive shell: `deck` on a terminal, or `deck repl`.
+///
+/// Every line goes through the same parser and runner as one-shot mode. The session (and
+/// with it the connection pool and the embedded sandbox) lives as long as the REPL.
+public struct REPL: Sendable {
+  let session: DeckSession
+  let history: HistoryFile
+  static let active = Atomic<Bool>(false)
+  static let builtins = ["help", "exit", "quit", "history", "use", "clear"]
+
+  public init(session: DeckSession) {
+    self.session = session
+    let limit = session.processEnvironment["DECK_HISTORY_SIZE"].flatMap(Int.init) ?? 5000
+    self.history = HistoryFile(path: session.paths.historyFile, limit: limit)
+  }
+
+  /// Runs until `exit`, `quit` or Ctrl-D. readline blocks its thread, so this runs on the
+  /// main thread and commands run in tasks.
+  @MainActor
+  public func run() async -> Int32 {
+    guard !Self.active.exchange(true, ordering: .relaxed) else {
+      session.output.error("Already in the REPL.")
+      return ExitCode.usage
+    }
+    defer { Self.active.store(false, ordering: .relaxed) }
+    Readline.install(name: "deck")
+    for line in history.load() { Readline.addToHistory(line) }
+    let commands = CommandSlot(output: session.output)
+    commands.startWatching()
+    let plugins = Plugins.discover(path: session.processEnvironment["PATH"], builtins: DeckShell.builtinNames)
+      .filter { !$0.shadowed }.map(\.name)
+    let engine = CompletionEngine(
+      tree: CommandTree.of(DeckShell.root), extraCommands: Self.builtins + plugins,
+      dynamic: { path, argument, words, index, prefix in
+        DeckShell.customCompletion(path: path, argument: argument, words: words, index: index, prefix: prefix)
+      })
+    let session = session
+    Readline.completer.withLock {
+      $0 = { line in Self.complete(line, engine: engine, session: session) }
+    }
+    session.output.info("deck \(DeckVersion.current): `help` lists commands, Tab completes, Ctrl-D exits.")
+
+    while true {
+      guard var line = Readline.readLine(prompt: prompt()) else {
+        session.output.line()
+        return ExitCode.success
+      }
+      while ShellWords.split(line) == .incomplete {
+        guard let more = Readline.readLine(prompt: "... ") else { break }
+        line += "\n" + more
+      }
+      guard case .words(var words) = ShellWords.split(line), !words.isEmpty else { continue }
+      remember(line, words: words)
+      if words.first == "deck" { words.removeFirst() }
+      guard let first = words.first else { continue }
+      let command = words
+      switch first {
+      case "exit", "quit":
+        return ExitCode.success
+      case "help":
+        if words.count == 1 { printHelp() }
+        _ = await commands.run { await DeckShell.run(Array(command.dropFirst()) + ["--help"], session: session) }
+      case "history":
+        showHistory(words.dropFirst().first.flatMap(Int.init) ?? 25)
+      case "use":
+        use(Array(words.dropFirst()))
+      case "clear":
+        session.output.line("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+      default:
+        _ = await commands.run { await DeckShell.run(command, session: session) }
+      }
+    }
+  }
+
+  // MARK: Prompt
+
+  func prompt() -> String {
+    let environment = currentEnvironment()
+    var label = environment
+    if let token = session.processEnvironment["DECK_TOKEN"], !token.isEmpty {
+      label += ":DECK_TOKEN"
+    } else if let account = try? TokenStore(path: session.paths.tokenFile).accounts(in: environment).active {
+      label += ":" + account
+    }
+    guard session.output.colorEnabled else { return "deck (\(label))> " }
+    // \u{1} and \u{2} tell readline the escapes take no room on screen.
+    return "\u{1}\u{1B}[1;36m\u{2}deck\u{1}\u{1B}[0m\u{2} (\u{1}\u{1B}[33m\u{2}\(label)\u{1}\u{1B}[0m\u{2})> "
+  }
+
+  func currentEnvironment() -> String {
+    let file = (try? session.configStore().load()) ?? ConfigFile()
+    let resolver = EnvironmentResolver(file: file, processEnvironment: session.processEnvironment)
+    return resolver.currentName(flag: session.sessionEnvironment.withLock { $0 }).0
+  }
+
+  // MARK: Built-ins
+
+  func printHelp() {
+    session.output.line(
+      """
+      REPL commands:
+        help [COMMAND]   help for deck, or for a command
+        history [N]      the last N lines (default 25); Ctrl-R searches
+        use ENV          switch the environment for this session only
+        clear            clear the screen
+        exit, quit       leave (or Ctrl-D)
+      Any deck command works as a line, with or without a leading `deck`.
+
+      """)
+  }
+
+  func showHistory(_ count: Int) {
+    let lines = Readline.recentHistory(max(count, 1))
+    let total = lines.count
+    for (index, line) in lines.enumerated() {
+      session.output.line(String(format: "%5d  ", index + 1 + max(0, total - lines.count)) + line)
+    }
+  }
+
+  func use(_ arguments: [String]) {
+    guard arguments.count == 1, let name = arguments.first else {
+      session.output.error("Usage: use ENV")
+      return
+    }
+    let file = (try? session.configStore().load()) ?? ConfigFile()
+    let resolver = EnvironmentResolver(file: file, processEnvironment: session.processEnvironment)
+    guard resolver.definition(name) != nil else {
+      session.output.error(
+        "Unknown environment \"\(name)\". Known: \(resolver.definitions.map(\.name).joined(separator: ", ")).")
+      return
+    }
+    session.sessionEnvironment.withLock { $0 = name }
+    session.output.info("Using \"\(name)\" for this session (the config file is unchanged).")
+  }
+
+  /// Adds the line to history unless it repeats the last one or carries a secret.
+  func remember(_ line: String, words: [String]) {
+    guard !HistoryPolicy.isSecret(words), Readline.lastHistoryLine != line else { return }
+    Readline.addToHistory(line)
+    do { try history.append(line) } catch { session.output.error("Cannot save history: \(error)") }
+  }
+
+  // MARK: Completion
+
+  static func complete(_ line: String, engine: CompletionEngine, session: DeckSession) -> [String] {
+    let partial = ShellWords.partial(line)
+    var words = partial.words
+    if words.first == "deck" { words.removeFirst() }
+    switch words.first {
+    case "use" where words.count == 1:
+      return EnvironmentCompletion.names(prefix: partial.current)
+    case "help":
+      return engine.candidates(words: Array(words.dropFirst()), current: partial.current)
+        .filter { !$0.hasPrefix("-") && !builtins.contains($0) }
+    case let first? where builtins.contains(first):
+      return []
+    default:
+      return engine.candidates(words: words, current: partial.current)
+    }
+  }
+}
+
+/// The command running now, and what Ctrl-C does to it: the first press cancels it (in-flight
+/// HTTP included), a second one abandons it and returns to the prompt.
+final class CommandSlot: Sendable {
+  private struct State {
+    var task: Task<Void, Never>?
+    var continuation: CheckedContinuation<Int32, Never>?
+    var interrupts = 0
+  }
+  private let state = Mutex(State())
+  private let output: Output
+
+  init(output: Output) { self.output = output }
+
+  func run(_ body: @escaping @Sendable () async -> Int32) async -> Int32 {
+    Readline.commandRunning.store(true, ordering: .relaxed)
+    defer { Readline.commandRunning.store(false, ordering: .relaxed) }
+    return await withCheckedContinuation { continuation in
+      state.withLock { $0 = State(continuation: continuation) }
+      let task = Task.detached { [self] in
+        let code = await body()
+        finish(code)
+      }
+      state.withLock { $0.task = task }
+    }
+  }
+
+  private func finish(_ code: Int32) {
+    let continuation = state.withLock { state -> CheckedContinuation<Int32, Never>? in
+      defer { state = State() }
+      return state.continuation
+    }
+    continuation?.resume(returning: code)
+  }
+
+  func interrupt() {
+    let (task, presses, continuation) = state.withLock { state in
+      state.interrupts += 1
+      let abandon = state.interrupts >= 2 ? state.continuation : nil
+      if abandon != nil { state = State() }
+      return (state.task, state.interrupts, abandon)
+    }
+    if let continuation {
+      output.info("\nAbandoned the command.")
+      continuation.resume(returning: ExitCode.interrupted)
+    } else if presses == 1, let task {
+      task.cancel()
+    }
+  }
+
+  /// A thread that turns the SIGINT handler's pipe writes into `interrupt()` calls.
+  func startWatching() {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return }
+    Readline.interruptFD.store(fds[1], ordering: .relaxed)
+    let readEnd = fds[0]
+    let thread = Thread { [self] in
+      var byte: UInt8 = 0
+      while true {
+        let count = read(readEnd, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return }
+        interrupt()
+      }
+    }
+    thread.name = "deck-interrupts"
+    thread.start()
+  }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import DeckConfig
+import DeckCore
+import DeckSupport
+import Foundation
+
+/// The shell around the commands: the REPL, scripts, completion scripts and plugins.
+public enum ShellModule: DeckModule {
+  public static let name = "shell"
+  public static let summary = "The REPL, script mode, shell completion and external plugins."
+  public static let services: [Service] = []
+  public static var commands: [any ParsableCommand.Type] {
+    [ReplCommand.self, RunCommand.self, CompletionCommand.self, PluginsCommand.self]
+  }
+}
+
+struct ReplCommand: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "repl",
+    abstract: "Start the interactive shell (also: `deck` with no arguments on a terminal).",
+    discussion: """
+      Readline editing, history (Ctrl-R searches it), and Tab completion of commands, flags, values \
+      and brokerage names. Built-ins: help, history, use ENV, clear, exit. Ctrl-C clears the line, or \
+      cancels the running command.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  func run(_ context: DeckContext) async throws {
+    if let env = global.env { context.session.sessionEnvironment.withLock { $0 = env } }
+    let code = await REPL(session: context.session).run()
+    if code != 0 { throw ArgumentParser.ExitCode(code) }
+  }
+}
+
+struct RunCommand: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run", abstract: "Run the deck commands in a file (or stdin, `-`), one per line.",
+    discussion: """
+      Lines are split like shell words; `#` starts a comment and a leading `deck` is optional. Like \
+      `sh -e`, the first failing command stops the run and its exit code is deck's. Output is exactly \
+      what each command prints one-shot. `deck` with stdin not a terminal does the same as `deck run -`.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "The script; `-` reads stdin.", completion: .file())
+  var file: String = "-"
+
+  @Flag(help: "Run every line, and exit non-zero at the end if any failed.")
+  var keepGoing = false
+
+  func run(_ context: DeckContext) async throws {
+    if let env = global.env { context.session.sessionEnvironment.withLock { $0 = env } }
+    let lines: [String]
+    if file == "-" {
+      lines = ScriptInput.stdinLines()
+    } else {
+      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+        throw DeckError.usage("Cannot read the script \(file).", hint: "Check the path and its permissions.")
+      }
+      lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+    let code = await ScriptRunner(session: context.session, keepGoing: keepGoing)
+      .run(lines: lines, source: file == "-" ? "stdin" : file)
+    if code != 0 { throw ArgumentParser.ExitCode(code) }
+  }
+}
+
+/// Reads stdin line by line.
+public enum ScriptInput {
+  public static func stdinLines() -> [String] {
+    var lines: [String] = []
+    while let line = readLine(strippingNewline: true) { lines.append(line) }
+    return lines
+  }
+}
+
+struct CompletionCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "completion", abstract: "Print the completion script for bash, zsh or fish.",
+    discussion: """
+      bash: deck completion bash > ~/.local/share/bash-completion/completions/deck
+      zsh:  deck completion zsh > "${fpath[1]}/_deck"
+      fish: deck completion fish > ~/.config/fish/completions/deck.fish
+      Dynamic values (brokerage names, environments, accounts) come from deck itself.
+      """)
+
+  enum Shell: String, ExpressibleByArgument, CaseIterable {
+    case bash, zsh, fish
+  }
+
+  @Argument(help: "The shell.")
+  var shell: Shell
+
+  func run() throws {
+    print(completionScript(DeckShell.root, shell), terminator: "")
+  }
+
+  private func completionScript(_ root: any ParsableCommand.Type, _ shell: Shell) -> String {
+    let kind: CompletionShell =
+      switch shell {
+      case .bash: .bash
+      case .zsh: .zsh
+      case .fish: .fish
+      }
+    return root.completionScript(for: kind)
+  }
+}
+
+struct PluginsCommand: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "plugins", abstract: "List external plugins: executables named deck-NAME on PATH.",
+    discussion: """
+      `deck NAME …` runs deck-NAME with DECK_ENV and the environment's service URLs \
+      (DECK_FLYR_URL, …) set, but never the token: a plugin that needs one runs `deck auth token`. \
+      A built-in command always wins a name clash.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  func run(_ context: DeckContext) async throws {
+    let plugins = Plugins.discover(
+      path: context.session.processEnvironment["PATH"], builtins: DeckShell.builtinNames)
+    if context.isJSON { return try context.output.json(plugins) }
+    if plugins.isEmpty {
+      context.output.info("No plugins: put an executable named deck-NAME on PATH.")
+      return
+    }
+    context.output.table(
+      ["NAME", "PATH", "NOTE"],
+      plugins.map { [$0.name, $0.path, $0.shadowed ? "shadowed by the built-in `deck \($0.name)`" : ""] })
+  }
+}
