@@ -140,6 +140,18 @@ let package = Package(
       ],
       path: "Sources/deck", swiftSettings: swiftSettings),
 
+    // MARK: Plugins
+    .plugin(
+      name: "GenerateCompletions",
+      capability: .command(
+        intent: .custom(
+          verb: "generate-completions", description: "Write deck's bash, zsh and fish completion scripts"),
+        permissions: [
+          .writeToPackageDirectory(reason: "Writes completions/deck.bash, completions/_deck and completions/deck.fish")
+        ]
+      ),
+      path: "Plugins/GenerateCompletions"),
+
     // MARK: Tests
     .testTarget(
       name: "DeckCoreTests",

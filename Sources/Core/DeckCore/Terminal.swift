@@ -10,6 +10,8 @@ import DeckSupport
 public enum TerminalInput {
   /// All of stdin's first line, for `--password-stdin` and `--with-token`.
   public static func readSecretFromStdin(what: String, flag: String) throws -> String {
+    // On a terminal (e.g. in the REPL) ask for one line without echo instead of waiting for EOF.
+    if isatty(0) == 1 { return try promptSecret("\(what.prefix(1).uppercased() + what.dropFirst()): ") }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -34,18 +36,19 @@ public enum TerminalInput {
     guard isatty(0) == 1 else {
       throw DeckError.usage("No terminal to ask for the password on.", hint: "Pass it on stdin with --password-stdin.")
     }
-    writeStderr(prompt)
     var original = termios()
     tcgetattr(0, &original)
     var silent = original
     silent.c_lflag &= ~tcflag_t(ECHO)
-    tcsetattr(0, TCSAFLUSH, &silent)
+    // Echo goes off before the prompt appears, and nothing typed ahead is discarded.
+    tcsetattr(0, TCSANOW, &silent)
+    writeStderr(prompt)
     defer {
-      tcsetattr(0, TCSAFLUSH, &original)
+      tcsetattr(0, TCSANOW, &original)
       writeStderr("\n")
     }
     guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-      throw DeckError.usage("No password given.")
+      throw DeckError.usage("Nothing was entered.")
     }
     return line
   }

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The real `deck` binary on a pseudo-terminal: the child is a session leader whose
+/// controlling terminal is the pty, so Ctrl-C typed into it is a real SIGINT, and readline
+/// runs exactly as it does for a person.
+final class PseudoTerminal {
+  let master: Int32
+  let pid: pid_t
+  private var buffer = ""
+  private var consumed = 0
+
+  init(arguments: [String], environment: [String: String], columns: UInt16 = 200) throws {
+    var master: Int32 = -1
+    var slave: Int32 = -1
+    var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw PTYError.openFailed }
+    let slaveName = String(cString: ttyname(slave))
+    _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // POSIX_SPAWN_SETSID (0x80): a new session, so the pty opened below becomes its terminal.
+    posix_spawnattr_setflags(&attributes, Int16(0x80))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, slaveName, O_RDWR, 0)
+    posix_spawn_file_actions_adddup2(&actions, 0, 1)
+    posix_spawn_file_actions_adddup2(&actions, 0, 2)
+
+    let argv = ([DeckCLI.binary] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var child: pid_t = 0
+    let status = posix_spawn(&child, DeckCLI.binary, &actions, &attributes, argv, envp)
+    close(slave)
+    guard status == 0 else { throw PTYError.spawnFailed(status) }
+    self.master = master
+    self.pid = child
+  }
+
+  deinit {
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    close(master)
+  }
+
+  func send(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(master, $0.baseAddress, $0.count) }
+  }
+
+  /// Waits until the output after the last match contains `needle`; returns that output.
+  @discardableResult
+  func expect(_ needle: String, timeout: TimeInterval = 15) throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      let screen = Array(Self.stripEscapes(buffer))
+      let text = String(screen[min(consumed, screen.count)...])
+      if let range = text.range(of: needle) {
+        let matched = String(text[..<range.upperBound])
+        consumed += matched.count
+        return matched
+      }
+      guard Date() < deadline else { throw PTYError.timeout(expected: needle, got: text) }
+      readAvailable(until: deadline)
+    }
+  }
+
+  /// Everything printed since the last `expect`.
+  func pending(waiting seconds: TimeInterval = 0.3) -> String {
+    readAvailable(until: Date().addingTimeInterval(seconds))
+    let screen = Array(Self.stripEscapes(buffer))
+    return String(screen[min(consumed, screen.count)...])
+  }
+
+  /// Waits for the process to exit and returns its exit status.
+  func waitForExit(timeout: TimeInterval = 15) throws -> Int32 {
+    let deadline = Date().addingTimeInterval(timeout)
+    var status: Int32 = 0
+    while Date() < deadline {
+      readAvailable(until: Date().addingTimeInterval(0.05))
+      let result = waitpid(pid, &status, WNOHANG)
+      if result == pid {
+        if status & 0x7f == 0 { return (status >> 8) & 0xff }
+        return 128 + (status & 0x7f)
+      }
+    }
+    throw PTYError.timeout(expected: "exit", got: pending())
+  }
+
+  private func readAvailable(until deadline: Date) {
+    var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+    let milliseconds = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+    guard poll(&descriptor, 1, min(milliseconds, 100)) > 0 else { return }
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let count = read(master, &chunk, chunk.count)
+    if count > 0 { buffer += String(decoding: chunk[0..<count], as: UTF8.self) }
+  }
+
+  /// Removes terminal control sequences and carriage returns.
+  static func stripEscapes(_ text: String) -> String {
+    text.replacingOccurrences(
+      of: "\u{1B}\\[[0-9;?]*[A-Za-z]|\u{1B}[()][A-Z0-9]|\u{1B}[=>]|[\r\u{07}\u{01}\u{02}]", with: "",
+      options: .regularExpression)
+  }
+
+  enum PTYError: Error {
+    case openFailed
+    case spawnFailed(Int32)
+    case timeout(expected: String, got: String)
+  }
+}

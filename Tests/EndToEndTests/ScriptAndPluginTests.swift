@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@Suite("Script mode")
+struct ScriptModeTests {
+  func script(_ deck: DeckCLI, _ text: String) throws -> String {
+    let path = deck.home + "/script.deck"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func stdinLinesRunWithJSONOutputForJQ() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let result = try deck.run(
+      [],
+      stdin: "# brokerages\nbrokerage search keller --json --limit 2\ndeck brokerage search 'RE/MAX' --json --limit 1\n"
+    )
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count == 2)
+    let second = try #require(try json(String(lines[1])) as? [[String: Any]])
+    #expect(second.first?["name"] as? String == "RE/MAX")
+    #expect(!result.stdout.contains("\u{1B}["), "no colour, no prompt")
+  }
+
+  @Test func firstFailureStopsTheRunWithItsExitCode() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let path = try script(deck, "brokerage search compass --json --limit 1\nbrokerage search '  '\nenv list --json\n")
+    let result = try deck.run(["run", path])
+    #expect(result.status == 64)
+    #expect(result.stdout.split(separator: "\n").count == 1, "the line after the failure never ran")
+    #expect(result.stderr.contains("script.deck:2"))
+  }
+
+  @Test func keepGoingRunsEveryLine() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let path = try script(deck, "brokerage search '  '\nauth token\nbrokerage search compass --json --limit 1\n")
+    let result = try deck.run(["run", path, "--keep-going"])
+    #expect(result.status == 64, "the first failure's code")
+    #expect(result.stdout.contains("Compass"))
+    #expect(result.stderr.contains("Not signed in"))
+  }
+
+  @Test func unreadableScriptIsAUsageError() throws {
+    let deck = try DeckCLI()
+    #expect(try deck.run(["run", "/nonexistent/script"]).status == 64)
+  }
+}
+
+@Suite("External plugins")
+struct PluginTests {
+  func install(_ name: String, _ body: String, in deck: DeckCLI) throws -> String {
+    let directory = deck.home + "/bin"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let path = directory + "/deck-\(name)"
+    try ("#!/bin/sh\n" + body).write(toFile: path, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    return directory
+  }
+
+  @Test func pluginRunsWithEnvironmentButNoTokenAndPassesItsExitCode() throws {
+    let server = try SandboxProcess()
+    var deck = try DeckCLI(server: server)
+    let directory = try install(
+      "hello", "echo \"hello $* env=$DECK_ENV flyr=$DECK_FLYR_URL token=${DECK_TOKEN:-none}\"\nexit 3\n", in: deck)
+    deck.environment["PATH"] = directory + ":" + (deck.environment["PATH"] ?? "")
+    #expect(
+      try deck.run(["auth", "login", "--email", "owner@sandbox.test", "--password-stdin"], stdin: "sandbox").status == 0
+    )
+    let result = try deck.run(["hello", "a", "b"])
+    #expect(result.status == 3)
+    #expect(result.stdout == "hello a b env=local flyr=\(server.url) token=none\n")
+    let listed = try #require(try json(try deck.run(["plugins", "--json"]).stdout) as? [[String: Any]])
+    #expect(listed.contains { $0["name"] as? String == "hello" && $0["shadowed"] as? Bool == false })
+  }
+
+  @Test func embeddedSandboxURLsReachThePlugin() throws {
+    var deck = try DeckCLI()
+    let directory = try install(
+      "search", "exec curl -s \"$DECK_FLYR_URL/api/brokerages/search?q=compass&limit=1\"\n", in: deck)
+    deck.environment["PATH"] = directory + ":" + (deck.environment["PATH"] ?? "")
+    let result = try deck.run(["search"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Compass"))
+  }
+
+  @Test func builtinWinsAClashAndPluginsReportsIt() throws {
+    var deck = try DeckCLI()
+    let directory = try install("env", "echo plugin\n", in: deck)
+    deck.environment["PATH"] = directory + ":" + (deck.environment["PATH"] ?? "")
+    #expect(try deck.run(["env", "list"]).stdout.contains("sandbox"))
+    let plugins = try deck.run(["plugins"])
+    #expect(plugins.stdout.contains("shadowed by the built-in `deck env`"))
+  }
+}
+
+@Suite("Shell completion")
+struct ShellCompletionTests {
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func scriptsMatchTheCommittedOnes(shell: String) throws {
+    let deck = try DeckCLI()
+    let script = try deck.run(["completion", shell])
+    #expect(script.status == 0)
+    #expect(script.stdout.contains("---completion"), "dynamic values call back into deck")
+    let file = ["bash": "deck.bash", "zsh": "_deck", "fish": "deck.fish"][shell]!
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let committed = try String(contentsOf: root.appendingPathComponent("completions/\(file)"), encoding: .utf8)
+    #expect(
+      committed == script.stdout,
+      "completions/\(file) is stale: swift package --allow-writing-to-package-directory generate-completions")
+  }
+
+  @Test func shellCallbackOffersBrokerageNamesFromTheBackend() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let result = try deck.run(
+      ["---completion", "brokerage", "search", "--", "positional@0", "3", "5", "deck", "brokerage", "search", "Compa"],
+      environment: ["SAP_SHELL": "bash"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("Compass"))
+  }
+
+  @Test func deadBackendOffersNothingQuickly() throws {
+    var deck = try DeckCLI()
+    deck.environment["DECK_ENV"] = "local"
+    deck.environment["DECK_FLYR_URL"] = "http://127.0.0.1:9"
+    let started = Date()
+    let result = try deck.run(
+      ["---completion", "brokerage", "search", "--", "positional@0", "3", "4", "deck", "brokerage", "search", "kell"])
+    #expect(result.status == 0)
+    #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    #expect(Date().timeIntervalSince(started) < 3)
+  }
+}
