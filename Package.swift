@@ -93,6 +93,9 @@ let package = Package(
     contract("AuthAPI"),
     contract("FlyrAPI"),
     contract("SandboxAdminAPI"),
+    contract("KioskAPI"),
+    contract("SandboxWorkspaceAPI"),
+    contract("SandboxKioskAPI"),
 
     // MARK: Feature modules
     .target(name: "BrokerageRules", path: "Sources/Features/Brokerage/Rules", swiftSettings: swiftSettings),
@@ -100,6 +103,22 @@ let package = Package(
       name: "BrokerageModule",
       dependencies: ["DeckCore", "BrokerageRules", "FlyrAPI", argumentParser],
       path: "Sources/Features/Brokerage/Commands", swiftSettings: swiftSettings),
+
+    .target(
+      name: "WorkspaceRules", dependencies: ["BrokerageRules"], path: "Sources/Features/Workspace/Rules",
+      swiftSettings: swiftSettings),
+    .target(
+      name: "WorkspaceModule",
+      dependencies: [
+        "DeckCore", "DeckREPL", "WorkspaceRules", "BrokerageRules", "BrokerageModule", "FlyrAPI", argumentParser,
+      ],
+      path: "Sources/Features/Workspace/Commands", swiftSettings: swiftSettings),
+    .systemLibrary(name: "CQRencode", path: "Sources/Features/Kiosk/CQRencode"),
+    .target(name: "KioskRules", path: "Sources/Features/Kiosk/Rules", swiftSettings: swiftSettings),
+    .target(
+      name: "KioskModule",
+      dependencies: ["DeckCore", "DeckREPL", "KioskRules", "KioskAPI", "CQRencode", argumentParser],
+      path: "Sources/Features/Kiosk/Commands", swiftSettings: swiftSettings),
 
     // MARK: Heavy modules: the HTTP transport and the sandbox server
     .target(
@@ -115,7 +134,8 @@ let package = Package(
     .target(
       name: "DeckSandbox",
       dependencies: [
-        "AuthAPI", "FlyrAPI", "SandboxAdminAPI", "BrokerageRules", openAPIRuntime,
+        "AuthAPI", "FlyrAPI", "SandboxAdminAPI", "KioskAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI",
+        "BrokerageRules", "WorkspaceRules", "KioskRules", openAPIRuntime,
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -127,14 +147,15 @@ let package = Package(
       path: "Sources/Sandbox/DeckSandbox", swiftSettings: swiftSettings),
     .target(
       name: "SandboxModule",
-      dependencies: ["DeckCore", "SandboxAdminAPI", argumentParser],
+      dependencies: ["DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", argumentParser],
       path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
 
     // MARK: The executable
     .executableTarget(
       name: "deck",
       dependencies: [
-        "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "SandboxModule", "DeckHTTPTransport",
+        "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "WorkspaceModule", "KioskModule", "SandboxModule",
+        "DeckHTTPTransport",
         "DeckSandbox",
         argumentParser,
       ],
@@ -160,6 +181,12 @@ let package = Package(
     .testTarget(
       name: "BrokerageRulesTests", dependencies: ["BrokerageRules"],
       path: "Tests/BrokerageRulesTests", swiftSettings: swiftSettings),
+    .testTarget(
+      name: "WorkspaceRulesTests", dependencies: ["WorkspaceRules", "BrokerageRules"],
+      path: "Tests/WorkspaceRulesTests", swiftSettings: swiftSettings),
+    .testTarget(
+      name: "KioskRulesTests", dependencies: ["KioskRules"],
+      path: "Tests/KioskRulesTests", swiftSettings: swiftSettings),
     .testTarget(
       name: "SandboxTests", dependencies: ["DeckSandbox", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Tests/SandboxTests", swiftSettings: swiftSettings),

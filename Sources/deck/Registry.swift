@@ -2,7 +2,9 @@ import BrokerageModule
 import DeckBuiltins
 import DeckCore
 import DeckREPL
+import KioskModule
 import SandboxModule
+import WorkspaceModule
 
 /// Every module deck has. Adding a module is one line here.
 enum Registry {
@@ -10,6 +12,8 @@ enum Registry {
     EnvModule.self,
     AuthModule.self,
     BrokerageModule.self,
+    WorkspaceModule.self,
+    KioskModule.self,
     SandboxModule.self,
     ShellModule.self,
   ]

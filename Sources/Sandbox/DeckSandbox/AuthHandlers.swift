@@ -31,6 +31,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
       let user = UserRecord(
         id: UUID().uuidString.lowercased(), email: email, passwordHash: hash, createdAt: Timestamps.now())
       try user.insert(db)
+      try NewUserHooks.run(db, userID: user.id, email: user.email)
       return try Sessions.issue(db, for: user, state: state)
     }
     return .ok(.init(body: .json(session)))

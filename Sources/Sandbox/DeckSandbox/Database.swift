@@ -99,6 +99,9 @@ enum SandboxDatabase {
           CREATE INDEX refresh_tokens_user ON refresh_tokens(user_id);
           """)
     }
+    // Feature schemas, each in its own file, appended in this order.
+    WorkspaceSchema.register(in: &migrator)
+    KioskSchema.register(in: &migrator)
     return migrator
   }
 

@@ -42,6 +42,9 @@ enum SandboxSeed {
         INSERT OR IGNORE INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)
         """,
       arguments: [demoUserID, demoEmail, demoPasswordHash, Timestamps.now()])
+    if db.changesCount > 0 { try NewUserHooks.run(db, userID: demoUserID, email: demoEmail) }
+    try WorkspaceSeed.seed(db)
+    try KioskSeed.seed(db)
     try db.execute(
       sql: "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
       arguments: [jwtSecretKey, newSecret()])

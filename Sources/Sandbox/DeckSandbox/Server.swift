@@ -68,6 +68,9 @@ public enum SandboxServer {
     try AdminHandlers(state: state).registerHandlers(
       on: router, serverURL: URL(string: "/__sandbox/v1")!,
       middlewares: [ErrorResponseMiddleware(requestError: AdminHandlers.requestError)])
+    // Feature routes (their own files): contracts, operator endpoints and HTML pages.
+    try WorkspaceRoutes.register(on: router, state: state)
+    try KioskRoutes.register(on: router, state: state)
     return router
   }
 

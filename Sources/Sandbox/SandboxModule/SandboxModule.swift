@@ -21,7 +21,10 @@ struct SandboxCommand: ParsableCommand {
       The operator commands act on the sandbox of the current environment, through admin endpoints
       under /__sandbox that only the sandbox serves; they refuse environments that are not sandboxes.
       """,
-    subcommands: [SandboxServe.self, SandboxStatus.self, SandboxSeed.self, SandboxReset.self, SandboxDelay.self])
+    subcommands: [
+      SandboxServe.self, SandboxStatus.self, SandboxSeed.self, SandboxReset.self, SandboxDelay.self,
+      SandboxTrigger.self, SandboxInspect.self, SandboxOutbox.self,
+    ])
 }
 
 /// The admin client for the current environment's sandbox. Nothing is sent to an environment

@@ -1,0 +1,6 @@
+import Hummingbird
+
+/// The sandbox's workspace routes.
+enum WorkspaceRoutes {
+  static func register(on router: Router<BasicRequestContext>, state: SandboxState) throws {}
+}

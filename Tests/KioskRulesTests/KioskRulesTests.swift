@@ -1,0 +1,2 @@
+import KioskRules
+import Testing
