@@ -27,6 +27,11 @@ static inline void deck_rl_completion_flags(int suppress_append) {
   rl_completion_suppress_append = suppress_append;
 }
 
+/// Which characters end a word for completion (" \t\n" in the REPL; "" to complete the whole line).
+static inline void deck_rl_set_word_breaks(const char *characters) {
+  rl_completer_word_break_characters = characters;
+}
+
 static inline int deck_rl_completion_quote_character(void) { return rl_completion_quote_character; }
 
 /// The line being edited up to the cursor (a copy the caller frees).

@@ -12,8 +12,9 @@ public struct Output: Sendable {
   public let stdoutIsTerminal: Bool
   public let stderrIsTerminal: Bool
   public let colorEnabled: Bool
-  let writeOut: @Sendable (String) -> Void
-  let writeErr: @Sendable (String) -> Void
+  /// Raw writes, for terminal UIs that manage lines themselves.
+  public let writeOut: @Sendable (String) -> Void
+  public let writeErr: @Sendable (String) -> Void
 
   public init(
     stdoutIsTerminal: Bool, stderrIsTerminal: Bool, colorEnabled: Bool,

@@ -20,13 +20,16 @@ enum Readline {
   static let commandRunning = Atomic<Bool>(false)
   /// The write end of the pipe the SIGINT handler signals a running command through.
   static let interruptFD = Atomic<Int32>(-1)
+  /// Complete the whole line as one value (prompts) instead of shell words (the REPL).
+  static let wholeLine = Atomic<Bool>(false)
+  private static let installed = Atomic<Bool>(false)
 
   static let complete: deck_completion_function = { text, _, _ in
     let linePointer = deck_rl_line_to_point()
     let line = linePointer.map { String(cString: $0) } ?? ""
     free(linePointer)
     let typed = text.map { String(cString: $0) } ?? ""
-    let quoted = deck_rl_completion_quote_character() != 0
+    let quoted = deck_rl_completion_quote_character() != 0 || wholeLine.load(ordering: .relaxed)
     let candidates = completer.withLock { $0 }?(line) ?? []
     guard !candidates.isEmpty else {
       deck_rl_completion_flags(1)
@@ -60,6 +63,7 @@ enum Readline {
   /// Installs the handlers. SIGINT: clear the line, or cancel the command. SIGTERM, SIGHUP
   /// and crashes: restore the terminal, then die of the same signal.
   static func install(name: String) {
+    guard !installed.exchange(true, ordering: .relaxed) else { return }
     deck_rl_configure(strdup(name), complete)
     signal(SIGINT) { _ in
       if Readline.commandRunning.load(ordering: .relaxed) {
