@@ -95,6 +95,27 @@ struct REPLTests {
     #expect(try second.waitForExit() == 0)
   }
 
+  @Test func twoREPLsAtOnceBothKeepTheirLines() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let first = try start(deck)
+    let second = try start(deck)
+    first.send("env list\r")
+    try first.expect("deck (local)> ")
+    second.send("env show\r")
+    try second.expect("deck (local)> ")
+    first.send("auth status --offline\r")
+    try first.expect("deck (local)> ")
+    second.send("sandbox status\r")
+    try second.expect("deck (local)> ")
+    first.send("\u{04}")
+    second.send("\u{04}")
+    #expect(try first.waitForExit() == 0)
+    #expect(try second.waitForExit() == 0)
+    let history = try String(contentsOfFile: deck.home + "/state/deck/history", encoding: .utf8)
+    #expect(history == "env list\nenv show\nauth status --offline\nsandbox status\n")
+  }
+
   @Test func ctrlCCancelsASlowCommandAndTheREPLGoesOn() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
