@@ -147,7 +147,9 @@ let package = Package(
       path: "Sources/Sandbox/DeckSandbox", swiftSettings: swiftSettings),
     .target(
       name: "SandboxModule",
-      dependencies: ["DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", argumentParser],
+      dependencies: [
+        "DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", openAPIRuntime, argumentParser,
+      ],
       path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
 
     // MARK: The executable

@@ -2,6 +2,8 @@ import ArgumentParser
 import DeckConfig
 import DeckCore
 import DeckSupport
+import Foundation
+import OpenAPIRuntime
 import SandboxAdminAPI
 
 /// `deck sandbox`: serve the sandbox, and operate the one the current environment points at.
@@ -31,6 +33,16 @@ struct SandboxCommand: ParsableCommand {
 /// that is not marked as a sandbox.
 enum SandboxAdmin {
   static func client(_ context: DeckContext) async throws -> SandboxAdminAPI.Client {
+    try await client(context, path: "/__sandbox/v1") {
+      SandboxAdminAPI.Client(serverURL: $0, transport: $1, middlewares: $2)
+    }
+  }
+
+  /// A client for operator endpoints under `path`, once the environment is known to be a sandbox.
+  static func client<Client>(
+    _ context: DeckContext, path: String,
+    _ make: (URL, any ClientTransport, [any ClientMiddleware]) throws -> Client
+  ) async throws -> Client {
     let environment = try context.environment()
     guard environment.definition.isSandbox else {
       throw DeckError.usage(
@@ -39,9 +51,7 @@ enum SandboxAdmin {
           "Use --env sandbox (embedded) or --env local (deck sandbox serve), or mark a served sandbox with: deck env set \(environment.name) sandbox=true"
       )
     }
-    return try await context.client(.flyr, path: "/__sandbox/v1") {
-      SandboxAdminAPI.Client(serverURL: $0, transport: $1, middlewares: $2)
-    }
+    return try await context.client(.flyr, path: path, make)
   }
 
   static func show(_ info: Components.Schemas.Info, context: DeckContext, message: String?) throws {
