@@ -44,7 +44,7 @@ public final class DeckContext: Sendable {
   public func environment() throws -> ResolvedEnvironment {
     if let cached = resolved.withLock({ $0 }) { return cached }
     let flag = options.env ?? session.sessionEnvironment.withLock { $0 }
-    let environment = try resolver().resolve(flag: flag)
+    let environment = try session.resolveEnvironment(flag: flag)
     resolved.withLock { $0 = environment }
     return environment
   }

@@ -17,7 +17,7 @@ public enum DeckRunner {
         let context = DeckContext(session: session, options: .defaults)
         return try await Plugins.run(plugin, arguments: Array(arguments.dropFirst()), context: context)
       }
-      var command = try root.parseAsRoot(normalize(arguments))
+      var command = try parse(root, normalize(arguments))
       try await DeckSession.$current.withValue(session) {
         if var asyncCommand = command as? any AsyncParsableCommand {
           try await asyncCommand.run()
@@ -35,6 +35,25 @@ public enum DeckRunner {
       }
       return code
     }
+  }
+
+  /// Parses a line. The common case, a line naming a top-level command, is parsed against that
+  /// command's subtree only: swift-argument-parser reflects over every type of the tree it is
+  /// given, and in a binary this size each first reflection of a type costs a scan of all
+  /// protocol conformances. Anything the subtree cannot parse (a typo, `--help`, options placed
+  /// before the command name, `--version`) is parsed again from the root, so errors and help
+  /// are exactly the root's.
+  static func parse<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) throws -> any ParsableCommand {
+    if let first = arguments.first, !first.hasPrefix("-"),
+      !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0 == "--" }),
+      let subtree = root.configuration.subcommands.first(where: {
+        $0._commandName == first || $0.configuration.aliases.contains(first)
+      }),
+      let command = try? subtree.parseAsRoot(Array(arguments.dropFirst())), command is any DeckCommand
+    {
+      return command
+    }
+    return try root.parseAsRoot(arguments)
   }
 
   /// The names (and aliases) of the root's subcommands: they win over plugins.

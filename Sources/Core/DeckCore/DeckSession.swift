@@ -85,4 +85,23 @@ public final class DeckSession: Sendable {
   }
 
   public func configStore() -> ConfigStore { ConfigStore(path: paths.configFile) }
+
+  private struct Resolution {
+    var flag: String?
+    var file: Data?
+    var environment: ResolvedEnvironment
+  }
+  private let lastResolution = Mutex<Resolution?>(nil)
+
+  /// The environment for a `--env` value (or nil). The config file is read every time, so
+  /// an edit takes effect on the next command; it is parsed again only when it changed.
+  public func resolveEnvironment(flag: String?) throws -> ResolvedEnvironment {
+    let store = configStore()
+    let data = store.read()
+    if let last = lastResolution.withLock({ $0 }), last.flag == flag, last.file == data { return last.environment }
+    let resolver = EnvironmentResolver(file: try store.parse(data), processEnvironment: processEnvironment)
+    let environment = try resolver.resolve(flag: flag)
+    lastResolution.withLock { $0 = Resolution(flag: flag, file: data, environment: environment) }
+    return environment
+  }
 }

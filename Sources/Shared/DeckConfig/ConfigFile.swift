@@ -196,7 +196,15 @@ public struct ConfigStore: Sendable {
 
   /// The file, or an empty config when there is none. A file that cannot be parsed is an error.
   public func load() throws -> ConfigFile {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    try parse(FileManager.default.contents(atPath: path))
+  }
+
+  /// The file's bytes, as `parse` takes them (nil when there is no file).
+  public func read() -> Data? { FileManager.default.contents(atPath: path) }
+
+  /// Parses bytes read from the file (nil: no file).
+  public func parse(_ data: Data?) throws -> ConfigFile {
+    guard let data else {
       if FileManager.default.fileExists(atPath: path) {
         throw DeckError.configuration("Cannot read \(path).", hint: "Check its permissions.")
       }
