@@ -2,7 +2,7 @@ import ArgumentParser
 import DeckConfig
 import DeckCore
 
-/// `deck kiosk`.
+/// `deck kiosk`: the in-store review kiosk (kiosk-review-flow.md).
 public enum KioskModule: DeckModule {
   public static let name = "kiosk"
   public static let summary = "Pair and run the in-store review kiosk."
@@ -11,5 +11,24 @@ public enum KioskModule: DeckModule {
 }
 
 struct KioskCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "kiosk", abstract: KioskModule.summary)
+  static let configuration = CommandConfiguration(
+    commandName: "kiosk", abstract: KioskModule.summary,
+    discussion: """
+      The kiosk goes pairing → idle → rating → consent → handoff → thank-you → idle, as the iPad
+      app does. Step a session through by hand with the one-shot commands (the kiosk's state is
+      kept per environment between them), or run the whole kiosk in the terminal with
+      `deck kiosk run` (scripted with --sessions, --rating and --approve or --decline).
+
+      A command that does not fit the kiosk's current screen says which screen it is on and
+      what it accepts, sends nothing and exits 64.
+
+      Exit codes: 0 ok, 1 failure or not found (unknown store or session), 64 usage error or a
+      command that does not fit the screen (nothing sent), 65 rejected by the backend (a rating
+      outside 1-5, a call that does not fit the session's status), 69 backend unreachable,
+      130 interrupted.
+      """,
+    subcommands: [
+      KioskPair.self, KioskStatus.self, KioskNext.self, KioskRate.self, KioskApprove.self, KioskDecline.self,
+      KioskDone.self, KioskCancel.self, KioskUnpair.self, KioskRun.self,
+    ])
 }

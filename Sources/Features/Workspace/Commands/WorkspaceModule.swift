@@ -1,15 +1,50 @@
 import ArgumentParser
+import BrokerageModule
+import BrokerageRules
 import DeckConfig
 import DeckCore
+import WorkspaceRules
 
-/// `deck workspace`.
+/// `deck workspace`: the workspace access gate, onboarding (with brokerage), invites and
+/// checkout (workspace-onboarding.md, brokerage-onboarding.md).
 public enum WorkspaceModule: DeckModule {
   public static let name = "workspace"
   public static let summary = "Access, onboarding, invites and checkout of FLYR workspaces."
   public static let services: [Service] = [.flyr]
   public static var commands: [any ParsableCommand.Type] { [WorkspaceCommand.self] }
+  public static var completionProviders: [any CompletionProvider.Type] { [BrokerageNameCompletion.self] }
 }
 
 struct WorkspaceCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "workspace", abstract: WorkspaceModule.summary)
+  static let configuration = CommandConfiguration(
+    commandName: "workspace", abstract: WorkspaceModule.summary,
+    discussion: """
+      The flow after signing in: `route` says where the user goes (login, join, onboarding,
+      subscribe, subscribe (member-inactive) or dashboard); `onboard` completes onboarding;
+      `subscribe` opens a checkout; `invite validate|accept` follows a join link.
+      Exit codes: 0 success, 1 not found or timed out, 64 bad input (nothing was sent),
+      65 rejected by the server (400), 69 server unavailable, 77 not signed in or not allowed.
+      """,
+    subcommands: [
+      WorkspaceAccess.self, WorkspaceRoute.self, WorkspaceOnboard.self, WorkspaceInvite.self, WorkspaceSubscribe.self,
+    ])
+}
+
+// Enumerated values complete in the REPL and the shell scripts.
+
+extension Industry: ExpressibleByArgument {
+  /// Matched without regard to case, spaces, `-` or `_` ("real estate", "REAL-ESTATE").
+  public init?(argument: String) { self.init(matching: argument) }
+}
+
+extension UseCase: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension Plan: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension Currency: ExpressibleByArgument {
+  public init?(argument: String) { self.init(matching: argument) }
 }

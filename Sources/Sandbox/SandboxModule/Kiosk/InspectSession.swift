@@ -4,11 +4,20 @@ import DeckSupport
 
 struct InspectSession: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "session", abstract: "Show a review session as the sandbox stores it.")
+    commandName: "session", abstract: "Show a review session as the sandbox stores it.",
+    discussion: """
+      Shows publicId, status, starRating, generatedReviewText and the order. Exit code 1 when
+      the session does not exist.
+      """)
 
   @OptionGroup var global: GlobalOptions
 
+  @Argument(help: ArgumentHelp("The session's public id, e.g. sess_xyz789.", valueName: "public-id"))
+  var publicId: String
+
   func run(_ context: DeckContext) async throws {
-    throw DeckError.failure("`deck sandbox inspect session` is not built yet.")
+    let detail = try await SandboxKioskAdmin.client(context).inspectSession(path: .init(publicId: publicId)).ok.body
+      .json
+    try SandboxKioskAdmin.show(detail, context: context)
   }
 }

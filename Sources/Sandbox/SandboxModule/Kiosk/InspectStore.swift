@@ -4,11 +4,51 @@ import DeckSupport
 
 struct InspectStore: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "store", abstract: "Show a store as the sandbox stores it.")
+    commandName: "store", abstract: "Show a store as the sandbox stores it.",
+    discussion: """
+      Shows publicId, lastApprovedSessionId (null until a session is approved) and how many of
+      its sessions are in each status. Exit code 1 when the store does not exist.
+      """)
 
   @OptionGroup var global: GlobalOptions
 
+  @Argument(help: ArgumentHelp("The store's public id, e.g. store_demo.", valueName: "store-id"))
+  var storeId: String
+
+  struct StoreView: Encodable {
+    var publicId: String
+    var name: String
+    var lastApprovedSessionId: String?
+    var sessions: [String: Int]
+
+    enum CodingKeys: String, CodingKey { case publicId, name, lastApprovedSessionId, sessions }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(publicId, forKey: .publicId)
+      try container.encode(name, forKey: .name)
+      try container.encode(lastApprovedSessionId, forKey: .lastApprovedSessionId)
+      try container.encode(sessions, forKey: .sessions)
+    }
+  }
+
   func run(_ context: DeckContext) async throws {
-    throw DeckError.failure("`deck sandbox inspect store` is not built yet.")
+    let store = try await SandboxKioskAdmin.client(context).inspectStore(path: .init(storeId: storeId)).ok.body.json
+    let counts = [
+      ("PENDING", store.sessions.PENDING), ("RATED", store.sessions.RATED), ("APPROVED", store.sessions.APPROVED),
+      ("DECLINED", store.sessions.DECLINED), ("POSTED_INTENT", store.sessions.POSTED_INTENT),
+    ]
+    if context.isJSON {
+      return try context.output.json(
+        StoreView(
+          publicId: store.publicId, name: store.name, lastApprovedSessionId: store.lastApprovedSessionId,
+          sessions: Dictionary(uniqueKeysWithValues: counts)))
+    }
+    context.output.fields(
+      [
+        ("publicId", store.publicId),
+        ("name", store.name),
+        ("lastApprovedSessionId", store.lastApprovedSessionId ?? "-"),
+      ] + counts.map { ("sessions " + $0.0, "\($0.1)") })
   }
 }

@@ -4,11 +4,21 @@ import DeckSupport
 
 struct InspectWorkspace: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "workspace", abstract: "Show a user's primary workspace as the sandbox stores it.")
+    commandName: "workspace", abstract: "Show a user's primary workspace as the sandbox stores it.",
+    discussion: """
+      The primary workspace is the user's first membership by created_at. Shows id, name, industry,
+      brokerage_id, brokerage_name, subscription_status, trial_ends_at, onboarding_completed_at, the
+      members with their roles and the invites. With --json, the same with snake_case keys (unset
+      values are null). Exit codes: 0, 1 (no such user or no workspace), 64 (not a sandbox).
+      """)
 
   @OptionGroup var global: GlobalOptions
 
+  @Argument(help: "The user's email.")
+  var email: String
+
   func run(_ context: DeckContext) async throws {
-    throw DeckError.failure("`deck sandbox inspect workspace` is not built yet.")
+    let workspace = try await WorkspaceAdmin.client(context).inspectWorkspace(query: .init(email: email)).ok.body.json
+    try WorkspaceAdmin.show(workspace, context: context)
   }
 }

@@ -4,11 +4,26 @@ import DeckSupport
 
 struct SandboxOutbox: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "outbox", abstract: "Show the invite emails the sandbox has sent, with their join links.")
+    commandName: "outbox", abstract: "Show the invite emails the sandbox has sent, with their join links.",
+    discussion: """
+      The sandbox sends no mail: it records every email here, like a mail catcher. Follow an invite
+      with: deck workspace invite accept JOIN_LINK. With --json, the emails as an array of
+      {id, to, subject, body, join_url, workspace_name, sent_at}, oldest first.
+      """)
 
   @OptionGroup var global: GlobalOptions
 
+  @Option(help: "Only emails to this address (case does not matter).")
+  var to: String?
+
   func run(_ context: DeckContext) async throws {
-    throw DeckError.failure("`deck sandbox outbox` is not built yet.")
+    let emails = try await WorkspaceAdmin.client(context).listOutbox(query: .init(to: to)).ok.body.json
+    if context.isJSON { return try context.output.json(emails) }
+    if emails.isEmpty {
+      context.output.info(to.map { "No emails to \($0)." } ?? "The outbox is empty.")
+      return
+    }
+    context.output.table(
+      ["SENT", "TO", "SUBJECT", "JOIN LINK"], emails.map { [$0.sent_at, $0.to, $0.subject, $0.join_url] })
   }
 }

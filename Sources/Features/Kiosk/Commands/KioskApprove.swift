@@ -1,0 +1,41 @@
+import ArgumentParser
+import DeckCore
+import DeckSupport
+import Foundation
+import KioskRules
+
+struct KioskApprove: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "approve", abstract: "The customer approves the review: show the handoff QR code.",
+    discussion: """
+      Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/approve, then shows the handoff:
+      a QR code of {kiosk base URL}/r/{sessionPublicId}, the page where the customer copies and
+      posts the review. The handoff lasts 30 seconds; finish it with deck kiosk done (a later
+      command marks it done once the time is up). Without colour, the code is drawn for a dark
+      terminal background. With --json, the URL instead of the drawing.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  @Option(
+    help: ArgumentHelp("Also write the QR code as a PNG image to this file (for checking it).", valueName: "path"))
+  var qrPng: String?
+
+  func run(_ context: DeckContext) async throws {
+    let kiosk = try KioskController(context: context)
+    try await kiosk.catchUp()
+    let request = try kiosk.act { state throws(KioskRuleError) in try state.approve() }
+    try await kiosk.perform(request)
+    let service = try await kiosk.service()
+    guard let url = kiosk.state.handoffURL(baseURL: service.baseURL) else { return }
+    let code = try QRCode(url)
+    if let qrPng { try code.writePNG(to: qrPng) }
+    if context.isJSON { return try await kiosk.printStatus() }
+    context.output.info("Scan to post your review:")
+    let color = context.output.colorEnabled
+    context.output.line(code.halfBlockLines(color: color).joined(separator: "\n"))
+    context.output.line(url)
+    context.output.info(
+      "Time remaining: \(kiosk.state.remainingHandoffSeconds(at: Date()))s. Finish with: deck kiosk done")
+  }
+}

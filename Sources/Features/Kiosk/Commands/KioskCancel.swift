@@ -1,0 +1,24 @@
+import ArgumentParser
+import DeckCore
+import KioskRules
+
+struct KioskCancel: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cancel", abstract: "Cancel on the rating screen: back to idle.",
+    discussion: """
+      Sends nothing: the session stays PENDING on the backend, but this kiosk does not pick it up
+      again; the next purchase at the store comes up as usual.
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  func run(_ context: DeckContext) async throws {
+    let kiosk = try KioskController(context: context)
+    try await kiosk.catchUp()
+    let session = kiosk.state.currentSession?.publicId
+    try kiosk.act { state throws(KioskRuleError) in try state.cancel() }
+    try kiosk.save()
+    if context.isJSON { return try await kiosk.printStatus() }
+    context.output.info("Cancelled session \(session ?? ""); the kiosk is back on idle.")
+  }
+}

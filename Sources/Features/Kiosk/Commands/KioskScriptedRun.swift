@@ -1,0 +1,240 @@
+import DeckCore
+import DeckSupport
+import Foundation
+import KioskRules
+
+/// `deck kiosk run --sessions N --rating R --approve|--decline`: the kiosk with a scripted
+/// customer. The same state machine and timings as the terminal kiosk (poll, handoff timeout,
+/// thank-you), no prompts; one line (or JSON object) per session on stdout.
+struct ScriptedKiosk {
+  let context: DeckContext
+  let service: KioskService
+  let storeId: String
+  let sessions: Int?
+  let rating: Int
+  let approve: Bool
+  let timings: KioskTimings
+  let qrPNG: String?
+
+  /// What is printed for each session.
+  struct Report: Encodable {
+    var publicId: String
+    var storePublicId: String
+    /// The session's status as the kiosk last saw it succeed: POSTED_INTENT or DECLINED when
+    /// all went well.
+    var status: String
+    var starRating: Int
+    var totalAmount: Int?
+    var items: [String]
+    var generatedReviewText: String?
+    var handoffURL: String?
+    var error: String?
+    var timings: Timings
+
+    enum CodingKeys: String, CodingKey {
+      case publicId, storePublicId, status, starRating, totalAmount, items, generatedReviewText, handoffURL
+      case error, timings
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(publicId, forKey: .publicId)
+      try container.encode(storePublicId, forKey: .storePublicId)
+      try container.encode(status, forKey: .status)
+      try container.encode(starRating, forKey: .starRating)
+      try container.encode(totalAmount, forKey: .totalAmount)
+      try container.encode(items, forKey: .items)
+      try container.encode(generatedReviewText, forKey: .generatedReviewText)
+      try container.encode(handoffURL, forKey: .handoffURL)
+      try container.encode(error, forKey: .error)
+      try container.encode(timings, forKey: .timings)
+    }
+  }
+
+  /// Milliseconds: waiting on idle for the purchase, the rating and consent calls, the
+  /// handoff (until done), and from the session's arrival to the thank-you.
+  struct Timings: Encodable {
+    var waitMs = 0
+    var ratingMs = 0
+    var consentMs = 0
+    var handoffMs = 0
+    var totalMs = 0
+  }
+
+  /// The session in progress.
+  private struct Tracker {
+    var report: Report
+    var foundAt: Date
+    var handoffStartedAt: Date?
+  }
+
+  func run() async throws {
+    var state = KioskState(storePublicId: nil, timings: timings)
+    let pair = try act(&state) { state throws(KioskRuleError) in try state.pair(storeId: storeId) }
+    if var failure = await service.run(pair, on: &state) {
+      failure.message = "Cannot run the kiosk for store \(storeId): \(failure.message)"
+      throw failure
+    }
+    let spinner = Spinner(output: context.output)
+    defer { spinner.stop() }
+    var waitingSince = Date()
+    var tracker: Tracker?
+    var processed = 0
+    var failures: [DeckError] = []
+    var lastWarning: String?
+
+    func finish(_ tracker: inout Tracker?, error: DeckError?) throws {
+      guard var done = tracker else { return }
+      done.report.status = state.currentSession?.status.rawValue ?? done.report.status
+      done.report.generatedReviewText = state.generatedReview ?? done.report.generatedReviewText
+      done.report.timings.totalMs = Self.milliseconds(since: done.foundAt)
+      if let error {
+        done.report.error = error.message
+        failures.append(error)
+      }
+      try emit(done.report)
+      processed += 1
+      tracker = nil
+      waitingSince = Date()
+    }
+
+    while sessions.map({ processed < $0 }) ?? true {
+      try Task.checkCancellation()
+      // The session is over once the kiosk says thank you (a zero thank-you ends at once).
+      if state.currentScreen == .thankYou, tracker != nil {
+        try finish(&tracker, error: nil)  // a failed done was counted when it happened
+        continue
+      }
+      let now = Date()
+      if let request = state.tick(at: now) {
+        let failure = await service.run(request, on: &state)
+        switch request {
+        case .fetchNext:
+          if let failure {
+            spinner.stop()
+            if failure.message != lastWarning { context.output.error("\(failure.message) (polling goes on)") }
+            lastWarning = failure.message
+          } else if state.currentScreen == .rating, let session = state.currentSession {
+            spinner.stop()
+            lastWarning = nil
+            tracker = Tracker(
+              report: Report(
+                publicId: session.publicId, storePublicId: storeId, status: session.status.rawValue,
+                starRating: rating, totalAmount: state.currentOrder?.totalAmount,
+                items: state.currentOrder?.items.map(KioskRules.describe) ?? [], timings: Timings()),
+              foundAt: Date())
+            tracker?.report.timings.waitMs = Self.milliseconds(since: waitingSince)
+          }
+        case .markDone:
+          if let started = tracker?.handoffStartedAt {
+            tracker?.report.timings.handoffMs = Self.milliseconds(since: started)
+          }
+          if let failure {
+            tracker?.report.error = "Marking the session done failed: \(failure.message)"
+            failures.append(failure)
+          }
+        default:
+          break
+        }
+        continue
+      }
+      switch state.currentScreen {
+      case .rating:
+        let started = Date()
+        let failure = await attempt(&state) { state throws(KioskRuleError) in
+          try state.selectRating(rating)
+          return try state.submitRating()
+        }
+        tracker?.report.timings.ratingMs = Self.milliseconds(since: started)
+        if let failure {
+          try finish(&tracker, error: failure)
+          try? state.cancel()
+        }
+      case .consent:
+        let started = Date()
+        let failure = await attempt(&state) { state throws(KioskRuleError) in
+          try approve ? state.approve() : state.decline()
+        }
+        tracker?.report.timings.consentMs = Self.milliseconds(since: started)
+        if let failure {
+          try finish(&tracker, error: failure)
+          state.resetToIdle()
+        } else if state.currentScreen == .handoff {
+          tracker?.handoffStartedAt = Date()
+          if let url = state.handoffURL(baseURL: service.baseURL) {
+            tracker?.report.handoffURL = url
+            if let qrPNG { try QRCode(url).writePNG(to: qrPNG) }
+          }
+        }
+      case .pairing:
+        throw DeckError.failure("The kiosk lost its pairing.")
+      default:
+        if state.currentScreen == .idle, tracker == nil {
+          spinner.start("Waiting for a purchase at \(storeId)… (\(processed) done)")
+        }
+        let due = state.nextDeadline ?? now.addingTimeInterval(timings.pollInterval)
+        let wait = min(max(due.timeIntervalSince(Date()), 0.005), 1)
+        try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+      }
+    }
+    spinner.stop()
+    let outcome = approve ? "POSTED_INTENT" : "DECLINED"
+    if failures.isEmpty {
+      if !context.isJSON {
+        context.output.info("Processed \(processed) session\(processed == 1 ? "" : "s") at \(storeId), all \(outcome).")
+      }
+      return
+    }
+    var first = failures[0]
+    first.message =
+      "\(failures.count) of \(processed) session\(processed == 1 ? "" : "s") did not end \(outcome); the first: \(first.message)"
+    throw first
+  }
+
+  /// Makes a call, retrying twice after the poll interval when the backend is unavailable
+  /// (the spec's "tap again"). Returns the last failure.
+  private func attempt(
+    _ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> KioskRequest
+  ) async -> DeckError? {
+    for attempt in 1...3 {
+      let request: KioskRequest
+      do {
+        request = try action(&state)
+      } catch {
+        return DeckError.usage(error.description)
+      }
+      guard let failure = await service.run(request, on: &state) else { return nil }
+      guard case .unavailable = failure.kind, attempt < 3 else { return failure }
+      context.output.error("\(failure.message) (trying again in \(timings.pollInterval)s)")
+      try? await Task.sleep(for: .milliseconds(Int(timings.pollInterval * 1000)))
+    }
+    return nil
+  }
+
+  private func act<T>(_ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> T) throws -> T {
+    do {
+      return try action(&state)
+    } catch {
+      throw DeckError.usage(error.description)
+    }
+  }
+
+  private func emit(_ report: Report) throws {
+    if context.isJSON {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      context.output.writeOut(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+      return
+    }
+    let seconds = String(format: "%.1fs", Double(report.timings.totalMs) / 1000)
+    let total = report.totalAmount.map { KioskRules.formatAmount($0) } ?? "-"
+    context.output.line(
+      "\(report.publicId)  \(report.status)  \(KioskRules.stars(report.starRating))  \(total)  \(report.items.joined(separator: ", "))  (\(seconds))"
+    )
+    if let error = report.error { context.output.error("\(report.publicId): \(error)") }
+  }
+
+  static func milliseconds(since start: Date) -> Int {
+    max(0, Int((Date().timeIntervalSince(start) * 1000).rounded()))
+  }
+}

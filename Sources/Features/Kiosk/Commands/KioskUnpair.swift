@@ -1,0 +1,21 @@
+import ArgumentParser
+import DeckCore
+import KioskRules
+
+struct KioskUnpair: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "unpair", abstract: "Forget the paired store (the idle screen's hidden Re-pair).",
+    discussion: "Only on idle: finish or cancel a session first. Pair again with deck kiosk pair STORE_ID.")
+
+  @OptionGroup var global: GlobalOptions
+
+  func run(_ context: DeckContext) async throws {
+    let kiosk = try KioskController(context: context)
+    try await kiosk.catchUp()
+    let store = kiosk.state.storePublicId
+    try kiosk.act { state throws(KioskRuleError) in try state.rePair() }
+    try kiosk.save()
+    if context.isJSON { return try await kiosk.printStatus() }
+    context.output.info("Unpaired from store \(store ?? ""). Pair again with: deck kiosk pair STORE_ID")
+  }
+}

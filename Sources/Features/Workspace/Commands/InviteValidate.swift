@@ -1,0 +1,32 @@
+import ArgumentParser
+import DeckCore
+
+struct InviteValidate: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "validate", abstract: "Check an invite without signing in (GET /api/invites/validate).",
+    discussion: """
+      Shows the workspace, the invited email and the role. Used and expired invites are refused
+      with the server's message. With --json, the response body: {valid, workspaceName, email, role}.
+      Exit codes: 0, 1 (invalid invite), 64 (not a token or join link), 65 (used or expired),
+      69 (server unavailable).
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: ArgumentHelp("The join link (…/join?token=…) or the invite token.", valueName: "token-or-link"))
+  var invite: String
+
+  func run(_ context: DeckContext) async throws {
+    let token = try InviteArgument.token(invite)
+    let result = try await WorkspaceService(context: context).validateInvite(token: token)
+    if context.isJSON { return try context.output.json(result) }
+    context.output.fields([
+      ("workspace", result.workspaceName ?? "-"),
+      ("email", result.email),
+      ("role", result.role.rawValue),
+      ("valid", result.valid ? "yes" : "no"),
+    ])
+    context.output.info(
+      "Sign in as \(result.email) (deck auth login or deck auth signup), then: deck workspace invite accept LINK")
+  }
+}

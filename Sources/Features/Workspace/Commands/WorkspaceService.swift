@@ -1,0 +1,78 @@
+import BrokerageRules
+import DeckCore
+import DeckSupport
+import FlyrAPI
+import Foundation
+import WorkspaceRules
+
+/// Calls the workspace endpoints of the flyr service (workspace-onboarding.md, section 3).
+struct WorkspaceService: Sendable {
+  let context: DeckContext
+
+  func client(auth: AuthUse = .required) async throws -> Client {
+    try await context.client(.flyr, auth: auth) { Client(serverURL: $0, transport: $1, middlewares: $2) }
+  }
+
+  /// `GET /api/access/state`.
+  func accessState() async throws -> Components.Schemas.AccessState {
+    try await client().getAccessState().ok.body.json
+  }
+
+  /// `GET /api/access/redirect`. Not being signed in (locally, or a 401) is the spec's
+  /// redirect to login.
+  func redirect(inviteToken: String? = nil) async throws -> Components.Schemas.AccessRedirect {
+    do {
+      return try await client().getAccessRedirect(query: .init(token: inviteToken)).ok.body.json
+    } catch {
+      if case .unauthorized(let status) = ErrorPresenter.deckError(for: error).kind, status != 403 {
+        return .init(redirect: .login, path: GateRedirect.login.path)
+      }
+      throw error
+    }
+  }
+
+  /// `GET /api/invites/validate` (no auth).
+  func validateInvite(token: String) async throws -> Components.Schemas.InviteValidateResponse {
+    try await client(auth: .none).validateInvite(query: .init(token: token)).ok.body.json
+  }
+}
+
+extension Components.Schemas.AccessRedirect {
+  /// The route deck prints for this redirect.
+  var route: Route? { Route(redirect: redirect.rawValue, path: path) }
+}
+
+/// How a route prints, with the step that follows it.
+enum RouteView {
+  struct Body: Encodable {
+    var redirect: String
+    var path: String
+  }
+
+  static func show(redirect: String, path: String, context: DeckContext) throws {
+    if context.isJSON { return try context.output.json(Body(redirect: redirect, path: path)) }
+    print(Route(redirect: redirect, path: path), name: redirect, path: path, context: context)
+  }
+
+  /// The route's name and path, and on stderr what to do next.
+  static func print(_ route: Route?, name: String, path: String, context: DeckContext) {
+    context.output.fields([("route", route?.name ?? name), ("path", path)])
+    if let route, let hint = nextStep(route) { context.output.info(hint) }
+  }
+
+  static func nextStep(_ route: Route) -> String? {
+    switch route {
+    case .login: "Sign in with: deck auth login --email EMAIL --password-stdin"
+    case .join: "Accept the invite with: deck workspace invite accept JOIN_LINK"
+    case .onboarding: "Next: deck workspace onboard"
+    case .subscribe: "Next: deck workspace subscribe --plan annual --currency USD --wait"
+    case .subscribeMemberInactive: MemberInactive.message
+    case .dashboard: nil
+    }
+  }
+}
+
+enum MemberInactive {
+  static let message =
+    "Your workspace has no active subscription. Contact your workspace owner to activate the subscription."
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import DeckCore
+import DeckSupport
+
+struct TriggerInviteExpiry: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "invite-expiry", abstract: "Make an invite expire now (instead of waiting its 7 days).",
+    discussion: """
+      Moves the invite's expires_at to now; validate and accept then answer "This invite has expired".
+      Takes the join link from `deck sandbox outbox` or the bare token.
+      Exit codes: 0, 1 (no such invite), 64 (bad input or not a sandbox).
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: "The join link (…/join?token=…) or the invite token.")
+  var invite: String
+
+  func validate() throws {
+    guard InviteToken.parse(invite) != nil else {
+      throw ValidationError("\"\(invite)\" is neither an invite token nor a join link with ?token=.")
+    }
+  }
+
+  func run(_ context: DeckContext) async throws {
+    guard let token = InviteToken.parse(invite) else { throw DeckError.usage("No invite token given.") }
+    let expired = try await WorkspaceAdmin.client(context).expireInvite(body: .json(.init(token: token))).ok.body.json
+    if context.isJSON { return try context.output.json(expired) }
+    context.output.info("The invite to \(expired.email) expired at \(expired.expires_at).")
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Steps of the workspace flows, through the real binary and the sandbox's API only.
+extension DeckCLI {
+  /// Signs up (and in) as `email`.
+  func signUp(_ email: String) throws {
+    let result = try run(["auth", "signup", "--email", email, "--password-stdin"], stdin: "pw-123456\n")
+    #expect(result.status == 0, "signup \(email): \(result.stderr)")
+  }
+
+  /// Signs in as `email` (an account made by `signUp`).
+  func logIn(_ email: String) throws {
+    let result = try run(["auth", "login", "--email", email, "--password-stdin"], stdin: "pw-123456\n")
+    #expect(result.status == 0, "login \(email): \(result.stderr)")
+  }
+
+  /// The route `deck workspace route` prints.
+  func route(_ extra: [String] = []) throws -> String {
+    let result = try run(["workspace", "route"] + extra)
+    #expect(result.status == 0, "\(result.stderr)")
+    return Self.field("route", in: result.stdout) ?? ""
+  }
+
+  /// `deck workspace access --json`.
+  func access() throws -> [String: Any] {
+    let result = try run(["workspace", "access", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    return try #require(try json(result.stdout) as? [String: Any])
+  }
+
+  /// `deck sandbox inspect workspace EMAIL --json`.
+  func inspect(_ email: String) throws -> [String: Any] {
+    let result = try run(["sandbox", "inspect", "workspace", email, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    return try #require(try json(result.stdout) as? [String: Any])
+  }
+
+  /// The join links in the outbox for `email`, oldest first.
+  func joinLinks(to email: String) throws -> [String] {
+    let result = try run(["sandbox", "outbox", "--to", email, "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let emails = try #require(try json(result.stdout) as? [[String: Any]])
+    return emails.compactMap { $0["join_url"] as? String }
+  }
+
+  /// The id of the canonical brokerage named exactly `name`.
+  func brokerageID(_ name: String) throws -> String {
+    let result = try run(["brokerage", "search", name, "--json", "--limit", "1"])
+    let rows = try #require(try json(result.stdout) as? [[String: Any]])
+    #expect(rows.first?["name"] as? String == name)
+    return try #require(rows.first?["id"] as? String)
+  }
+
+  /// `deck workspace onboard` with the required flags plus `extra`.
+  @discardableResult
+  func onboard(_ extra: [String], industry: String = "Real Estate", useCase: String? = "solo") throws -> Result {
+    var arguments = [
+      "workspace", "onboard", "--first-name", "Ada", "--last-name", "Lovelace", "--workspace-name", "Ada Realty",
+      "--industry", industry,
+    ]
+    if let useCase { arguments += ["--use-case", useCase] }
+    return try run(arguments + extra)
+  }
+
+  /// A value of `deck … ` fields output (`key  value` lines).
+  static func field(_ key: String, in text: String) -> String? {
+    for line in text.split(separator: "\n") where line.hasPrefix(key + " ") {
+      return line.dropFirst(key.count).trimmingCharacters(in: .whitespaces)
+    }
+    return nil
+  }
+
+  /// Starts deck without waiting for it (for `subscribe --wait`).
+  func start(_ arguments: [String]) throws -> RunningDeck {
+    try RunningDeck(arguments: arguments, environment: environment, directory: home)
+  }
+}
+
+/// A deck process in the background whose stdout is read as it comes.
+final class RunningDeck {
+  let process = Process()
+  private let out = Pipe()
+  private let errPath: String
+  private var buffer = ""
+
+  init(arguments: [String], environment: [String: String], directory: String) throws {
+    process.executableURL = URL(fileURLWithPath: DeckCLI.binary)
+    process.arguments = arguments
+    process.environment = environment
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    errPath = directory + "/.err-\(UUID().uuidString)"
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    process.standardOutput = out
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+    try? FileManager.default.removeItem(atPath: errPath)
+  }
+
+  /// The first stdout line (waits for it).
+  func firstLine() -> String {
+    while !buffer.contains("\n") {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      buffer += String(decoding: chunk, as: UTF8.self)
+    }
+    return buffer.split(separator: "\n").first.map(String.init) ?? ""
+  }
+
+  /// Waits for exit; returns the status and stderr.
+  func wait(timeout: TimeInterval = 60) -> (status: Int32, stderr: String) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    return (process.terminationStatus, (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+  }
+}
+
+/// Plain HTTP for what a browser does: open the checkout page and press Pay.
+enum Browser {
+  static func request(_ url: String, method: String = "GET") throws -> (status: Int, body: String) {
+    var request = URLRequest(url: try #require(URL(string: url)))
+    request.httpMethod = method
+    if method == "POST" {
+      request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+      request.httpBody = Data()
+    }
+    final class Box: @unchecked Sendable {
+      var status = 0
+      var body = ""
+    }
+    let box = Box()
+    let done = DispatchSemaphore(value: 0)
+    URLSession.shared.dataTask(with: request) { data, response, _ in
+      box.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+      box.body = data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+      done.signal()
+    }.resume()
+    _ = done.wait(timeout: .now() + 30)
+    return (box.status, box.body)
+  }
+}
