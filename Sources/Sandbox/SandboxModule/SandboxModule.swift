@@ -38,9 +38,10 @@ enum SandboxAdmin {
     }
   }
 
-  /// A client for operator endpoints under `path`, once the environment is known to be a sandbox.
+  /// A client for operator endpoints under `path` on `service`'s URL, once the environment is
+  /// known to be a sandbox.
   static func client<Client>(
-    _ context: DeckContext, path: String,
+    _ context: DeckContext, service: Service = .flyr, path: String,
     _ make: (URL, any ClientTransport, [any ClientMiddleware]) throws -> Client
   ) async throws -> Client {
     let environment = try context.environment()
@@ -51,7 +52,7 @@ enum SandboxAdmin {
           "Use --env sandbox (embedded) or --env local (deck sandbox serve), or mark a served sandbox with: deck env set \(environment.name) sandbox=true"
       )
     }
-    return try await context.client(.flyr, path: path, make)
+    return try await context.client(service, path: path, make)
   }
 
   static func show(_ info: Components.Schemas.Info, context: DeckContext, message: String?) throws {

@@ -7,15 +7,7 @@ import SandboxKioskAPI
 /// on the kiosk service's URL. Nothing is sent to an environment that is not a sandbox.
 enum SandboxKioskAdmin {
   static func client(_ context: DeckContext) async throws -> SandboxKioskAPI.Client {
-    let environment = try context.environment()
-    guard environment.definition.isSandbox else {
-      throw DeckError.usage(
-        "Environment \"\(environment.name)\" is not a sandbox; deck sandbox commands act only on sandboxes.",
-        hint:
-          "Use --env sandbox (embedded) or --env local (deck sandbox serve), or mark a served sandbox with: deck env set \(environment.name) sandbox=true"
-      )
-    }
-    return try await context.client(.kiosk, path: "/__sandbox/v1/kiosk") {
+    try await SandboxAdmin.client(context, service: .kiosk, path: "/__sandbox/v1/kiosk") {
       SandboxKioskAPI.Client(serverURL: $0, transport: $1, middlewares: $2)
     }
   }

@@ -7,15 +7,7 @@ import SandboxWorkspaceAPI
 /// sandbox. Like every sandbox command, it refuses environments that are not sandboxes.
 enum WorkspaceAdmin {
   static func client(_ context: DeckContext) async throws -> SandboxWorkspaceAPI.Client {
-    let environment = try context.environment()
-    guard environment.definition.isSandbox else {
-      throw DeckError.usage(
-        "Environment \"\(environment.name)\" is not a sandbox; deck sandbox commands act only on sandboxes.",
-        hint:
-          "Use --env sandbox (embedded) or --env local (deck sandbox serve), or mark a served sandbox with: deck env set \(environment.name) sandbox=true"
-      )
-    }
-    return try await context.client(.flyr, path: "/__sandbox/v1/workspace") {
+    try await SandboxAdmin.client(context, path: "/__sandbox/v1/workspace") {
       SandboxWorkspaceAPI.Client(serverURL: $0, transport: $1, middlewares: $2)
     }
   }
