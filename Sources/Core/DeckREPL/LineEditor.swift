@@ -20,6 +20,27 @@ enum Readline {
   static let commandRunning = Atomic<Bool>(false)
   /// The write end of the pipe the SIGINT handler signals a running command through.
   static let interruptFD = Atomic<Int32>(-1)
+  /// Set by SIGINT; read and cleared around each prompt.
+  static let interruptRequested = Atomic<Bool>(false)
+  /// The thread blocked in readline, while it is (so SIGINT can wake it).
+  static let readlineThread = Atomic<UInt>(0)
+  static let readlineWaiting = Atomic<Bool>(false)
+
+  /// Reads a key for readline; after Ctrl-C, ends the line empty instead.
+  static let getc: @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32 = { stream in
+    var byte: UInt8 = 0
+    let fd = stream.map { fileno($0) } ?? 0
+    while true {
+      let count = Glibc.read(fd, &byte, 1)
+      if count == 1 { return Int32(byte) }
+      if count == 0 || errno != EINTR { return EOF }
+      if interruptRequested.load(ordering: .relaxed) {
+        rl_replace_line("", 0)
+        return 10  // newline: readline returns the (now empty) line
+      }
+    }
+  }
+
   /// Complete the whole line as one value (prompts) instead of shell words (the REPL).
   static let wholeLine = Atomic<Bool>(false)
   private static let installed = Atomic<Bool>(false)
@@ -65,12 +86,17 @@ enum Readline {
   static func install(name: String) {
     guard !installed.exchange(true, ordering: .relaxed) else { return }
     deck_rl_configure(strdup(name), complete)
-    signal(SIGINT) { _ in
+    deck_rl_set_getc(getc)
+    deck_install_sigint { _ in
+      // If readline is waiting for a key, it returns an empty line (see `getc`).
+      Readline.interruptRequested.store(true, ordering: .relaxed)
+      if Readline.readlineWaiting.load(ordering: .relaxed) {
+        let thread = pthread_t(Readline.readlineThread.load(ordering: .relaxed))
+        if pthread_equal(pthread_self(), thread) == 0 { pthread_kill(thread, SIGUSR2) }
+      }
       if Readline.commandRunning.load(ordering: .relaxed) {
         var byte: UInt8 = 1
         _ = write(Readline.interruptFD.load(ordering: .relaxed), &byte, 1)
-      } else {
-        deck_rl_clear_line()
       }
     }
     for fatal in [SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE] {
@@ -82,11 +108,38 @@ enum Readline {
     }
   }
 
-  /// One line, or nil at end of input (Ctrl-D).
-  static func readLine(prompt: String) -> String? {
-    guard let pointer = readline(prompt) else { return nil }
+  /// What one prompt ended with.
+  enum Input: Equatable {
+    case line(String)
+    /// Ctrl-C: the line was dropped.
+    case interrupted
+    /// Ctrl-D on an empty line, or stdin closed.
+    case end
+  }
+
+  /// One line from the terminal.
+  static func read(prompt: String) -> Input {
+    interruptRequested.store(false, ordering: .relaxed)
+    readlineThread.store(UInt(pthread_self()), ordering: .relaxed)
+    // readline may run on any thread (after an await, a libdispatch thread, which blocks
+    // signals): let the wake-up signal in while it waits.
+    let mask = deck_unblock_wake_signal()
+    readlineWaiting.store(true, ordering: .relaxed)
+    let pointer = readline(prompt)
+    readlineWaiting.store(false, ordering: .relaxed)
+    deck_restore_signal_mask(mask)
     defer { free(pointer) }
-    return String(cString: pointer)
+    if interruptRequested.exchange(false, ordering: .relaxed) {
+      writeStdout("^C\n")
+      return .interrupted
+    }
+    guard let pointer else { return .end }
+    return .line(String(cString: pointer))
+  }
+
+  private static func writeStdout(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress, $0.count) }
   }
 
   static func addToHistory(_ line: String) { add_history(line) }

@@ -4,7 +4,7 @@ import Synchronization
 /// A one-line question on the terminal with readline editing: what interactive wizards use.
 /// Tab offers the candidates `complete` returns for the whole answer typed so far.
 public enum LinePrompt {
-  /// The answer, or nil at end of input (Ctrl-D). Not added to the REPL's history.
+  /// The answer, or nil at end of input (Ctrl-D) or on Ctrl-C. Not added to the REPL's history.
   public static func ask(_ prompt: String, complete: (@Sendable (String) -> [String])? = nil) -> String? {
     Readline.install(name: "deck")
     let previous = Readline.completer.withLock { current in
@@ -18,7 +18,8 @@ public enum LinePrompt {
       Readline.wholeLine.store(false, ordering: .relaxed)
       deck_rl_set_word_breaks(" \t\n")
     }
-    return Readline.readLine(prompt: prompt)
+    guard case .line(let answer) = Readline.read(prompt: prompt) else { return nil }
+    return answer
   }
 
   /// A yes/no question; Enter takes the default.

@@ -54,13 +54,22 @@ public struct REPL: Sendable {
     session.output.info("deck \(DeckVersion.current): `help` lists commands, Tab completes, Ctrl-D exits.")
 
     while true {
-      guard var line = Readline.readLine(prompt: prompt()) else {
+      var line: String
+      switch Readline.read(prompt: prompt()) {
+      case .end:
         session.output.line()
         return ExitCode.success
+      case .interrupted:
+        continue
+      case .line(let text):
+        line = text
       }
-      while ShellWords.split(line) == .incomplete {
-        guard let more = Readline.readLine(prompt: "... ") else { break }
-        line += "\n" + more
+      continuation: while ShellWords.split(line) == .incomplete {
+        switch Readline.read(prompt: "... ") {
+        case .line(let more): line += "\n" + more
+        case .interrupted: line = ""
+        case .end: break continuation
+        }
       }
       guard case .words(var words) = ShellWords.split(line), !words.isEmpty else { continue }
       remember(line, words: words)
