@@ -63,8 +63,8 @@ struct DeckCLI {
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let outPath = directory + "/.out-\(UUID().uuidString)"
     let errPath = directory + "/.err-\(UUID().uuidString)"
-    FileManager.default.createFile(atPath: outPath, contents: nil)
-    FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     defer {
       try? FileManager.default.removeItem(atPath: outPath)
       try? FileManager.default.removeItem(atPath: errPath)
