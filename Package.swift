@@ -110,21 +110,22 @@ let package = Package(
     .target(
       name: "WorkspaceModule",
       dependencies: [
-        "DeckCore", "DeckREPL", "WorkspaceRules", "BrokerageRules", "BrokerageModule", "FlyrAPI", argumentParser,
+        "DeckCore", "WorkspaceRules", "BrokerageRules", "FlyrAPI", argumentParser,
       ],
       path: "Sources/Features/Workspace/Commands", swiftSettings: swiftSettings),
     .systemLibrary(name: "CQRencode", path: "Sources/Features/Kiosk/CQRencode"),
+    .systemLibrary(name: "CZlib", path: "Sources/Features/Kiosk/CZlib"),
     .target(name: "KioskRules", path: "Sources/Features/Kiosk/Rules", swiftSettings: swiftSettings),
     .target(
       name: "KioskModule",
-      dependencies: ["DeckCore", "DeckREPL", "KioskRules", "KioskAPI", "CQRencode", argumentParser],
+      dependencies: ["DeckCore", "KioskRules", "KioskAPI", "CQRencode", "CZlib", argumentParser],
       path: "Sources/Features/Kiosk/Commands", swiftSettings: swiftSettings),
 
     // MARK: Heavy modules: the HTTP transport and the sandbox server
     .target(
       name: "DeckHTTPTransport",
       dependencies: [
-        "DeckCore", openAPIRuntime,
+        "DeckSupport", openAPIRuntime,
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -13,8 +13,10 @@ let environment = ProcessInfo.processInfo.environment
 let scriptMode = (arguments.isEmpty && isatty(0) == 0) || arguments.first == "run"
 var output = Output.standard(environment: environment)
 if scriptMode { output = output.withoutColor() }
-let session = DeckSession(processEnvironment: environment, providers: LiveProviders(), output: output)
+let session = DeckSession(
+  processEnvironment: environment, providers: LiveProviders(), output: output, lineReader: ReadlineLineReader())
 CompletionSession.register { session }
+DynamicCompletion.register(Registry.modules.flatMap { $0.completionProviders })
 DeckShell.register(root: Deck.self)
 
 let code: Int32

@@ -36,6 +36,9 @@ public final class DeckSession: Sendable {
   public let paths: DeckPaths
   public let providers: any ServiceProviders
   public let output: Output
+  /// Questions to the person at the terminal (GNU readline in the executable); nil where
+  /// nobody can be asked.
+  public let lineReader: (any LineReading)?
 
   /// The session in which commands run (set by `DeckRunner`).
   @TaskLocal public static var current: DeckSession?
@@ -45,11 +48,15 @@ public final class DeckSession: Sendable {
   /// An environment chosen for this session only (the REPL's `use ENV`); the `--env` flag still wins.
   public let sessionEnvironment = Mutex<String?>(nil)
 
-  public init(processEnvironment: [String: String], providers: any ServiceProviders, output: Output) {
+  public init(
+    processEnvironment: [String: String], providers: any ServiceProviders, output: Output,
+    lineReader: (any LineReading)? = nil
+  ) {
     self.processEnvironment = processEnvironment
     self.paths = DeckPaths(environment: processEnvironment)
     self.providers = providers
     self.output = output
+    self.lineReader = lineReader
   }
 
   /// The transport for a timeout; all of them share one connection pool.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BrokerageModule
 import BrokerageRules
 import DeckConfig
 import DeckCore
@@ -12,7 +11,6 @@ public enum WorkspaceModule: DeckModule {
   public static let summary = "Access, onboarding, invites and checkout of FLYR workspaces."
   public static let services: [Service] = [.flyr]
   public static var commands: [any ParsableCommand.Type] { [WorkspaceCommand.self] }
-  public static var completionProviders: [any CompletionProvider.Type] { [BrokerageNameCompletion.self] }
 }
 
 struct WorkspaceCommand: ParsableCommand {

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BrokerageModule
 import BrokerageRules
 import DeckCore
 import DeckSupport
@@ -43,7 +42,7 @@ struct WorkspaceOnboard: DeckCommand {
 
   @Option(
     help: ArgumentHelp("Your brokerage's name (Real Estate only).", valueName: "name"),
-    completion: BrokerageNameCompletion.kind)
+    completion: DynamicCompletion.kind(BrokerageRules.nameCompletionID))
   var brokerage: String?
 
   @Option(name: .customLong("brokerage-id"), help: ArgumentHelp("An existing brokerage's id.", valueName: "uuid"))
@@ -72,13 +71,13 @@ struct WorkspaceOnboard: DeckCommand {
       throw DeckError.usage(error.message)
     }
     if !draft.missing.isEmpty {
-      guard OnboardingWizard.isAvailable(context) else {
+      guard let prompt = OnboardingWizard.prompt(context) else {
         throw DeckError.usage(
           OnboardingProblem.missing(draft.missing).message,
           hint: "Pass them as flags, or run deck workspace onboard on a terminal for the wizard.")
       }
       var wizard = OnboardingWizard(
-        context: context, draft: draft, asksBrokerage: brokerage == nil && brokerageID == nil,
+        context: context, prompt: prompt, draft: draft, asksBrokerage: brokerage == nil && brokerageID == nil,
         asksInvites: invites.isEmpty, asksReferralCode: referralCode == nil)
       draft = try await wizard.run()
     }
