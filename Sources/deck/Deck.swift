@@ -15,7 +15,7 @@ struct Deck: AsyncParsableCommand {
       77 not authenticated or not allowed, 130 interrupted.
       """,
     version: DeckVersion.current,
-    subcommands: Registry.modules.flatMap { $0.commands })
+    subcommands: Registry.shared.commands)
 
   @OptionGroup var global: GlobalOptions
 }

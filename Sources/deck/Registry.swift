@@ -8,7 +8,9 @@ import WorkspaceModule
 
 /// Every module deck has. Adding a module is one line here.
 enum Registry {
-  static let modules: [any DeckModule.Type] = [
+  static let shared = DeckRegistry(modules)
+
+  private static let modules: [any DeckModule.Type] = [
     EnvModule.self,
     AuthModule.self,
     BrokerageModule.self,

@@ -14,9 +14,10 @@ let scriptMode = (arguments.isEmpty && isatty(0) == 0) || arguments.first == "ru
 var output = Output.standard(environment: environment)
 if scriptMode { output = output.withoutColor() }
 let session = DeckSession(
-  processEnvironment: environment, providers: LiveProviders(), output: output, lineReader: ReadlineLineReader())
+  processEnvironment: environment, providers: LiveProviders(), output: output, lineReader: ReadlineLineReader(),
+  registry: Registry.shared)
 CompletionSession.register { session }
-DynamicCompletion.register(Registry.modules.flatMap { $0.completionProviders })
+DynamicCompletion.register(Registry.shared.completionProviders)
 DeckShell.register(root: Deck.self)
 
 let code: Int32

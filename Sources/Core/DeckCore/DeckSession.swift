@@ -39,6 +39,8 @@ public final class DeckSession: Sendable {
   /// Questions to the person at the terminal (GNU readline in the executable); nil where
   /// nobody can be asked.
   public let lineReader: (any LineReading)?
+  /// The registered modules.
+  public let registry: DeckRegistry
 
   /// The session in which commands run (set by `DeckRunner`).
   @TaskLocal public static var current: DeckSession?
@@ -50,13 +52,14 @@ public final class DeckSession: Sendable {
 
   public init(
     processEnvironment: [String: String], providers: any ServiceProviders, output: Output,
-    lineReader: (any LineReading)? = nil
+    lineReader: (any LineReading)? = nil, registry: DeckRegistry = DeckRegistry([])
   ) {
     self.processEnvironment = processEnvironment
     self.paths = DeckPaths(environment: processEnvironment)
     self.providers = providers
     self.output = output
     self.lineReader = lineReader
+    self.registry = registry
   }
 
   /// The transport for a timeout; all of them share one connection pool.

@@ -46,6 +46,8 @@ struct EnvShow: DeckCommand {
       } else {
         value = "(not set)"
       }
+      let users = context.session.registry.modules(using: service)
+      if !users.isEmpty { value += "  " + context.output.style("(\(users.joined(separator: ", ")))", .dim) }
       rows.append((service.rawValue, value))
     }
     rows.append(("sandbox", definition.isSandbox ? "yes" : "no"))
