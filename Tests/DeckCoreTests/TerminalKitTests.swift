@@ -132,3 +132,45 @@ struct TerminalLayoutTests {
     #expect(Prompt.yesNo("maybe", default: true) == nil)
   }
 }
+
+@Suite("Help texts")
+struct HelpTextTests {
+  @Test("discussions are reflowed into paragraphs; list and indented lines stay lines")
+  func reflow() {
+    let text = HelpText.discussion(
+      """
+      First paragraph wrapped
+      at any width.
+
+      - a list item
+      - another
+        continued code
+      Last one.
+      """, exits: [])
+    #expect(
+      text == """
+        First paragraph wrapped at any width.
+
+        - a list item
+        - another
+          continued code
+        Last one.
+
+        Exit codes:
+          0    ok
+        """)
+  }
+
+  @Test("exit codes come from one table, sorted, with each command's own meanings")
+  func exitCodes() {
+    let text = HelpText.exitCodes([.unavailable(), .usage(), .failure("no such invite")])
+    #expect(
+      text == """
+        Exit codes:
+          0    ok
+          1    no such invite
+          64   usage error (nothing was sent)
+          69   service unavailable
+        """)
+  }
+}

@@ -44,3 +44,31 @@ struct UsageTests {
     #expect(result.stderr.contains("Did you mean '--limit'?"), "\(result.stderr)")
   }
 }
+
+@Suite("Help texts read as paragraphs", .timeLimit(.minutes(1)))
+struct HelpTextEndToEndTests {
+  /// Lines of the discussion (before USAGE) that end a paragraph early: a short line followed
+  /// by a non-blank line of the same paragraph, which is what re-wrapping hard-wrapped text gives.
+  func raggedLines(_ help: String, width: Int) -> [String] {
+    let lines = help.components(separatedBy: "\n").prefix { !$0.hasPrefix("USAGE:") }.map { String($0) }
+    var ragged: [String] = []
+    for (index, line) in lines.enumerated().dropLast() {
+      let next = lines[index + 1]
+      guard !line.isEmpty, !next.isEmpty, !next.hasPrefix(" "), !next.hasPrefix("- "), !line.hasPrefix(" ") else {
+        continue
+      }
+      if line.count < width / 2 { ragged.append(line) }
+    }
+    return ragged
+  }
+
+  @Test(arguments: [["kiosk", "run"], ["workspace", "onboard"], ["workspace", "subscribe"], ["kiosk"]])
+  func paragraphsWrapAtTheTerminalWidth(_ command: [String]) throws {
+    var deck = try DeckCLI()
+    deck.environment["COLUMNS"] = "80"
+    let help = try deck.run(command + ["--help"])
+    #expect(help.status == 0)
+    #expect(raggedLines(help.stdout, width: 80) == [], "\(help.stdout)")
+    #expect(help.stdout.contains("Exit codes:\n  0    ok\n"))
+  }
+}

@@ -16,13 +16,16 @@ public enum WorkspaceModule: DeckModule {
 struct WorkspaceCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "workspace", abstract: WorkspaceModule.summary,
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       The flow after signing in: `route` says where the user goes (login, join, onboarding,
       subscribe, subscribe (member-inactive) or dashboard); `onboard` completes onboarding;
       `subscribe` opens a checkout; `invite validate|accept` follows a join link.
-      Exit codes: 0 success, 1 not found or timed out, 64 bad input (nothing was sent),
-      65 rejected by the server (400), 69 server unavailable, 77 not signed in or not allowed.
       """,
+      exits: [
+        .failure("not found or timed out"), .usage(), .rejected("rejected by the server (400)"), .unavailable(),
+        .unauthorized(),
+      ]),
     subcommands: [
       WorkspaceAccess.self, WorkspaceRoute.self, WorkspaceOnboard.self, WorkspaceInvite.self, WorkspaceSubscribe.self,
     ])

@@ -8,7 +8,8 @@ import WorkspaceRules
 struct WorkspaceOnboard: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "onboard", abstract: "Complete onboarding of your workspace (POST /api/onboarding/complete).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Required: --first-name, --last-name, --use-case, --workspace-name, --industry. On a terminal,
       a wizard asks for whatever is missing, in the onboarding's step order (name, use case,
       workspace name, industry, brokerage for Real Estate, invites for team), shows a summary and
@@ -22,9 +23,11 @@ struct WorkspaceOnboard: DeckCommand {
 
       Everything is checked before anything is sent, and only one request is ever in flight.
       On success, prints the next route (subscribe). With --json, the response body.
-      Exit codes: 0, 1 (cancelled), 64 (bad or missing input; nothing sent), 65 (rejected, e.g.
-      no owner workspace), 69 (server unavailable), 77 (not signed in).
-      """)
+      """,
+      exits: [
+        .failure("cancelled"), .usage("bad or missing input (nothing was sent)"),
+        .rejected("rejected, e.g. no owner workspace"), .unavailable(), .unauthorized("not signed in"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -8,14 +8,17 @@ import WorkspaceRules
 struct WorkspaceSubscribe: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "subscribe", abstract: "Start a checkout for your workspace (POST /api/billing/stripe/checkout).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Give --plan and --currency, or an allow-listed --price-id. Prints the checkout URL to open
       and pay at; with --wait, then polls GET /api/access/state until the workspace has access.
       Only the owner subscribes: a member gets the member-inactive message instead.
       With --json, {url} (and hasAccess with --wait).
-      Exit codes: 0, 1 (timed out waiting), 64 (bad input), 65 (price refused), 69 (server
-      unavailable), 77 (not signed in, or a member of an inactive workspace), 130 (Ctrl-C).
-      """)
+      """,
+      exits: [
+        .failure("timed out waiting"), .usage(), .rejected("price refused"), .unavailable(),
+        .unauthorized("not signed in, or a member of an inactive workspace"), .interrupted(),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 
