@@ -121,6 +121,8 @@ let package = Package(
       dependencies: ["DeckCore", "KioskRules", "KioskAPI", "CQRencode", "CZlib", argumentParser],
       path: "Sources/Features/Kiosk/Commands", swiftSettings: swiftSettings),
 
+    .target(name: "MbtiRules", path: "Sources/Features/Mbti/Rules", swiftSettings: swiftSettings),
+
     // MARK: Heavy modules: the HTTP transport and the sandbox server
     .target(
       name: "DeckHTTPTransport",
@@ -190,6 +192,9 @@ let package = Package(
     .testTarget(
       name: "KioskRulesTests", dependencies: ["KioskRules"],
       path: "Tests/KioskRulesTests", swiftSettings: swiftSettings),
+    .testTarget(
+      name: "MbtiRulesTests", dependencies: ["MbtiRules"],
+      path: "Tests/MbtiRulesTests", swiftSettings: swiftSettings),
     .testTarget(
       name: "SandboxTests", dependencies: ["DeckSandbox", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Tests/SandboxTests", swiftSettings: swiftSettings),
