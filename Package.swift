@@ -96,6 +96,8 @@ let package = Package(
     contract("KioskAPI"),
     contract("SandboxWorkspaceAPI"),
     contract("SandboxKioskAPI"),
+    contract("NudgeAPI"),
+    contract("SandboxMbtiAPI"),
 
     // MARK: Feature modules
     .target(name: "BrokerageRules", path: "Sources/Features/Brokerage/Rules", swiftSettings: swiftSettings),
@@ -137,7 +139,8 @@ let package = Package(
     .target(
       name: "DeckSandbox",
       dependencies: [
-        "AuthAPI", "FlyrAPI", "SandboxAdminAPI", "KioskAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI",
+        "AuthAPI", "FlyrAPI", "SandboxAdminAPI", "KioskAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", "NudgeAPI",
+        "SandboxMbtiAPI",
         "BrokerageRules", "WorkspaceRules", "KioskRules", openAPIRuntime,
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -71,6 +71,7 @@ public enum SandboxServer {
     // Feature routes (their own files): contracts, operator endpoints and HTML pages.
     try WorkspaceRoutes.register(on: router, state: state)
     try KioskRoutes.register(on: router, state: state)
+    try MbtiRoutes.register(on: router, state: state)
     return router
   }
 
