@@ -124,6 +124,10 @@ let package = Package(
       path: "Sources/Features/Kiosk/Commands", swiftSettings: swiftSettings),
 
     .target(name: "MbtiRules", path: "Sources/Features/Mbti/Rules", swiftSettings: swiftSettings),
+    .target(
+      name: "MbtiModule",
+      dependencies: ["DeckCore", "MbtiRules", "NudgeAPI", openAPIRuntime, argumentParser],
+      path: "Sources/Features/Mbti/Commands", swiftSettings: swiftSettings),
 
     // MARK: Heavy modules: the HTTP transport and the sandbox server
     .target(
@@ -162,7 +166,8 @@ let package = Package(
     .executableTarget(
       name: "deck",
       dependencies: [
-        "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "WorkspaceModule", "KioskModule", "SandboxModule",
+        "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "WorkspaceModule", "KioskModule", "MbtiModule",
+        "SandboxModule",
         "DeckHTTPTransport",
         "DeckSandbox",
         argumentParser,

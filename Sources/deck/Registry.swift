@@ -3,6 +3,7 @@ import DeckBuiltins
 import DeckCore
 import DeckREPL
 import KioskModule
+import MbtiModule
 import SandboxModule
 import WorkspaceModule
 
@@ -16,6 +17,7 @@ enum Registry {
     BrokerageModule.self,
     WorkspaceModule.self,
     KioskModule.self,
+    MbtiModule.self,
     SandboxModule.self,
     ShellModule.self,
   ]
