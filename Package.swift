@@ -158,7 +158,8 @@ let package = Package(
     .target(
       name: "SandboxModule",
       dependencies: [
-        "DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", openAPIRuntime, argumentParser,
+        "DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", "SandboxMbtiAPI", openAPIRuntime,
+        argumentParser,
       ],
       path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
 

@@ -184,13 +184,13 @@ _deck() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    env|auth|brokerage|workspace|kiosk|sandbox|repl|run|completion|plugins|help)
+    env|auth|brokerage|workspace|kiosk|mbti|sandbox|repl|run|completion|plugins|help)
         # Offer subcommand argument completions
         "_deck_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk sandbox repl run completion plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti sandbox repl run completion plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -1031,6 +1031,128 @@ _deck_kiosk_run() {
     esac
 }
 
+_deck_mbti() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    questions|quiz|submit|result|user-id)
+        # Offer subcommand argument completions
+        "_deck_mbti_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'questions quiz submit result user-id' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_mbti_questions() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti questions -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_quiz() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --plain --resume --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti quiz -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_submit() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout --answers)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti submit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--answers')
+        __deck_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_result() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti result -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_user-id() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --reset --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti user-id -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
 _deck_sandbox() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -1273,13 +1395,13 @@ _deck_sandbox_inspect() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    workspace|session|store)
+    workspace|session|store|events)
         # Offer subcommand argument completions
         "_deck_sandbox_inspect_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'workspace session store' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'workspace session store events' -- "${cur}"))
         ;;
     esac
 }
@@ -1336,6 +1458,35 @@ _deck_sandbox_inspect_store() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_inspect_events() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout --user --type --limit)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--type')
+        __deck_add_completions -W 'onboarding_take_test'$'\n''mbti_page_advance'$'\n''mbti_submitted'$'\n''mbti_completed'
+        return
+        ;;
+    '--limit')
         return
         ;;
     esac
