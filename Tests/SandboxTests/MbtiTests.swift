@@ -140,6 +140,7 @@ struct MbtiServerTests {
     _ = try await request(
       base, "POST", "/events/", body: ["user_id": UUID().uuidString, "event_type": "onboarding_take_test"])
     #expect(try await request(base, "POST", "/events/", body: ["user_id": "x", "event_type": "a"]).status == 400)
+    #expect(try await request(base, "POST", "/events/", body: ["user_id": user, "event_type": ""]).status == 400)
 
     let mine = try await request(base, "GET", "/__sandbox/v1/mbti/events?user_id=\(user)")
     let events = try #require(mine.json as? [[String: Any]])

@@ -80,8 +80,12 @@ struct MbtiQuizCommand: DeckCommand {
     case .completed(let result):
       try MbtiResultView.print(result, context: context)
     case .kept:
+      guard let kept = try? store.load().progress, !kept.isEmpty else {
+        throw DeckError(.interrupted, "The quiz stopped before any question was answered.")
+      }
       throw DeckError(
-        .interrupted, "The quiz stopped; your answers are saved.", hint: "Continue with: deck mbti quiz --resume")
+        .interrupted, "The quiz stopped; your \(kept.count) answers are saved.",
+        hint: "Continue with: deck mbti quiz --resume")
     case .discarded:
       flow.discard()
       throw DeckError(.interrupted, "The quiz stopped; your answers were discarded.")

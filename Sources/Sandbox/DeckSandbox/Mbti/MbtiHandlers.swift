@@ -65,6 +65,9 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
     guard UUID(uuidString: body.user_id) != nil else {
       return .badRequest(Self.error("user_id must be a UUID, got \"\(body.user_id)\"."))
     }
+    guard (1...100).contains(body.event_type.count) else {
+      return .badRequest(Self.error("event_type must be 1 to 100 characters, got \(body.event_type.count)."))
+    }
     let details = body.details ?? Schemas.EventDetails()
     let detailsJSON = try JSONEncoder().encode(details)
     guard detailsJSON.count <= Self.maximumDetailsBytes else {
