@@ -11,8 +11,18 @@ import Testing
 struct CrashSafetyTests {
   static let loops = 200
 
+  /// How long (µs) a whole run of this command takes here: kills are aimed around its end,
+  /// where the write happens, so that some land before, some during and some after it.
+  func duration(_ deck: DeckCLI, _ arguments: [String], stdin: String? = nil) throws -> UInt32 {
+    let start = Date()
+    #expect(try deck.run(arguments, stdin: stdin).status == 0)
+    return UInt32(Date().timeIntervalSince(start) * 1_000_000)
+  }
+
   /// Starts deck, kills it with SIGKILL after a random delay (often mid-write), and reaps it.
-  func startAndKill(_ deck: DeckCLI, _ arguments: [String], stdin: String? = nil, maxDelay: UInt32) throws {
+  func startAndKill(_ deck: DeckCLI, _ arguments: [String], stdin: String? = nil, around full: UInt32) throws {
+    let maxDelay = full + full / 10
+    let minDelay = full / 2
     let process = Process()
     process.executableURL = URL(fileURLWithPath: DeckCLI.binary)
     process.arguments = arguments
@@ -24,7 +34,7 @@ struct CrashSafetyTests {
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
-    usleep(UInt32.random(in: 0...maxDelay))
+    usleep(UInt32.random(in: minDelay...maxDelay))
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
   }
@@ -45,12 +55,12 @@ struct CrashSafetyTests {
 
   @Test func configIsNeverTorn() throws {
     let deck = try DeckCLI()
-    #expect(try deck.run(["env", "add", "base"]).status == 0)
+    let full = try duration(deck, ["env", "add", "base"])
     let path = deck.configDirectory + "/config.yml"
     var known: Set<String> = ["base"]
     var completed = 0
     for index in 0..<Self.loops {
-      try startAndKill(deck, ["env", "add", "e\(index)"], maxDelay: 60_000)
+      try startAndKill(deck, ["env", "add", "e\(index)"], around: full)
       let text = try String(contentsOfFile: path, encoding: .utf8)
       let names = try #require(environments(inConfig: text), "torn config.yml after loop \(index):\n\(text)")
       #expect(names == known || names == known.union(["e\(index)"]), "lost an environment in loop \(index)")
@@ -65,12 +75,12 @@ struct CrashSafetyTests {
 
   @Test func tokensAreNeverTorn() throws {
     let deck = try DeckCLI()
-    #expect(try deck.run(["auth", "login", "--with-token"], stdin: unsignedJWT(email: "base@x.test")).status == 0)
+    let full = try duration(deck, ["auth", "login", "--with-token"], stdin: unsignedJWT(email: "base@x.test"))
     var known: Set<String> = ["base@x.test"]
     var completed = 0
     for index in 0..<Self.loops {
       let email = "u\(index)@x.test"
-      try startAndKill(deck, ["auth", "login", "--with-token"], stdin: unsignedJWT(email: email), maxDelay: 60_000)
+      try startAndKill(deck, ["auth", "login", "--with-token"], stdin: unsignedJWT(email: email), around: full)
       let accounts = Set(try deck.tokenAccounts("sandbox").keys)  // throws on a torn file
       #expect(accounts == known || accounts == known.union([email]), "lost an account in loop \(index)")
       if accounts.count > known.count { completed += 1 }

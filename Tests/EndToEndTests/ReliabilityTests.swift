@@ -171,7 +171,7 @@ struct ReliabilityEndToEndTests {
       toFile: directory + "/deck-peek", atomically: true, encoding: .utf8)
     chmod(directory + "/deck-peek", 0o755)
     deck.environment["PATH"] = directory + ":" + (deck.environment["PATH"] ?? "")
-    let result = try deck.run(["--env", "local", "peek"], environment: ["DECK_TOKEN": "exported-Secret"])
+    let result = try deck.run(["peek"], environment: ["DECK_TOKEN": "exported-Secret", "DECK_ENV": "local"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "token=none\n")
   }
@@ -196,7 +196,7 @@ struct ReliabilityEndToEndTests {
 
   @Test func controlCharactersFromInputNeverReachTheTerminal() throws {
     let deck = try DeckCLI()
-    let result = try deck.run([], stdin: "brokerage \u{1B}]0;pwned\u{07}\u{1B}[2J --flag\n")
+    let result = try deck.run([], stdin: "brokerage \u{1B}]0;pwned\u{07}\u{1B}[2J\n")
     #expect(result.status == 64)
     #expect(result.stderr.contains("]0;pwned"), "the text is shown, without its escapes: \(result.stderr)")
     #expect(!result.all.contains("\u{1B}"))
