@@ -187,6 +187,15 @@ struct ReliabilityEndToEndTests {
     chmod(deck.configDirectory, 0o700)
     #expect(try deck.run(["auth", "login", "--with-token"], stdin: unsignedJWT(email: "a@x.test")).status == 0)
 
+    // The data directory (the embedded sandbox's database) too.
+    let data = deck.home + "/data/deck"
+    try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+    chmod(data, 0o757)
+    let sandbox = try deck.run(["brokerage", "search", "keller"])
+    #expect(sandbox.status == 1)
+    #expect(sandbox.stderr.contains("chmod go-w \(data)"))
+    chmod(data, 0o755)
+
     // No HOME and no XDG variables: an error, not a shared fallback such as /tmp/.config/deck.
     let homeless = try DeckCLI.execute(
       DeckCLI.binary, ["env", "add", "nowhere"], stdin: nil, environment: ["PATH": "/usr/bin:/bin"], in: deck.home)
