@@ -190,7 +190,9 @@ let package = Package(
     // MARK: Tests
     .testTarget(
       name: "DeckCoreTests",
-      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime],
+      dependencies: [
+        "DeckCore", "DeckREPL", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime,
+      ],
       path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
     .testTarget(
       name: "BrokerageRulesTests", dependencies: ["BrokerageRules"],

@@ -56,6 +56,31 @@ struct DeckCLI {
   static func execute(
     _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], in directory: String
   ) throws -> Result {
+    try start(executable, arguments, stdin: stdin, environment: environment, in: directory).finish()
+  }
+
+  /// A started process whose output goes to files; `finish` waits for it and reads them.
+  struct Running {
+    let process: Process
+    let outPath: String
+    let errPath: String
+
+    func finish() -> Result {
+      process.waitUntilExit()
+      defer {
+        try? FileManager.default.removeItem(atPath: outPath)
+        try? FileManager.default.removeItem(atPath: errPath)
+      }
+      return Result(
+        status: process.terminationStatus,
+        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+  }
+
+  static func start(
+    _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], in directory: String
+  ) throws -> Running {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -65,10 +90,6 @@ struct DeckCLI {
     let errPath = directory + "/.err-\(UUID().uuidString)"
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    defer {
-      try? FileManager.default.removeItem(atPath: outPath)
-      try? FileManager.default.removeItem(atPath: errPath)
-    }
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let input = Pipe()
@@ -76,11 +97,7 @@ struct DeckCLI {
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus,
-      stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    return Running(process: process, outPath: outPath, errPath: errPath)
   }
 
   /// Files deck created under HOME (for tests that check nothing was written).

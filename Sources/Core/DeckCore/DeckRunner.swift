@@ -37,7 +37,10 @@ public enum DeckRunner {
       {
         return ErrorPresenter.present(unknown.error, output: session.output)
       }
-      let message = root.fullMessage(for: error)
+      // Usage errors quote the words of the line, which may come from a script or a pipe.
+      let message =
+        code == 0
+        ? root.fullMessage(for: error) : TerminalText.sanitize(root.fullMessage(for: error), keepNewlines: true)
       if !message.isEmpty {
         if code == 0 { session.output.line(message) } else { session.output.writeErr(message + "\n") }
       }

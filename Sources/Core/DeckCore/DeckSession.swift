@@ -74,6 +74,8 @@ public final class DeckSession: Sendable {
 
   /// The embedded sandbox's base URL, starting it on first use (once per process).
   public func embeddedSandboxURL() async throws -> URL {
+    // The database lives in the data directory: refuse one other users can write to.
+    try SecureDirectory.check(paths.dataDirectory)
     let task = embeddedSandbox.withLock { task in
       if let task { return task }
       let path = paths.sandboxDatabase

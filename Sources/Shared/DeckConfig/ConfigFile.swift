@@ -122,8 +122,9 @@ public struct ConfigFile: Sendable, Equatable {
                     "unknown key \"\(key)\" in environment \"\(name)\" (known: \(known), allow-insecure-http, sandbox)",
                     settingNode)
                 }
-                guard let url = value.string, ParsedURL(url) != nil else {
-                  throw malformed("\(key) must be an absolute http(s) URL", value)
+                guard let url = value.string else { throw malformed("\(key) must be an absolute http(s) URL", value) }
+                if case .failure(let problem) = ParsedURL.parse(url) {
+                  throw malformed("\(key) is not a usable http(s) URL: \(problem.reason)", value)
                 }
                 entry.urls[service] = url
               }
@@ -202,8 +203,10 @@ public struct ConfigStore: Sendable {
   /// The file's bytes, as `parse` takes them (nil when there is no file).
   public func read() -> Data? { FileManager.default.contents(atPath: path) }
 
-  /// Parses bytes read from the file (nil: no file).
+  /// Parses bytes read from the file (nil: no file). A config directory other users can
+  /// write to is refused first.
   public func parse(_ data: Data?) throws -> ConfigFile {
+    try SecureDirectory.checkParent(of: path)
     guard let data else {
       if FileManager.default.fileExists(atPath: path) {
         throw DeckError.configuration("Cannot read \(path).", hint: "Check its permissions.")
@@ -216,9 +219,23 @@ public struct ConfigStore: Sendable {
     return try ConfigFile.parse(text, path: path)
   }
 
-  /// Writes the file atomically (temporary file, then rename).
+  /// Writes the file atomically (temporary file, then rename), under the file's lock.
   public func save(_ file: ConfigFile) throws {
     try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
-    try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600)
+    try FileLock(for: path).withLock { try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600) }
+  }
+
+  /// Reads, changes and writes the file under its lock, so that parallel deck processes
+  /// (several `env add` at once) never lose each other's changes. Nothing is written when
+  /// `change` throws. Returns what `change` returns.
+  @discardableResult
+  public func update<T>(_ change: (inout ConfigFile) throws -> T) throws -> T {
+    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    return try FileLock(for: path).withLock {
+      var file = try load()
+      let result = try change(&file)
+      try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600)
+      return result
+    }
   }
 }

@@ -29,58 +29,62 @@ struct EnvSet: DeckCommand {
   }
 
   func run(_ context: DeckContext) async throws {
-    var file = try context.configStore.load()
-    let resolver = EnvironmentResolver(file: file, processEnvironment: context.session.processEnvironment)
-    guard let current = resolver.definition(name) else {
-      throw DeckError.usage("Unknown environment \"\(name)\".", hint: "Add it first: deck env add \(name)")
-    }
-    var entry = file.entry(name) ?? ConfigFile.Entry()
-    var allowInsecure = current.allowInsecureHTTP
-    var urls: [(Service, String)] = []
-    for assignment in assignments {
-      guard let equals = assignment.firstIndex(of: "=") else {
-        throw DeckError.usage(
-          "Expected SERVICE=URL, got \"\(assignment)\".", hint: "For example: flyr=https://flyrpro.app")
+    let processEnvironment = context.session.processEnvironment
+    // Read, check and write under the config file's lock.
+    let (file, builtin) = try context.configStore.update { file in
+      let resolver = EnvironmentResolver(file: file, processEnvironment: processEnvironment)
+      guard let current = resolver.definition(name) else {
+        throw DeckError.usage("Unknown environment \"\(name)\".", hint: "Add it first: deck env add \(name)")
       }
-      let key = String(assignment[..<equals]).lowercased()
-      let value = String(assignment[assignment.index(after: equals)...])
-      switch key {
-      case "allow-insecure-http", "sandbox":
-        guard let flag = Bool(value.lowercased()) else {
-          throw DeckError.usage("\(key) must be true or false, got \"\(value)\".")
-        }
-        if key == "sandbox" {
-          entry.isSandbox = flag
-        } else {
-          entry.allowInsecureHTTP = flag
-          allowInsecure = flag
-        }
-      default:
-        guard let service = Service(rawValue: key) else {
+      var entry = file.entry(name) ?? ConfigFile.Entry()
+      var allowInsecure = current.allowInsecureHTTP
+      var urls: [(Service, String)] = []
+      for assignment in assignments {
+        guard let equals = assignment.firstIndex(of: "=") else {
           throw DeckError.usage(
-            "Unknown service \"\(key)\".",
-            hint:
-              "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox."
-          )
+            "Expected SERVICE=URL, got \"\(assignment)\".", hint: "For example: flyr=https://flyrpro.app")
         }
-        urls.append((service, value))
+        let key = String(assignment[..<equals]).lowercased()
+        let value = String(assignment[assignment.index(after: equals)...])
+        switch key {
+        case "allow-insecure-http", "sandbox":
+          guard let flag = Bool(value.lowercased()) else {
+            throw DeckError.usage("\(key) must be true or false, got \"\(value)\".")
+          }
+          if key == "sandbox" {
+            entry.isSandbox = flag
+          } else {
+            entry.allowInsecureHTTP = flag
+            allowInsecure = flag
+          }
+        default:
+          guard let service = Service(rawValue: key) else {
+            throw DeckError.usage(
+              "Unknown service \"\(key)\".",
+              hint:
+                "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox."
+            )
+          }
+          urls.append((service, value))
+        }
       }
-    }
-    for (service, url) in urls {
-      if url.isEmpty {
-        entry.urls.removeValue(forKey: service)
-        continue
+      for (service, url) in urls {
+        if url.isEmpty {
+          entry.urls.removeValue(forKey: service)
+          continue
+        }
+        let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+        try URLPolicy.validate(trimmed, service: service, environment: name, allowInsecureHTTP: allowInsecure)
+        entry.urls[service] = trimmed
       }
-      let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
-      try URLPolicy.validate(trimmed, service: service, environment: name, allowInsecureHTTP: allowInsecure)
-      entry.urls[service] = trimmed
+      file.setEntry(name, entry)
+      return (file, resolver.isBuiltin(name))
     }
-    file.setEntry(name, entry)
-    try context.configStore.save(file)
-    let updated = EnvironmentResolver(file: file, processEnvironment: [:]).definition(name)!
+    let updated =
+      EnvironmentResolver(file: file, processEnvironment: [:]).definition(name) ?? EnvironmentDefinition(name: name)
     if context.isJSON {
       return try context.output.json(
-        EnvironmentView(updated, current: file.current == name, builtin: resolver.isBuiltin(name)))
+        EnvironmentView(updated, current: file.current == name, builtin: builtin))
     }
     context.output.info("Updated environment \"\(name)\".")
   }
