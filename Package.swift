@@ -133,7 +133,7 @@ let package = Package(
     .target(
       name: "DeckHTTPTransport",
       dependencies: [
-        "DeckSupport", openAPIRuntime,
+        "DeckSupport", "DeckConfig", openAPIRuntime,
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
