@@ -7,15 +7,16 @@ import SandboxKioskAPI
 /// The sandbox's kiosk routes: the kiosk contract at "/", its operator endpoints under
 /// /__sandbox/v1/kiosk, and the mobile landing page the handoff QR code points at.
 enum KioskRoutes {
-  static func register(on router: Router<BasicRequestContext>, state: SandboxState) throws {
+  static func register(on transport: RecordingTransport, state: SandboxState) throws {
+    let router = transport.router
     try KioskHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/")!,
+      on: transport, serverURL: URL(string: "/")!,
       middlewares: [
         ErrorResponseMiddleware(requestError: KioskHandlers.requestError),
         ExplicitNullsMiddleware(operationID: "getNextSession", keys: ["session", "order"]),
       ])
     try KioskAdminHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/__sandbox/v1/kiosk")!,
+      on: transport, serverURL: URL(string: "/__sandbox/v1/kiosk")!,
       middlewares: [ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError)])
     router.get("/r/:sessionPublicId") { _, context -> Response in
       let id = context.parameters.get("sessionPublicId") ?? ""

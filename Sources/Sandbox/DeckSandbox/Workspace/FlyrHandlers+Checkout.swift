@@ -19,7 +19,7 @@ extension FlyrHandlers {
     }
     guard let price = SandboxPrices.resolve(plan: request.plan, currency: request.currency, priceID: request.priceId)
     else { return badRequest(Self.invalidPrice) }
-    let origin = RequestOrigin.current(fallback: state)
+    let origin = state.linkBase
     return try await state.pool.write { db -> Operations.createCheckoutSession.Output in
       guard let workspace = try WorkspaceMemberships.owned(db, userID: user.id) else {
         return badRequest("No workspace found")

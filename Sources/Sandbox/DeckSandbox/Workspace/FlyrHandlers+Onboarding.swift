@@ -29,7 +29,7 @@ extension FlyrHandlers {
       }
     }
     let invites = emails
-    let joinBase = RequestOrigin.current(fallback: state)
+    let joinBase = state.linkBase
     return try await state.pool.write { db -> Operations.completeOnboarding.Output in
       guard let workspace = try WorkspaceMemberships.owned(db, userID: user.id) else {
         return badRequest("No workspace found")
