@@ -113,8 +113,9 @@ struct AdminTokenMiddleware: ClientMiddleware {
     request.headerFields[.authorization] = "Bearer \(token)"
     do {
       return try await next(request, body, baseURL)
-    } catch let error as DeckError {
-      guard case .unauthorized(status: 401) = error.kind else { throw error }
+    } catch {
+      // Inner middleware errors reach here wrapped by the OpenAPI runtime.
+      guard case .unauthorized(status: 401) = ErrorPresenter.deckError(for: error).kind else { throw error }
       throw DeckError(
         .unauthorized(status: 401),
         "The sandbox at \(baseURL.absoluteString) refused the admin token of environment \"\(environment)\".",
