@@ -63,7 +63,7 @@ public enum SandboxServer {
     router.middlewares.add(BodyLimitMiddleware())
     router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
     router.middlewares.add(RequestHeadMiddleware())
-    router.middlewares.add(OperatorGuardMiddleware(state: state))
+    router.middlewares.add(OperatorGuardMiddleware(state: state, routes: routes))
     router.middlewares.add(FaultMiddleware(state: state))
     router.middlewares.add(DelayMiddleware(state: state))
     let transport = RecordingTransport(router: router, table: routes)
@@ -76,10 +76,20 @@ public enum SandboxServer {
       ])
     try FlyrHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/")!,
-      middlewares: [ErrorResponseMiddleware(requestError: FlyrHandlers.requestError)])
+      middlewares: [
+        ErrorResponseMiddleware(requestError: FlyrHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["completeOnboarding": ["referralCode"], "createCheckoutSession": [], "acceptInvite": []],
+          error: { FlyrHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     try AdminHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/__sandbox/v1")!,
-      middlewares: [ErrorResponseMiddleware(requestError: AdminHandlers.requestError)])
+      middlewares: [
+        ErrorResponseMiddleware(requestError: AdminHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["seed": [], "setDelay": [], "addFault": [], "clearFaults": [], "reset": []],
+          error: { AdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     // Feature routes (their own files): contracts, operator endpoints and HTML pages.
     try WorkspaceRoutes.register(on: transport, state: state)
     try KioskRoutes.register(on: transport, state: state)

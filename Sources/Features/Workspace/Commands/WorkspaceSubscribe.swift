@@ -72,8 +72,10 @@ struct WorkspaceSubscribe: DeckCommand {
 
     let body: Components.Schemas.CheckoutRequest =
       switch choice {
-      case .plan(let plan, let currency): .init(plan: plan.rawValue, currency: currency.rawValue)
-      case .priceID(let id): .init(priceId: id)
+      case .plan(let plan, let currency):
+        .init(plan: .init(rawValue: plan.rawValue), currency: .init(rawValue: currency.rawValue))
+      // A price the document does not list is sent as nothing, which the server refuses alike.
+      case .priceID(let id): .init(priceId: .init(rawValue: id))
       }
     let url = try await service.client().createCheckoutSession(body: .json(body)).ok.body.json.url
     guard wait else {

@@ -17,7 +17,12 @@ enum KioskRoutes {
       ])
     try KioskAdminHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/__sandbox/v1/kiosk")!,
-      middlewares: [ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError)])
+      middlewares: [
+        ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["triggerPurchase": []],
+          error: { KioskAdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     router.get("/r/:sessionPublicId") { _, context -> Response in
       let id = context.parameters.get("sessionPublicId") ?? ""
       let found = try await state.pool.read { db -> (KioskStore.Session, KioskStore.Store?, KioskStore.Order?)? in

@@ -84,6 +84,8 @@ struct BodyLimitMiddleware: RouterMiddleware {
 struct OperatorGuardMiddleware: RouterMiddleware {
   static let prefix = "/__sandbox/v1"
   let state: SandboxState
+  /// A declared path asked with an undeclared method goes on to its 405.
+  let routes: RouteTable
 
   static let unauthorized =
     "The sandbox admin token is missing or wrong: send Authorization: Bearer TOKEN (deck sandbox serve prints it)."
@@ -104,7 +106,8 @@ struct OperatorGuardMiddleware: RouterMiddleware {
       response.headers[.wwwAuthenticate] = "Bearer realm=\"deck-sandbox\""
       return response
     }
-    if ![.get, .head].contains(request.method) {
+    let declared = routes.methods(for: request.uri.path)
+    if ![.get, .head].contains(request.method), declared.isEmpty || declared.contains(request.method) {
       guard let host = request.head.authority, isAllowed(authority: host) else {
         return Response.json(.simple(.forbidden, Self.wrongHost))
       }

@@ -8,7 +8,12 @@ enum WorkspaceRoutes {
     let router = transport.router
     try WorkspaceAdminHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/__sandbox/v1/workspace")!,
-      middlewares: [ErrorResponseMiddleware(requestError: WorkspaceAdminHandlers.requestError)])
+      middlewares: [
+        ErrorResponseMiddleware(requestError: WorkspaceAdminHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["setSubscription": [], "expireInvite": []],
+          error: { WorkspaceAdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     CheckoutPage.register(on: router, state: state)
     JoinPage.register(on: router, state: state)
   }
