@@ -153,13 +153,14 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ],
       path: "Sources/Sandbox/DeckSandbox", swiftSettings: swiftSettings),
     .target(
       name: "SandboxModule",
       dependencies: [
         "DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", "SandboxMbtiAPI", openAPIRuntime,
-        argumentParser,
+        argumentParser, .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
 

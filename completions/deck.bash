@@ -339,7 +339,7 @@ _deck_env_set() {
         return
         ;;
     *)
-        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''allow-insecure-http='$'\n''sandbox='
+        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
         return
         ;;
     esac
@@ -1165,22 +1165,22 @@ _deck_sandbox() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve|status|seed|reset|delay|trigger|inspect|outbox)
+    serve|status|seed|reset|delay|trigger|inspect|outbox|fault)
         # Offer subcommand argument completions
         "_deck_sandbox_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve status seed reset delay trigger inspect outbox' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve status seed reset delay trigger inspect outbox fault' -- "${cur}"))
         ;;
     esac
 }
 
 _deck_sandbox_serve() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --trace --allow-remote --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --host --port --db)
+    non_repeating_options=(--env --timeout --host --port --db --public-url)
     __deck_offer_flags_options 0
 
     # Offer option value completions
@@ -1200,6 +1200,9 @@ _deck_sandbox_serve() {
         ;;
     '--db')
         __deck_add_completions -f
+        return
+        ;;
+    '--public-url')
         return
         ;;
     esac
@@ -1509,6 +1512,105 @@ _deck_sandbox_outbox() {
         return
         ;;
     '--to')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_fault() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|clear)
+        # Offer subcommand argument completions
+        "_deck_sandbox_fault_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list clear' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_sandbox_fault_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --reset --truncate --malformed --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout --method --status --retry-after --latency --times --probability)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--method')
+        __deck_add_completions -W 'ANY'$'\n''GET'$'\n''POST'$'\n''PUT'$'\n''PATCH'$'\n''DELETE'
+        return
+        ;;
+    '--status')
+        return
+        ;;
+    '--retry-after')
+        return
+        ;;
+    '--latency')
+        return
+        ;;
+    '--times')
+        return
+        ;;
+    '--probability')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_fault_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_fault_clear() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault clear -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

@@ -36,6 +36,8 @@ struct DeckCLI {
     for service in ["FLYR", "KIOSK", "RECRUITING", "NUDGE", "AUTH"] {
       environment["DECK_\(service)_URL"] = server.url
     }
+    // The operator endpoints' token, as `serve` printed it on its second line.
+    environment["DECK_SANDBOX_ADMIN_TOKEN"] = server.adminToken
   }
 
   var configDirectory: String { home + "/config/deck" }
@@ -115,6 +117,8 @@ struct DeckCLI {
 final class SandboxProcess: @unchecked Sendable {
   let process = Process()
   let url: String
+  /// The admin token of the operator endpoints (serve's second stdout line).
+  let adminToken: String
   let directory: String
 
   init(extraArguments: [String] = []) throws {
@@ -131,18 +135,25 @@ final class SandboxProcess: @unchecked Sendable {
     try process.run()
     var buffer = Data()
     let deadline = Date().addingTimeInterval(60)
-    while !buffer.contains(UInt8(ascii: "\n")) && Date() < deadline {
+    while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < 2 && Date() < deadline {
       let chunk = out.fileHandleForReading.availableData
       if chunk.isEmpty { break }
       buffer += chunk
     }
-    let line = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-    guard line.hasPrefix("http://127.0.0.1:") else {
+    let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+    let line = lines.first ?? ""
+    let tokenPrefix = "sandbox-admin-token="
+    guard line.hasPrefix("http://127.0.0.1:"), lines.count >= 2, lines[1].hasPrefix(tokenPrefix) else {
       process.terminate()
-      throw SandboxStartError(output: line)
+      throw SandboxStartError(output: lines.joined(separator: "\n"))
     }
     url = line.trimmingCharacters(in: .whitespaces)
+    adminToken = String(lines[1].dropFirst(tokenPrefix.count))
+    self.output = out
   }
+
+  /// serve's stdout, after the two lines read at start.
+  let output: Pipe
 
   deinit {
     if process.isRunning {

@@ -12,8 +12,12 @@ public protocol ServiceProviders: Sendable {
   func makeTransport(timeout: Duration) -> any ClientTransport
   /// Starts the sandbox server in this process on an ephemeral loopback port.
   func startEmbeddedSandbox(databasePath: String) async throws -> URL
-  /// Serves the sandbox in the foreground until SIGINT or SIGTERM.
-  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL) -> Void) async throws
+  /// Serves the sandbox in the foreground until SIGINT or SIGTERM; onListening gets the URL
+  /// and the database's admin token (for the operator endpoints).
+  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL, String) -> Void)
+    async throws
+  /// The admin token of the embedded sandbox once it runs (read from its database), else nil.
+  func embeddedSandboxAdminToken() -> String?
 }
 
 public struct SandboxServeRequest: Sendable {
@@ -21,11 +25,14 @@ public struct SandboxServeRequest: Sendable {
   public var port: Int
   public var databasePath: String
   public var accessTokenTTL: Int
-  public init(host: String, port: Int, databasePath: String, accessTokenTTL: Int) {
+  /// The base URL of the links the sandbox hands out; nil: its own address.
+  public var publicURL: String?
+  public init(host: String, port: Int, databasePath: String, accessTokenTTL: Int, publicURL: String? = nil) {
     self.host = host
     self.port = port
     self.databasePath = databasePath
     self.accessTokenTTL = accessTokenTTL
+    self.publicURL = publicURL
   }
 }
 

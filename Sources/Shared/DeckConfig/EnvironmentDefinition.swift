@@ -12,6 +12,8 @@ public struct EnvironmentDefinition: Sendable, Equatable {
   public var isSandbox: Bool
   /// The environment is the sandbox that deck starts in-process (the built-in `sandbox`).
   public var isEmbedded: Bool
+  /// The served sandbox's admin token, from the config file (never printed).
+  public var sandboxAdminToken: String?
 
   public init(
     name: String, urls: [Service: String] = [:], allowInsecureHTTP: Bool = false, isSandbox: Bool = false,

@@ -8,7 +8,8 @@ struct EnvSet: DeckCommand {
     commandName: "set", abstract: "Set service URLs (SERVICE=URL) or settings of an environment.",
     discussion: """
       Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")). An empty URL (SERVICE=) unsets one.
-      Settings: allow-insecure-http=true|false, sandbox=true|false.
+      Settings: allow-insecure-http=true|false, sandbox=true|false, sandbox-admin-token=TOKEN (the
+      admin token `deck sandbox serve` prints, for a sandbox it could not save it for; empty unsets it).
       Plain http is allowed only to loopback hosts unless allow-insecure-http is true.
       """)
 
@@ -19,7 +20,8 @@ struct EnvSet: DeckCommand {
 
   @Argument(
     help: ArgumentHelp("Assignments such as flyr=https://flyrpro.app.", valueName: "service=url"),
-    completion: .list(Service.allCases.map { "\($0.rawValue)=" } + ["allow-insecure-http=", "sandbox="]))
+    completion: .list(
+      Service.allCases.map { "\($0.rawValue)=" } + ["allow-insecure-http=", "sandbox=", "sandbox-admin-token="]))
   var assignments: [String] = []
 
   func validate() throws {
@@ -47,6 +49,11 @@ struct EnvSet: DeckCommand {
         let key = String(assignment[..<equals]).lowercased()
         let value = String(assignment[assignment.index(after: equals)...])
         switch key {
+        case ConfigFile.sandboxAdminTokenKey:
+          guard value.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            throw DeckError.usage("\(key) must be a token with no spaces.")
+          }
+          entry.sandboxAdminToken = value.isEmpty ? nil : value
         case "allow-insecure-http", "sandbox":
           guard let flag = Bool(value.lowercased()) else {
             throw DeckError.usage("\(key) must be true or false, got \"\(value)\".")
@@ -62,7 +69,7 @@ struct EnvSet: DeckCommand {
             throw DeckError.usage(
               "Unknown service \"\(key)\".",
               hint:
-                "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox."
+                "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox, sandbox-admin-token."
             )
           }
           urls.append((service, value))

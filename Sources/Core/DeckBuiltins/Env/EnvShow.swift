@@ -52,6 +52,7 @@ struct EnvShow: DeckCommand {
     }
     rows.append(("sandbox", definition.isSandbox ? "yes" : "no"))
     if definition.allowInsecureHTTP { rows.append(("allow-insecure-http", "true")) }
+    if definition.sandboxAdminToken != nil { rows.append(("sandbox-admin-token", "(set; not shown)")) }
     context.output.fields(rows)
   }
 }

@@ -124,7 +124,7 @@ extension Components.Schemas.OnboardingCompleteRequest {
   init(_ payload: OnboardingPayload) {
     self.init(
       firstName: payload.firstName, lastName: payload.lastName, workspaceName: payload.workspaceName,
-      industry: payload.industry.rawValue, referralCode: payload.referralCode,
+      industry: .init(rawValue: payload.industry.rawValue), referralCode: payload.referralCode,
       useCase: .init(rawValue: payload.useCase.rawValue),
       inviteEmails: payload.inviteEmails.isEmpty ? nil : payload.inviteEmails, brokerage: payload.brokerage,
       brokerageId: payload.brokerageId)

@@ -159,12 +159,12 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
 
 /// The nudge routes: the contract at "/" and the operator endpoints under /__sandbox/v1/mbti.
 enum MbtiRoutes {
-  static func register(on router: Router<BasicRequestContext>, state: SandboxState) throws {
+  static func register(on transport: RecordingTransport, state: SandboxState) throws {
     try MbtiHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/")!,
+      on: transport, serverURL: URL(string: "/")!,
       middlewares: [ErrorResponseMiddleware(requestError: MbtiHandlers.requestError)])
     try MbtiAdminHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/__sandbox/v1/mbti")!,
+      on: transport, serverURL: URL(string: "/__sandbox/v1/mbti")!,
       middlewares: [ErrorResponseMiddleware(requestError: MbtiAdminHandlers.requestError)])
   }
 }
