@@ -74,9 +74,12 @@ struct MbtiServerTests {
     var json: Any?
   }
 
-  func request(_ base: URL, _ method: String, _ path: String, body: Any? = nil) async throws -> Reply {
+  func request(_ base: URL, _ method: String, _ path: String, body: Any? = nil, bearer: String? = nil) async throws
+    -> Reply
+  {
     var request = URLRequest(url: URL(string: base.absoluteString + path)!)
     request.httpMethod = method
+    if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
     if let body {
       request.httpBody = try JSONSerialization.data(withJSONObject: body)
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -142,11 +145,14 @@ struct MbtiServerTests {
     #expect(try await request(base, "POST", "/events/", body: ["user_id": "x", "event_type": "a"]).status == 400)
     #expect(try await request(base, "POST", "/events/", body: ["user_id": user, "event_type": ""]).status == 400)
 
-    let mine = try await request(base, "GET", "/__sandbox/v1/mbti/events?user_id=\(user)")
+    #expect(
+      try await request(base, "GET", "/__sandbox/v1/mbti/events").status == 401, "operator endpoints need the token")
+    let mine = try await request(base, "GET", "/__sandbox/v1/mbti/events?user_id=\(user)", bearer: sandbox.adminToken)
     let events = try #require(mine.json as? [[String: Any]])
     #expect(events.map { $0["event_type"] as? String } == ["mbti_completed", "mbti_submitted"])
     #expect((events.first?["details"] as? [String: String]) == ["type": "INFP"])
-    let completed = try await request(base, "GET", "/__sandbox/v1/mbti/events?type=mbti_completed")
+    let completed = try await request(
+      base, "GET", "/__sandbox/v1/mbti/events?type=mbti_completed", bearer: sandbox.adminToken)
     #expect((completed.json as? [[String: Any]])?.count == 1)
   }
 }
