@@ -162,7 +162,12 @@ enum MbtiRoutes {
   static func register(on transport: RecordingTransport, state: SandboxState) throws {
     try MbtiHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/")!,
-      middlewares: [ErrorResponseMiddleware(requestError: MbtiHandlers.requestError)])
+      middlewares: [
+        ErrorResponseMiddleware(requestError: MbtiHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["submitAnswers": [], "postEvent": []],
+          error: { MbtiHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     try MbtiAdminHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/__sandbox/v1/mbti")!,
       middlewares: [ErrorResponseMiddleware(requestError: MbtiAdminHandlers.requestError)])
