@@ -335,6 +335,16 @@ struct FuzzRegressionTests {
     #expect(ShellWords.split(ShellWords.quote(word)) == .words([word]))
   }
 
+  /// fuzz/corpus/config/regression-*: a `"` followed by a combining mark was not escaped when
+  /// deck rewrote config.yml, so the rewritten file no longer parsed.
+  @Test(arguments: [
+    "iing  envi\"\u{5AD}mst", "a\\\u{301}b", "tab\there", "-", "a:", "~", "y", "123", "\u{85}x", "\u{2028}",
+  ])
+  func configValuesSurviveARewrite(current: String) throws {
+    let file = ConfigFile(current: current, environments: [("e1", ConfigFile.Entry(urls: [.flyr: "https://a.com"]))])
+    #expect(try ConfigFile.parse(file.render(), path: "config.yml") == file, "\(file.render())")
+  }
+
   /// fuzz/corpus/retryafter/regression-*: `attempt - 1` overflowed for Int.min.
   @Test func anyAttemptNumberIsSafe() {
     for attempt in [Int.min, -1, 0, 1, Int.max] {

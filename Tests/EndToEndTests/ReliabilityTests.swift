@@ -228,6 +228,25 @@ struct ReliabilityEndToEndTests {
     print("255 kB script with a stray apostrophe: \(Int(elapsed * 1000)) ms")
   }
 
+  @Test func aHugeHistorySizeIsClampedNotATrap() throws {
+    let deck = try DeckCLI()
+    var environment = deck.environment
+    environment["DECK_HISTORY_SIZE"] = "100000000000000000"
+    let repl = try PseudoTerminal(arguments: ["repl"], environment: environment)
+    _ = try repl.expect("deck (sandbox)> ")
+    repl.send("env list\r")
+    _ = try repl.expect("deck (sandbox)> ")
+    // An unclosed quote continues; the continuation ends with the closing quote.
+    repl.send("env show 'local\r")
+    _ = try repl.expect("... ")
+    repl.send("'\r")
+    _ = try repl.expect("deck (sandbox)> ")
+    repl.send("exit\r")
+    #expect(try repl.waitForExit() == 0)
+    let history = try String(contentsOfFile: deck.home + "/state/deck/history", encoding: .utf8)
+    #expect(history.hasPrefix("env list\n"))
+  }
+
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
   func atomicWritesSyncTheDirectoryAfterTheRename() throws {
     let deck = try DeckCLI()

@@ -61,7 +61,6 @@ public struct HistoryFile: Sendable {
       }
     }
   }
-
 }
 
 /// Decides which lines may be kept in history.

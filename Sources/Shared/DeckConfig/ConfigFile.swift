@@ -190,12 +190,33 @@ public struct ConfigFile: Sendable, Equatable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  private static func quote(_ value: String) -> String {
+  /// A YAML scalar that parses back to `value`: plain when that is unambiguous, otherwise
+  /// double-quoted with escapes. Works on code points: a quote followed by a combining mark
+  /// is one grapheme cluster but still a quote to YAML.
+  static func quote(_ value: String) -> String {
+    let scalars = value.unicodeScalars
+    let plainCharacters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:".unicodeScalars
     let plain =
-      value.allSatisfy { $0.isLetter || $0.isNumber || "-_./:".contains($0) } && !value.isEmpty
-      && !["true", "false", "null", "yes", "no", "on", "off", "~"].contains(value.lowercased())
+      !scalars.isEmpty && scalars.allSatisfy { plainCharacters.contains($0) }
+      && scalars.first.map { $0.properties.isASCIIHexDigit || $0.properties.isAlphabetic } == true
+      && scalars.last != ":" && !value.contains("::")
+      && !["true", "false", "null", "yes", "no", "on", "off", "y", "n"].contains(value.lowercased())
     if plain { return value }
-    return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    var quoted = "\""
+    for scalar in scalars {
+      switch scalar {
+      case "\\": quoted += "\\\\"
+      case "\"": quoted += "\\\""
+      case _
+      where scalar.value < 0x20 || (0x7F...0xA0).contains(scalar.value) || scalar.value == 0x2028
+        || scalar.value == 0x2029 || scalar.value == 0xFEFF:
+        quoted +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+          + String(scalar.value, radix: 16)
+      default: quoted.unicodeScalars.append(scalar)
+      }
+    }
+    return quoted + "\""
   }
 }
 
