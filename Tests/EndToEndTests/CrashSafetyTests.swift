@@ -101,7 +101,7 @@ struct CrashSafetyTests {
     let known = Set(lines)
     var environment = deck.environment
     environment["DECK_HISTORY_SIZE"] = "5"
-    let loops = Self.loops / 2
+    let loops = Self.loops
     for index in 0..<loops {
       do {
         let repl = try PseudoTerminal(arguments: ["repl"], environment: environment)
