@@ -206,6 +206,34 @@ struct MbtiTests {
     #expect(try quiz.waitForExit() == 0)
   }
 
+  @Test("the quiz runs as a REPL line, and the REPL gets its terminal back")
+  func quizInTheREPL() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    var environment = deck.environment
+    environment["TERM"] = "xterm"
+    environment["INPUTRC"] = "/dev/null"
+    let repl = try PseudoTerminal(arguments: ["repl"], environment: environment, columns: 120)
+    try repl.expect("deck (local)> ")
+    repl.send("mbti quiz\r")
+    try repl.expect("Page 1 of 4")
+    repl.send("4")
+    try repl.expect("1 of 24 answered")
+    repl.send("\u{03}")
+    try repl.expect("k keeps your answers")
+    repl.send("k")
+    try repl.expect("your 1 answers are saved")
+    try repl.expect("deck (local)> ")
+    // Tab completion works again: readline has the terminal back.
+    repl.send("mbti res\t")
+    try repl.expect("mbti result ")
+    repl.send("\r")
+    try repl.expect("No MBTI result in local yet.")
+    try repl.expect("deck (local)> ")
+    repl.send("\u{04}")
+    #expect(try repl.waitForExit() == 0)
+  }
+
   @Test("--plain asks one question per line with the same pages and checks")
   func plainQuiz() throws {
     let server = try SandboxProcess()
