@@ -164,15 +164,19 @@ let package = Package(
       ],
       path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
 
+    // MARK: The live providers: what the core's ServiceProviders protocol stands for
+    .target(
+      name: "DeckLive",
+      dependencies: ["DeckCore", "DeckHTTPTransport", "DeckSandbox", openAPIRuntime],
+      path: "Sources/Core/DeckLive", swiftSettings: swiftSettings),
+
     // MARK: The executable
     .executableTarget(
       name: "deck",
       dependencies: [
         "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "WorkspaceModule", "KioskModule", "MbtiModule",
         "SandboxModule",
-        "DeckHTTPTransport",
-        "DeckSandbox",
-        argumentParser,
+        "DeckLive", argumentParser,
       ],
       path: "Sources/deck", swiftSettings: swiftSettings),
 
@@ -210,6 +214,10 @@ let package = Package(
     .testTarget(
       name: "SandboxTests", dependencies: ["DeckSandbox", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Tests/SandboxTests", swiftSettings: swiftSettings),
+    .testTarget(
+      name: "CommandTests",
+      dependencies: ["DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "DeckBuiltins", argumentParser],
+      path: "Tests/CommandTests", swiftSettings: swiftSettings),
     .testTarget(
       name: "EndToEndTests", dependencies: ["deck"],
       path: "Tests/EndToEndTests", swiftSettings: swiftSettings),

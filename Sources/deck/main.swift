@@ -1,4 +1,5 @@
 import DeckCore
+import DeckLive
 import DeckREPL
 import Foundation
 

@@ -90,7 +90,7 @@ struct WorkspaceOnboard: DeckCommand {
     } catch {
       throw DeckError.usage(error.message)
     }
-    let response = try await OnboardingSubmitter.shared.submit(payload, service: WorkspaceService(context: context))
+    let response = try await OnboardingSubmitter().submit(payload, service: WorkspaceService(context: context))
     if context.isJSON { return try context.output.json(response) }
     context.output.info("Onboarding complete.")
     let path = response.redirect ?? "/subscribe"
@@ -99,9 +99,9 @@ struct WorkspaceOnboard: DeckCommand {
 }
 
 /// Sends `POST /api/onboarding/complete`, one request at a time (brokerage QA matrix row 7):
-/// a second submission while one is in flight is refused, never sent.
+/// a second submission through the same submitter while one is in flight is refused, never
+/// sent. A command makes its own; nothing is shared between commands or sessions.
 actor OnboardingSubmitter {
-  static let shared = OnboardingSubmitter()
   private var gate = SubmissionGate()
 
   func submit(_ payload: OnboardingPayload, service: WorkspaceService) async throws

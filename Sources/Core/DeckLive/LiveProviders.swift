@@ -1,0 +1,40 @@
+import DeckCore
+import DeckHTTPTransport
+import DeckSandbox
+import Foundation
+import OpenAPIRuntime
+import Synchronization
+
+/// The real implementations behind the core's `ServiceProviders`: the async-http-client
+/// transport and the sandbox server. The executable makes one; tests make one per session to
+/// run commands in-process.
+public final class LiveProviders: ServiceProviders {
+  /// Keeps the embedded sandbox alive for the life of the session.
+  private let embedded = Mutex<RunningSandbox?>(nil)
+
+  public init() {}
+
+  public func makeTransport(timeout: Duration) -> any ClientTransport {
+    HTTPTransportFactory.shared.transport(timeout: timeout)
+  }
+
+  public func startEmbeddedSandbox(databasePath: String) async throws -> URL {
+    let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath))
+    embedded.withLock { $0 = running }
+    return running.baseURL
+  }
+
+  public func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL, String) -> Void)
+    async throws
+  {
+    try await SandboxServer.serve(
+      SandboxOptions(
+        databasePath: request.databasePath, host: request.host, port: request.port,
+        accessTokenTTL: request.accessTokenTTL, publicURL: request.publicURL),
+      onListening: onListening)
+  }
+
+  public func embeddedSandboxAdminToken() -> String? {
+    embedded.withLock { $0?.adminToken }
+  }
+}
