@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("deck auth, against deck sandbox serve")
+@Suite("deck auth, against deck sandbox serve", .timeLimit(.minutes(3)))
 struct AuthTests {
   func tokens(_ deck: DeckCLI) throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: deck.tokenFile))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("deck brokerage search, against deck sandbox serve")
+@Suite("deck brokerage search, against deck sandbox serve", .timeLimit(.minutes(3)))
 struct BrokerageSearchTests {
   @Test func tablePutsTheExactMatchFirst() throws {
     let server = try SandboxProcess()
@@ -89,7 +89,7 @@ struct BrokerageSearchTests {
   }
 }
 
-@Suite("The embedded sandbox")
+@Suite("The embedded sandbox", .timeLimit(.minutes(3)))
 struct EmbeddedSandboxTests {
   @Test func freshSearchWorksWithNoSetup() throws {
     let deck = try DeckCLI()

@@ -7,7 +7,7 @@ import Testing
 
 /// The review kiosk end to end: the real `deck` against `deck sandbox serve` on an ephemeral
 /// port (kiosk-review-flow.md's paths, its error paths, scripted runs and the terminal kiosk).
-@Suite("Kiosk")
+@Suite("Kiosk", .timeLimit(.minutes(3)))
 struct KioskTests {
   /// Runs deck and decodes its stdout as a JSON object; fails the test on a non-zero exit.
   @discardableResult

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The REPL under a real pseudo-terminal, against a served sandbox.
-@Suite("REPL on a terminal")
+@Suite("REPL on a terminal", .timeLimit(.minutes(3)))
 struct REPLTests {
   func start(_ deck: DeckCLI, _ arguments: [String] = [], prompt: String = "deck (local)> ") throws -> PseudoTerminal {
     var environment = deck.environment
@@ -122,8 +122,9 @@ struct REPLTests {
     let repl = try start(deck)
     repl.send("sandbox delay 10000\r")
     try repl.expect("delayed by 10000 ms")
-    repl.send("brokerage search keller\r")
-    Thread.sleep(forTimeInterval: 0.5)
+    // --trace=body prints the request before it is sent: Ctrl-C comes once it is in flight.
+    repl.send("brokerage search keller --trace=body\r")
+    try repl.expect("> GET ")
     let started = Date()
     repl.send("\u{03}")
     try repl.expect("Interrupted.")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Script mode")
+@Suite("Script mode", .timeLimit(.minutes(3)))
 struct ScriptModeTests {
   func script(_ deck: DeckCLI, _ text: String) throws -> String {
     let path = deck.home + "/script.deck"
@@ -50,7 +50,7 @@ struct ScriptModeTests {
   }
 }
 
-@Suite("External plugins")
+@Suite("External plugins", .timeLimit(.minutes(3)))
 struct PluginTests {
   func install(_ name: String, _ body: String, in deck: DeckCLI) throws -> String {
     let directory = deck.home + "/bin"
@@ -97,7 +97,7 @@ struct PluginTests {
   }
 }
 
-@Suite("Shell completion")
+@Suite("Shell completion", .timeLimit(.minutes(3)))
 struct ShellCompletionTests {
   @Test(arguments: ["bash", "zsh", "fish"])
   func scriptsMatchTheCommittedOnes(shell: String) throws {

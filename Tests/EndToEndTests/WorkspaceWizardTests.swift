@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `deck workspace onboard` on a real terminal: the readline wizard.
-@Suite("Onboarding wizard on a terminal")
+@Suite("Onboarding wizard on a terminal", .timeLimit(.minutes(3)))
 struct WorkspaceWizardTests {
   func terminal(_ deck: DeckCLI, _ arguments: [String]) throws -> PseudoTerminal {
     var environment = deck.environment
