@@ -12,9 +12,9 @@ import GRDB
 /// - `brokerages_rank` indexes `(length(name), name, id)`, the rank order itself.
 /// - A tier first counts its matches, up to ``sortThreshold``. A few matches are fetched through
 ///   the tier's own index and sorted. Many are found by walking the rank order instead: one
-///   length at a time for prefixes (an index range per length), and with the match test on each
-///   row for word prefixes (per length, where `brokerage_words.name_length` says which lengths
-///   have matches) and substrings.
+///   length at a time for prefixes (an index range per length, in one statement), and with the
+///   match test on each row for word prefixes (per length, where `brokerage_words.name_length`
+///   counts each length's matches) and substrings.
 enum BrokerageSearch {
   struct Match: Equatable, Sendable {
     var id: String
@@ -60,10 +60,16 @@ enum BrokerageSearch {
     SELECT id, name FROM brokerages INDEXED BY brokerages_name WHERE name >= ? AND name < ?
     ORDER BY length(name), name, id
     """
-  static let prefixOfLengthSQL = """
-    SELECT id, name FROM brokerages INDEXED BY brokerages_rank
-    WHERE length(name) = ? AND name >= ? AND name < ? ORDER BY name, id
-    """
+  /// The name lengths from the first argument to the second, in increasing order: the outer
+  /// loop (CROSS JOIN keeps it outer) of the statements that read one length at a time. For
+  /// each length the inner loop reads an index range in (name, id) order, so their rows come
+  /// in rank order and reading can stop at the limit.
+  static let lengthsCTE = "WITH RECURSIVE lengths(n) AS (SELECT ? UNION ALL SELECT n + 1 FROM lengths WHERE n < ?) "
+  static let prefixByLengthSQL =
+    lengthsCTE + """
+      SELECT b.id, b.name FROM lengths CROSS JOIN brokerages AS b INDEXED BY brokerages_rank
+      WHERE length(b.name) = lengths.n AND b.name >= ? AND b.name < ?
+      """
   static let maximumLengthSQL = "SELECT max(length(name)) FROM brokerages INDEXED BY brokerages_rank"
 
   static let wordCountSQL = """
@@ -75,11 +81,15 @@ enum BrokerageSearch {
     WHERE id IN (SELECT brokerage_id FROM brokerage_words INDEXED BY brokerage_words_word WHERE word >= ? AND word < ?)
     ORDER BY length(name), name, id
     """
-  static let wordCountOfLengthSQL = """
-    SELECT count(*) FROM (
-      SELECT 1 FROM brokerage_words INDEXED BY brokerage_words_length
-      WHERE name_length = ? AND word >= ? AND word < ? LIMIT ?)
-    """
+  /// For each length, how many word rows match (up to the threshold).
+  static let wordCountsByLengthSQL =
+    lengthsCTE + """
+      SELECT n, (
+        SELECT count(*) FROM (
+          SELECT 1 FROM brokerage_words INDEXED BY brokerage_words_length
+          WHERE name_length = lengths.n AND word >= ? AND word < ? LIMIT ?))
+      FROM lengths
+      """
   static let wordPrefixOfLengthSQL = """
     SELECT id, name FROM brokerages
     WHERE id IN (
@@ -123,6 +133,7 @@ enum BrokerageSearch {
     var results = Results(limit: limit)
     let upper = query + "\u{10FFFF}"
     let queryLength = query.unicodeScalars.count
+    let longest = try Int.fetchOne(db.cachedStatement(sql: maximumLengthSQL)) ?? 0
 
     try results.take(db.cachedStatement(sql: exactSQL), [query])
 
@@ -130,10 +141,7 @@ enum BrokerageSearch {
     if !results.isFull, try count(db, prefixCountSQL, [query, upper]) <= sortThreshold {
       try results.take(db.cachedStatement(sql: prefixSQL), [query, upper])
     } else if !results.isFull {
-      let statement = try db.cachedStatement(sql: prefixOfLengthSQL)
-      for length in try lengths(db, from: queryLength) where !results.isFull {
-        try results.take(statement, [length, query, upper])
-      }
+      try results.take(db.cachedStatement(sql: prefixByLengthSQL), [queryLength, longest, query, upper])
     }
 
     // Word prefix: a later word's tail is shorter than its name.
@@ -142,8 +150,11 @@ enum BrokerageSearch {
     } else if !results.isFull {
       let sorted = try db.cachedStatement(sql: wordPrefixOfLengthSQL)
       let walk = try db.cachedStatement(sql: wordPrefixWalkOfLengthSQL)
-      for length in try lengths(db, from: queryLength + 1) where !results.isFull {
-        let matches = try count(db, wordCountOfLengthSQL, [length, query, upper])
+      let counts = try Row.fetchCursor(
+        db.cachedStatement(sql: wordCountsByLengthSQL),
+        arguments: [queryLength + 1, longest, query, upper, sortThreshold + 1])
+      while !results.isFull, let row = try counts.next() {
+        let (length, matches): (Int, Int) = (row[0], row[1])
         if matches == 0 { continue }
         try results.take(matches <= sortThreshold ? sorted : walk, [length, query, upper])
       }
@@ -192,12 +203,6 @@ enum BrokerageSearch {
   /// How many rows a counting statement finds, counting at most one more than ``sortThreshold``.
   private static func count(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> Int {
     try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments + [sortThreshold + 1]) ?? 0
-  }
-
-  /// The name lengths from `minimum` to the longest name.
-  private static func lengths(_ db: Database, from minimum: Int) throws -> Range<Int> {
-    let maximum = try Int.fetchOne(db.cachedStatement(sql: maximumLengthSQL)) ?? 0
-    return minimum..<max(minimum, maximum + 1)
   }
 
   /// The query as one FTS5 phrase: with the trigram tokenizer, a substring match.
