@@ -99,27 +99,79 @@ import Testing
         try SandboxSeed.addSyntheticBrokerages(20_000, db)
       }
       let upper = "summit\u{10FFFF}"
-      let (plans, substring) = try pool.read { db in
+      let (plans, substring, walks) = try pool.read { db in
         (
           [
-            try plan(db, BrokerageSearch.exactSQL, ["summit", 15]),
-            try plan(db, BrokerageSearch.prefixSQL, ["summit", upper, 15]),
-            try plan(db, BrokerageSearch.wordPrefixSQL, ["summit", upper, 15]),
+            try plan(db, BrokerageSearch.exactSQL, ["summit"]),
+            try plan(db, BrokerageSearch.prefixSQL, ["summit", upper]),
+            try plan(db, BrokerageSearch.wordPrefixSQL, ["summit", upper]),
+            try plan(db, BrokerageSearch.prefixByLengthSQL, [6, 60, "summit", upper]),
+            try plan(db, BrokerageSearch.wordCountsByLengthSQL, [7, 60, "summit", upper, 201]),
           ],
-          try plan(db, BrokerageSearch.substringSQL, [BrokerageSearch.ftsPhrase("ridge"), 15])
+          try plan(db, BrokerageSearch.substringSQL, [BrokerageSearch.ftsPhrase("ridge")]),
+          [
+            try plan(db, BrokerageSearch.wordPrefixWalkOfLengthSQL, [20, "summit", upper]),
+            try plan(db, BrokerageSearch.substringWalkSQL, ["ridge"]),
+            try plan(db, BrokerageSearch.shortSubstringSQL, ["r"]),
+          ]
         )
       }
       for plan in plans {
-        #expect(plan.contains("USING INDEX"), "\(plan)")
+        #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(plan)")
         #expect(!plan.contains("SCAN brokerages"), "\(plan)")
         #expect(!plan.contains("SCAN brokerage_words"), "\(plan)")
       }
       #expect(plans[1].contains("SEARCH brokerages USING INDEX brokerages_name"))
       #expect(plans[2].contains("SEARCH brokerage_words USING INDEX brokerage_words_word"))
+      #expect(
+        plans[3].contains("SEARCH b USING COVERING INDEX brokerages_rank (<expr>=? AND name>? AND name<?)"))
+      #expect(!plans[3].contains("TEMP B-TREE"), "\(plans[3])")
+      #expect(plans[4].contains("SEARCH brokerage_words USING COVERING INDEX brokerage_words_length"))
       #expect(substring.contains("VIRTUAL TABLE INDEX"), "\(substring)")
+      // Walks read the rank order as it is stored: no sorting, so they stop at the limit.
+      for walk in walks {
+        #expect(walk.contains("brokerages USING COVERING INDEX brokerages_rank"), "\(walk)")
+        #expect(!walk.contains("TEMP B-TREE"), "\(walk)")
+      }
+      #expect(walks[0].contains("SEARCH brokerage_words USING COVERING INDEX brokerage_words_owner"), "\(walks[0])")
       // And the results are still right at that size.
       let results = try searchNames(pool, "keller williams realty", limit: 3)
       #expect(results.first == "Keller Williams Realty")
+    }
+  }
+
+  /// The ranked walks return exactly what sorting every match returned before them (the
+  /// reference below), for short and long prefixes over a large synthetic set, at every limit.
+  @Test(.timeLimit(.minutes(5))) func rankedWalksMatchSortingEveryMatch() throws {
+    try withEmptyDatabase { pool in
+      try pool.write { db in
+        try SandboxSeed.seedDefaults(db)
+        try SandboxSeed.addSyntheticBrokerages(20_000, db)
+        let writer = try BrokerageWriter(db)
+        // Many substring matches of "éla", one of them only through the trigram index's case folding.
+        for index in 0..<250 { try writer.insert(name: "Bélair Homes \(index)") }
+        try writer.insert(name: "BÉLAIR Realty")
+        try writer.insert(name: "Keller")
+      }
+      var queries = (UnicodeScalar("a").value...UnicodeScalar("z").value).map { String(UnicodeScalar($0)!) }
+      queries += [
+        "0", "1", "&", "/", "'", "ke", "co", "re", "su", "ri", "ho", "gr", "as", "zz", "xq", "él", "éla", "bél",
+      ]
+      queries += ["kel", "keller", "keller w", "re/max", "summit", "summit r", "realty", "realty a", "ridge", "park"]
+      queries += ["ealt", "idge", "omes", "real estate g", "group 1", "homes 19", "1999", "ÉLA".lowercased(), "lair"]
+      for query in queries {
+        for limit in [1, 15, 50] {
+          let (expected, actual) = try pool.read { db in
+            (
+              try ReferenceSearch.search(db, query: query, limit: limit),
+              try BrokerageSearch.search(db, query: query, limit: limit)
+            )
+          }
+          #expect(actual == expected, "q=\(query) limit=\(limit)")
+        }
+      }
+      // The case the index folds and lower() does not is found, and ranked first (shortest).
+      #expect(try searchNames(pool, "éla", limit: 1) == ["BÉLAIR Realty"])
     }
   }
 
@@ -137,5 +189,48 @@ import Testing
     #expect(BrokerageWords.laterWordTails(of: "Engel & Völkers").map(\.tail) == ["Völkers"])
     #expect(BrokerageWords.laterWordTails(of: "Compass").isEmpty)
     #expect(BrokerageWords.laterWordTails(of: "Century 21").map(\.position) == [1])
+  }
+}
+
+/// The search as it was before the ranked walks: every tier sorts all its matches. The
+/// reference for ``BrokerageSearchTests/rankedWalksMatchSortingEveryMatch()``.
+enum ReferenceSearch {
+  static func search(_ db: Database, query: String, limit: Int) throws -> [BrokerageSearch.Match] {
+    var results: [BrokerageSearch.Match] = []
+    var seen: Set<String> = []
+    let upper = query + "\u{10FFFF}"
+
+    func run(_ sql: String, _ arguments: StatementArguments) throws {
+      let remaining = limit - results.count
+      guard remaining > 0 else { return }
+      let rows = try Row.fetchAll(db, sql: sql, arguments: arguments + [remaining + seen.count])
+      for row in rows where results.count < limit {
+        let match = BrokerageSearch.Match(id: row[0], name: row[1])
+        if seen.insert(match.id).inserted { results.append(match) }
+      }
+    }
+
+    try run("SELECT id, name FROM brokerages WHERE name = ? ORDER BY name, id LIMIT ?", [query])
+    try run(
+      "SELECT id, name FROM brokerages WHERE name >= ? AND name < ? ORDER BY length(name), name, id LIMIT ?",
+      [query, upper])
+    try run(
+      """
+      SELECT id, name FROM brokerages
+      WHERE id IN (SELECT brokerage_id FROM brokerage_words WHERE word >= ? AND word < ?)
+      ORDER BY length(name), name, id LIMIT ?
+      """, [query, upper])
+    if query.unicodeScalars.count >= 3 {
+      try run(
+        """
+        SELECT b.id, b.name FROM brokerage_trigrams t JOIN brokerages b ON b.rowid = t.rowid
+        WHERE brokerage_trigrams MATCH ? ORDER BY length(b.name), b.name, b.id LIMIT ?
+        """, [BrokerageSearch.ftsPhrase(query)])
+    } else {
+      try run(
+        "SELECT id, name FROM brokerages WHERE instr(lower(name), ?) > 0 ORDER BY length(name), name, id LIMIT ?",
+        [query])
+    }
+    return results
   }
 }

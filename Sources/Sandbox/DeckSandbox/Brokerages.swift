@@ -1,6 +1,7 @@
 import GRDB
 
-/// Writes brokerages together with their search rows (word tails and trigrams).
+/// Writes brokerages together with their search rows (word tails with their name's length, and
+/// trigrams).
 struct BrokerageWriter {
   private let insertBrokerage: Statement
   private let insertTrigram: Statement
@@ -12,7 +13,7 @@ struct BrokerageWriter {
     insertBrokerage = try db.cachedStatement(sql: "INSERT OR IGNORE INTO brokerages (id, name) VALUES (?, ?)")
     insertTrigram = try db.cachedStatement(sql: "INSERT INTO brokerage_trigrams (rowid, name) VALUES (?, ?)")
     insertWord = try db.cachedStatement(
-      sql: "INSERT INTO brokerage_words (word, brokerage_id, position) VALUES (?, ?, ?)")
+      sql: "INSERT INTO brokerage_words (word, brokerage_id, position, name_length) VALUES (?, ?, ?, length(?))")
   }
 
   /// Inserts a brokerage whose id derives from its name. Returns false if it already exists.
@@ -30,7 +31,7 @@ struct BrokerageWriter {
     insertTrigram.setUncheckedArguments([db.lastInsertedRowID, name])
     try insertTrigram.execute()
     for (position, tail) in BrokerageWords.laterWordTails(of: name) {
-      insertWord.setUncheckedArguments([tail, id, position])
+      insertWord.setUncheckedArguments([tail, id, position, name])
       try insertWord.execute()
     }
     return true

@@ -102,6 +102,19 @@ enum SandboxDatabase {
     // Feature schemas, each in its own file, appended in this order.
     WorkspaceSchema.register(in: &migrator)
     KioskSchema.register(in: &migrator)
+    // Brokerage search reads every tier in rank order (see BrokerageSearch).
+    migrator.registerMigration("v2-brokerage-rank") { db in
+      try db.execute(
+        sql: """
+          -- The rank order: shorter names first, then by name (case-insensitive), then id.
+          CREATE INDEX brokerages_rank ON brokerages(length(name), name, id);
+          -- The length of the whole name each word tail belongs to, to search one length at a time.
+          ALTER TABLE brokerage_words ADD COLUMN name_length INTEGER NOT NULL DEFAULT 0;
+          UPDATE brokerage_words SET name_length = (SELECT length(name) FROM brokerages WHERE id = brokerage_id);
+          CREATE INDEX brokerage_words_length ON brokerage_words(name_length, word);
+          CREATE INDEX brokerage_words_owner ON brokerage_words(brokerage_id, word);
+          """)
+    }
     MbtiSchema.register(in: &migrator)
     return migrator
   }

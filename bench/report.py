@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Reads the raw results of bench/run, prints the summary table and writes summary.json.
+
+    bench/report.py RESULTS_DIR [--check BASELINE_JSON]
+
+With --check, compares every row with the committed baseline and exits 1 when one is more than
+25% worse (a higher ratio, time or memory; a lower throughput share or rate).
+"""
+import json
+import os
+import sys
+
+TOLERANCE = 0.25
+
+
+def load(directory, name):
+    path = os.path.join(directory, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as file:
+        return json.load(file)
+
+
+def rows(directory):
+    """(key, label, value, unit, better, goal) for every row whose raw result exists."""
+    found = []
+    oneshot = load(directory, "oneshot.json")
+    if oneshot:
+        results = {r["command"]: r for r in oneshot["results"]}
+        curl = results["curl"]["mean"]
+        for key, name, goal in [
+            ("oneshot_local", "deck --env local", 1.5),
+            ("oneshot_embedded", "deck embedded", 2.5),
+            ("help", "deck --help", 1.0),
+            ("completion_static", "completion static", 1.0),
+            ("completion_dynamic", "completion dynamic", 1.5),
+        ]:
+            if name in results:
+                mean = results[name]["mean"]
+                label = f"{name} ({mean * 1000:.1f} ms; curl {curl * 1000:.1f} ms)"
+                found.append((key, label, mean / curl, "x curl", "lower", goal))
+    script = load(directory, "script.json")
+    if script:
+        results = {r["command"]: r for r in script["results"]}
+        deck, curl = results["deck run 1000"]["mean"], results["curl 1000 (keep-alive)"]["mean"]
+        label = f"script mode, 1000 searches ({deck * 1000:.0f} ms; curl -K {curl * 1000:.0f} ms)"
+        found.append(("script_1000", label, deck / curl, "x curl", "lower", 1.3))
+    unreachable = load(directory, "unreachable.json")
+    if unreachable:
+        label = f"--env local, nothing listening (exit {unreachable['exit']}, goal exit 69)"
+        found.append(("unreachable_s", label, unreachable["seconds"], "s", "lower", 1.0))
+    search, trivial = load(directory, "wrk-search.json"), load(directory, "wrk-trivial.json")
+    if search and trivial:
+        label = (f"search mix, 100k brokerages: {search['rps']:.0f} req/s, p50 {search['p50_ms']:.2f} ms "
+                 f"(trivial route {trivial['rps']:.0f} req/s, p50 {trivial['p50_ms']:.2f} ms)")
+        found.append(("search_share", label, search["rps"] / trivial["rps"], "of trivial", "higher", 0.5))
+        label = f"search mix p99 at 32 connections (trivial route p99 {trivial['p99_ms']:.2f} ms)"
+        found.append(("search_p99_ms", label, search["p99_ms"], "ms", "lower", 10.0))
+    kiosk = load(directory, "kiosk.json")
+    if kiosk:
+        verdict = "none lost or twice" if kiosk["ok"] else f"CHECK FAILED: {kiosk}"
+        label = f"{kiosk['kiosks']} kiosks, {kiosk['sessions']} purchases to POSTED_INTENT ({verdict})"
+        found.append(("kiosk_sessions_per_s", label, kiosk["sessions_per_second"], "sessions/s", "higher", None))
+    memory = load(directory, "memory.json")
+    if memory:
+        for key, label, goal in [
+            ("rss_oneshot_mb", "peak RSS, one-shot --env local search", None),
+            ("rss_serve_mb", "peak RSS, deck sandbox serve under the wrk runs", None),
+            ("rss_script_growth_mb", "RSS growth, script mode 10,000 lines vs 100", 5.0),
+        ]:
+            if key in memory:
+                found.append((key, label, memory[key], "MB", "lower", goal))
+    return found
+
+
+def met(value, better, goal):
+    if goal is None:
+        return ""
+    return "met" if (value <= goal if better == "lower" else value >= goal) else "MISSED"
+
+
+def main():
+    directory = sys.argv[1]
+    baseline_path = sys.argv[sys.argv.index("--check") + 1] if "--check" in sys.argv else None
+    table = rows(directory)
+    summary = {key: {"value": round(value, 4), "unit": unit, "better": better, "goal": goal}
+               for key, _, value, unit, better, goal in table}
+    with open(os.path.join(directory, "summary.json"), "w") as file:
+        json.dump(summary, file, indent=2, sort_keys=True)
+        file.write("\n")
+    kiosk = load(directory, "kiosk.json")
+
+    print()
+    print(f"{'row':<22} {'value':>9} {'unit':<11} {'goal':>7}  {'':<6}  what")
+    for key, label, value, unit, better, goal in table:
+        goal_text = "" if goal is None else ("<= " if better == "lower" else ">= ") + f"{goal:g}"
+        print(f"{key:<22} {value:>9.3f} {unit:<11} {goal_text:>7}  {met(value, better, goal):<6}  {label}")
+
+    failed = bool(kiosk) and not kiosk["ok"]
+    if baseline_path:
+        with open(baseline_path) as file:
+            baseline = json.load(file)
+        print(f"\n--check against {baseline_path} (a row fails when more than {TOLERANCE:.0%} worse):")
+        for key, row in sorted(baseline.items()):
+            if key not in summary:
+                print(f"  {key:<22} missing from this run: FAIL")
+                failed = True
+                continue
+            old, new = row["value"], summary[key]["value"]
+            if row["better"] == "lower":
+                worse = new > old * (1 + TOLERANCE)
+            else:
+                worse = new < old * (1 - TOLERANCE)
+            change = (new - old) / old if old else 0.0
+            print(f"  {key:<22} baseline {old:>9.3f}  now {new:>9.3f}  ({change:+.0%})  {'FAIL' if worse else 'ok'}")
+            failed = failed or worse
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
