@@ -14,6 +14,10 @@ struct LiveProviders: ServiceProviders {
     HTTPTransportFactory.shared.transport(timeout: timeout)
   }
 
+  func sandboxAnonKey(databasePath: String) throws -> String {
+    try SandboxServer.anonKey(databasePath: databasePath)
+  }
+
   func startEmbeddedSandbox(databasePath: String) async throws -> URL {
     let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath))
     Self.embedded.withLock { $0 = running }

@@ -50,18 +50,20 @@ public enum SandboxServer {
     try await group.run()
   }
 
+  /// The anon key of the sandbox database at `databasePath` (the `apikey` of the Supabase
+  /// clients), opening, migrating and seeding the database if needed.
+  public static func anonKey(databasePath: String) throws -> String {
+    let state = try SandboxState.open(SandboxOptions(databasePath: databasePath))
+    return try state.pool.read { db in try state.signer(db).anonKey() }
+  }
+
   /// The router with every API registered, and its middleware.
   static func makeRouter(state: SandboxState) throws -> Router<BasicRequestContext> {
     let router = Router()
     router.middlewares.add(RequestHeadMiddleware())
     router.middlewares.add(DelayMiddleware(state: state))
     try AuthHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/auth/v1")!,
-      middlewares: [
-        ErrorResponseMiddleware(
-          requestError: AuthHandlers.requestError,
-          internalError: .goTrue(.internalServerError, "Internal server error"))
-      ])
+      on: router, serverURL: URL(string: "/auth/v1")!, middlewares: AuthHandlers.middlewares(state: state))
     try FlyrHandlers(state: state).registerHandlers(
       on: router, serverURL: URL(string: "/")!,
       middlewares: [ErrorResponseMiddleware(requestError: FlyrHandlers.requestError)])

@@ -8,7 +8,8 @@ struct SandboxServe: DeckCommand {
     commandName: "serve", abstract: "Serve the sandbox on loopback until Ctrl-C.",
     discussion: """
       Other clients (and `deck --env local`) can then use it at http://127.0.0.1:8787.
-      --port 0 picks a free port; the first line on stdout is the URL it listens on.
+      --port 0 picks a free port; the first line on stdout is the URL it listens on. A line
+      "anon key: KEY" gives the auth service's anon key (the Supabase clients' apikey).
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -41,8 +42,13 @@ struct SandboxServe: DeckCommand {
     let request = SandboxServeRequest(
       host: host, port: port, databasePath: db ?? context.paths.sandboxDatabase, accessTokenTTL: accessTokenTTL)
     let output = context.output
+    let providers = context.session.providers
     try await context.session.providers.serveSandbox(request) { url in
       output.line(url.absoluteString)
+      // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
+      if let anonKey = try? providers.sandboxAnonKey(databasePath: request.databasePath) {
+        output.line("anon key: \(anonKey)")
+      }
       output.info(
         "deck sandbox listening on \(url.absoluteString) (database \(request.databasePath)); Ctrl-C stops it.")
     }
