@@ -178,8 +178,8 @@ struct AuthTests {
     }
     let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("http://127.0.0.1:") == true, "the first line stays the URL")
-    let keyLine = try #require(lines.first { $0.hasPrefix("anon key: ") })
-    #expect(keyLine.dropFirst("anon key: ".count).split(separator: ".").count == 3)
+    let keyLine = try #require(lines.first { $0.hasPrefix("sandbox-anon-key=") })
+    #expect(keyLine.dropFirst("sandbox-anon-key=".count).split(separator: ".").count == 3)
   }
 
 }

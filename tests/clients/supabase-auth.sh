@@ -50,7 +50,7 @@ server=$!
 url="" anon_key=""
 for _ in $(seq 1 300); do
   url=$(sed -n 1p "$work/serve.out")
-  anon_key=$(sed -n 's/^anon key: //p' "$work/serve.out")
+  anon_key=$(sed -n 's/^sandbox-anon-key=//p' "$work/serve.out")
   [[ -n "$url" && -n "$anon_key" ]] && break
   if ! kill -0 "$server" 2>/dev/null; then
     echo "supabase-auth: deck sandbox serve exited:" >&2

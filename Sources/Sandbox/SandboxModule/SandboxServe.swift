@@ -9,7 +9,7 @@ struct SandboxServe: DeckCommand {
     discussion: """
       Other clients (and `deck --env local`) can then use it at http://127.0.0.1:8787.
       --port 0 picks a free port; the first line on stdout is the URL it listens on. A line
-      "anon key: KEY" gives the auth service's anon key (the Supabase clients' apikey).
+      sandbox-anon-key=KEY gives the auth service's anon key (the Supabase clients' apikey).
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -47,7 +47,7 @@ struct SandboxServe: DeckCommand {
       output.line(url.absoluteString)
       // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
       if let anonKey = try? providers.sandboxAnonKey(databasePath: request.databasePath) {
-        output.line("anon key: \(anonKey)")
+        output.line("sandbox-anon-key=\(anonKey)")
       }
       output.info(
         "deck sandbox listening on \(url.absoluteString) (database \(request.databasePath)); Ctrl-C stops it.")
