@@ -76,6 +76,20 @@ struct AuthTests {
     #expect(result.stderr.contains("deck auth login --email owner@sandbox.test"))
   }
 
+  @Test func statusAfterAResetAsksToLogInAgain() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    #expect(
+      try deck.run(["auth", "login", "--email", "owner@sandbox.test", "--password-stdin"], stdin: "sandbox").status == 0
+    )
+    #expect(try deck.run(["sandbox", "reset"]).status == 0)
+    // The access token has not expired, but its session ended with the reset.
+    let status = try deck.run(["auth", "status"])
+    #expect(status.status == 77)
+    #expect(status.stderr.contains("no longer valid"), "\(status.stderr)")
+    #expect(status.stderr.contains("deck auth login --email owner@sandbox.test"))
+  }
+
   @Test func tokenFileIsPrivateAndAReadableOneIsRefused() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
