@@ -96,6 +96,8 @@ let package = Package(
     contract("KioskAPI"),
     contract("SandboxWorkspaceAPI"),
     contract("SandboxKioskAPI"),
+    contract("NudgeAPI"),
+    contract("SandboxMbtiAPI"),
 
     // MARK: Feature modules
     .target(name: "BrokerageRules", path: "Sources/Features/Brokerage/Rules", swiftSettings: swiftSettings),
@@ -110,21 +112,28 @@ let package = Package(
     .target(
       name: "WorkspaceModule",
       dependencies: [
-        "DeckCore", "DeckREPL", "WorkspaceRules", "BrokerageRules", "BrokerageModule", "FlyrAPI", argumentParser,
+        "DeckCore", "WorkspaceRules", "BrokerageRules", "FlyrAPI", argumentParser,
       ],
       path: "Sources/Features/Workspace/Commands", swiftSettings: swiftSettings),
     .systemLibrary(name: "CQRencode", path: "Sources/Features/Kiosk/CQRencode"),
+    .systemLibrary(name: "CZlib", path: "Sources/Features/Kiosk/CZlib"),
     .target(name: "KioskRules", path: "Sources/Features/Kiosk/Rules", swiftSettings: swiftSettings),
     .target(
       name: "KioskModule",
-      dependencies: ["DeckCore", "DeckREPL", "KioskRules", "KioskAPI", "CQRencode", argumentParser],
+      dependencies: ["DeckCore", "KioskRules", "KioskAPI", "CQRencode", "CZlib", argumentParser],
       path: "Sources/Features/Kiosk/Commands", swiftSettings: swiftSettings),
+
+    .target(name: "MbtiRules", path: "Sources/Features/Mbti/Rules", swiftSettings: swiftSettings),
+    .target(
+      name: "MbtiModule",
+      dependencies: ["DeckCore", "MbtiRules", "NudgeAPI", openAPIRuntime, argumentParser],
+      path: "Sources/Features/Mbti/Commands", swiftSettings: swiftSettings),
 
     // MARK: Heavy modules: the HTTP transport and the sandbox server
     .target(
       name: "DeckHTTPTransport",
       dependencies: [
-        "DeckCore", openAPIRuntime,
+        "DeckSupport", "DeckConfig", openAPIRuntime,
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -134,7 +143,8 @@ let package = Package(
     .target(
       name: "DeckSandbox",
       dependencies: [
-        "AuthAPI", "FlyrAPI", "SandboxAdminAPI", "KioskAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI",
+        "AuthAPI", "FlyrAPI", "SandboxAdminAPI", "KioskAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", "NudgeAPI",
+        "SandboxMbtiAPI",
         "BrokerageRules", "WorkspaceRules", "KioskRules", openAPIRuntime,
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -143,12 +153,14 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ],
       path: "Sources/Sandbox/DeckSandbox", swiftSettings: swiftSettings),
     .target(
       name: "SandboxModule",
       dependencies: [
-        "DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", openAPIRuntime, argumentParser,
+        "DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", "SandboxMbtiAPI", openAPIRuntime,
+        argumentParser, .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
 
@@ -156,7 +168,8 @@ let package = Package(
     .executableTarget(
       name: "deck",
       dependencies: [
-        "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "WorkspaceModule", "KioskModule", "SandboxModule",
+        "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "WorkspaceModule", "KioskModule", "MbtiModule",
+        "SandboxModule",
         "DeckHTTPTransport",
         "DeckSandbox",
         argumentParser,
@@ -178,7 +191,9 @@ let package = Package(
     // MARK: Tests
     .testTarget(
       name: "DeckCoreTests",
-      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime],
+      dependencies: [
+        "DeckCore", "DeckREPL", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime,
+      ],
       path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
     .testTarget(
       name: "BrokerageRulesTests", dependencies: ["BrokerageRules"],
@@ -189,6 +204,9 @@ let package = Package(
     .testTarget(
       name: "KioskRulesTests", dependencies: ["KioskRules"],
       path: "Tests/KioskRulesTests", swiftSettings: swiftSettings),
+    .testTarget(
+      name: "MbtiRulesTests", dependencies: ["MbtiRules"],
+      path: "Tests/MbtiRulesTests", swiftSettings: swiftSettings),
     .testTarget(
       name: "SandboxTests", dependencies: ["DeckSandbox", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Tests/SandboxTests", swiftSettings: swiftSettings),

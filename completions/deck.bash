@@ -184,13 +184,13 @@ _deck() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    env|auth|brokerage|workspace|kiosk|sandbox|repl|run|completion|plugins|help)
+    env|auth|brokerage|workspace|kiosk|mbti|sandbox|repl|run|completion|plugins|help)
         # Offer subcommand argument completions
         "_deck_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk sandbox repl run completion plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti sandbox repl run completion plugins help' -- "${cur}"))
         ;;
     esac
 }
@@ -339,7 +339,7 @@ _deck_env_set() {
         return
         ;;
     *)
-        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''allow-insecure-http='$'\n''sandbox='
+        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
         return
         ;;
     esac
@@ -1031,6 +1031,128 @@ _deck_kiosk_run() {
     esac
 }
 
+_deck_mbti() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    questions|quiz|submit|result|user-id)
+        # Offer subcommand argument completions
+        "_deck_mbti_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'questions quiz submit result user-id' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_mbti_questions() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti questions -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_quiz() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --plain --resume --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti quiz -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_submit() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout --answers)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti submit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--answers')
+        __deck_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_result() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti result -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_user-id() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --reset --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti user-id -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
 _deck_sandbox() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -1043,22 +1165,22 @@ _deck_sandbox() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve|status|seed|reset|delay|trigger|inspect|outbox)
+    serve|status|seed|reset|delay|trigger|inspect|outbox|fault)
         # Offer subcommand argument completions
         "_deck_sandbox_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve status seed reset delay trigger inspect outbox' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve status seed reset delay trigger inspect outbox fault' -- "${cur}"))
         ;;
     esac
 }
 
 _deck_sandbox_serve() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --trace --allow-remote --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --host --port --db)
+    non_repeating_options=(--env --timeout --host --port --db --public-url)
     __deck_offer_flags_options 0
 
     # Offer option value completions
@@ -1078,6 +1200,9 @@ _deck_sandbox_serve() {
         ;;
     '--db')
         __deck_add_completions -f
+        return
+        ;;
+    '--public-url')
         return
         ;;
     esac
@@ -1273,13 +1398,13 @@ _deck_sandbox_inspect() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    workspace|session|store)
+    workspace|session|store|events)
         # Offer subcommand argument completions
         "_deck_sandbox_inspect_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'workspace session store' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'workspace session store events' -- "${cur}"))
         ;;
     esac
 }
@@ -1341,6 +1466,35 @@ _deck_sandbox_inspect_store() {
     esac
 }
 
+_deck_sandbox_inspect_events() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout --user --type --limit)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--type')
+        __deck_add_completions -W 'onboarding_take_test'$'\n''mbti_page_advance'$'\n''mbti_submitted'$'\n''mbti_completed'
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    esac
+}
+
 _deck_sandbox_outbox() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
@@ -1358,6 +1512,105 @@ _deck_sandbox_outbox() {
         return
         ;;
     '--to')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_fault() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|clear)
+        # Offer subcommand argument completions
+        "_deck_sandbox_fault_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list clear' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_sandbox_fault_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --reset --truncate --malformed --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout --method --status --retry-after --latency --times --probability)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--method')
+        __deck_add_completions -W 'ANY'$'\n''GET'$'\n''POST'$'\n''PUT'$'\n''PATCH'$'\n''DELETE'
+        return
+        ;;
+    '--status')
+        return
+        ;;
+    '--retry-after')
+        return
+        ;;
+    '--latency')
+        return
+        ;;
+    '--times')
+        return
+        ;;
+    '--probability')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_fault_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_fault_clear() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault clear -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

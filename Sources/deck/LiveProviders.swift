@@ -24,11 +24,17 @@ struct LiveProviders: ServiceProviders {
     return running.baseURL
   }
 
-  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL) -> Void) async throws {
+  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL, String) -> Void)
+    async throws
+  {
     try await SandboxServer.serve(
       SandboxOptions(
         databasePath: request.databasePath, host: request.host, port: request.port,
-        accessTokenTTL: request.accessTokenTTL),
+        accessTokenTTL: request.accessTokenTTL, publicURL: request.publicURL),
       onListening: onListening)
+  }
+
+  func embeddedSandboxAdminToken() -> String? {
+    Self.embedded.withLock { $0?.adminToken }
   }
 }

@@ -13,8 +13,11 @@ let environment = ProcessInfo.processInfo.environment
 let scriptMode = (arguments.isEmpty && isatty(0) == 0) || arguments.first == "run"
 var output = Output.standard(environment: environment)
 if scriptMode { output = output.withoutColor() }
-let session = DeckSession(processEnvironment: environment, providers: LiveProviders(), output: output)
+let session = DeckSession(
+  processEnvironment: environment, providers: LiveProviders(), output: output, lineReader: ReadlineLineReader(),
+  registry: Registry.shared)
 CompletionSession.register { session }
+DynamicCompletion.register(Registry.shared.completionProviders)
 DeckShell.register(root: Deck.self)
 
 let code: Int32

@@ -120,7 +120,11 @@ struct ConfigTests {
     try store.save(file)
     try store.save(file)
     #expect(try store.load() == file)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/deck") == ["config.yml"])
+    // The lock file (config.yml.lock) stays, empty; no temporary file does.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path + "/deck").sorted() == [
+        "config.yml", "config.yml.lock",
+      ])
   }
 
   @Test func pathsFollowXDG() {

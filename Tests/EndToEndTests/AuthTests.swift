@@ -185,7 +185,13 @@ struct AuthTests {
     }
     var buffer = Data()
     let deadline = Date().addingTimeInterval(60)
-    while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < 2 && Date() < deadline {
+    // The URL, the admin token, then the anon key (a whole line).
+    func keyLineIsComplete() -> Bool {
+      let text = String(decoding: buffer, as: UTF8.self)
+      guard let start = text.range(of: "sandbox-anon-key=") else { return false }
+      return text[start.upperBound...].contains("\n")
+    }
+    while !keyLineIsComplete() && Date() < deadline {
       let chunk = out.fileHandleForReading.availableData
       if chunk.isEmpty { break }
       buffer += chunk
@@ -193,6 +199,7 @@ struct AuthTests {
     let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("http://127.0.0.1:") == true, "the first line stays the URL")
     let keyLine = try #require(lines.first { $0.hasPrefix("sandbox-anon-key=") })
+    #expect((lines.firstIndex(of: keyLine) ?? 0) > 0)
     #expect(keyLine.dropFirst("sandbox-anon-key=".count).split(separator: ".").count == 3)
   }
 

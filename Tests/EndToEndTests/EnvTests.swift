@@ -64,6 +64,13 @@ struct EnvTests {
     var assignments = ["env", "set", "mine"]
     for service in ["flyr", "kiosk", "recruiting", "nudge", "auth"] { assignments.append("\(service)=\(server.url)") }
     #expect(try deck.run(assignments).status == 0)
+    // The operator commands need the sandbox's admin token, which serve printed.
+    let refused = try deck.run(["--env", "mine", "sandbox", "status"])
+    #expect(refused.status == 77)
+    #expect(refused.stderr.contains("sandbox-admin-token="))
+    #expect(try deck.run(["env", "set", "mine", "sandbox-admin-token=\(server.adminToken)"]).status == 0)
+    let shown = try deck.run(["env", "show", "mine"])
+    #expect(!shown.all.contains(server.adminToken), "the token is never printed")
     let status = try deck.run(["--env", "mine", "sandbox", "status", "--json"])
     #expect(status.status == 0, "\(status.stderr)")
     #expect(try deck.run(["--env", "mine", "brokerage", "search", "compass"]).stdout.contains("Compass"))

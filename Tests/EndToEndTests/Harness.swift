@@ -36,6 +36,8 @@ struct DeckCLI {
     for service in ["FLYR", "KIOSK", "RECRUITING", "NUDGE", "AUTH"] {
       environment["DECK_\(service)_URL"] = server.url
     }
+    // The operator endpoints' token, as `serve` printed it on its second line.
+    environment["DECK_SANDBOX_ADMIN_TOKEN"] = server.adminToken
   }
 
   var configDirectory: String { home + "/config/deck" }
@@ -56,6 +58,31 @@ struct DeckCLI {
   static func execute(
     _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], in directory: String
   ) throws -> Result {
+    try start(executable, arguments, stdin: stdin, environment: environment, in: directory).finish()
+  }
+
+  /// A started process whose output goes to files; `finish` waits for it and reads them.
+  struct Running {
+    let process: Process
+    let outPath: String
+    let errPath: String
+
+    func finish() -> Result {
+      process.waitUntilExit()
+      defer {
+        try? FileManager.default.removeItem(atPath: outPath)
+        try? FileManager.default.removeItem(atPath: errPath)
+      }
+      return Result(
+        status: process.terminationStatus,
+        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+  }
+
+  static func start(
+    _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], in directory: String
+  ) throws -> Running {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -65,10 +92,6 @@ struct DeckCLI {
     let errPath = directory + "/.err-\(UUID().uuidString)"
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    defer {
-      try? FileManager.default.removeItem(atPath: outPath)
-      try? FileManager.default.removeItem(atPath: errPath)
-    }
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let input = Pipe()
@@ -76,11 +99,7 @@ struct DeckCLI {
     try process.run()
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    return Result(
-      status: process.terminationStatus,
-      stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    return Running(process: process, outPath: outPath, errPath: errPath)
   }
 
   /// Files deck created under HOME (for tests that check nothing was written).
@@ -98,6 +117,8 @@ struct DeckCLI {
 final class SandboxProcess: @unchecked Sendable {
   let process = Process()
   let url: String
+  /// The admin token of the operator endpoints (serve's second stdout line).
+  let adminToken: String
   let directory: String
 
   init(extraArguments: [String] = []) throws {
@@ -114,18 +135,25 @@ final class SandboxProcess: @unchecked Sendable {
     try process.run()
     var buffer = Data()
     let deadline = Date().addingTimeInterval(60)
-    while !buffer.contains(UInt8(ascii: "\n")) && Date() < deadline {
+    while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < 2 && Date() < deadline {
       let chunk = out.fileHandleForReading.availableData
       if chunk.isEmpty { break }
       buffer += chunk
     }
-    let line = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-    guard line.hasPrefix("http://127.0.0.1:") else {
+    let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+    let line = lines.first ?? ""
+    let tokenPrefix = "sandbox-admin-token="
+    guard line.hasPrefix("http://127.0.0.1:"), lines.count >= 2, lines[1].hasPrefix(tokenPrefix) else {
       process.terminate()
-      throw SandboxStartError(output: line)
+      throw SandboxStartError(output: lines.joined(separator: "\n"))
     }
     url = line.trimmingCharacters(in: .whitespaces)
+    adminToken = String(lines[1].dropFirst(tokenPrefix.count))
+    self.output = out
   }
+
+  /// serve's stdout, after the two lines read at start.
+  let output: Pipe
 
   deinit {
     if process.isRunning {

@@ -19,7 +19,10 @@ final class PseudoTerminal {
     var slave: Int32 = -1
     var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw PTYError.openFailed }
-    let slaveName = String(cString: ttyname(slave))
+    // ttyname_r: ttyname's static buffer is shared by the tests that open terminals in parallel.
+    var name = [CChar](repeating: 0, count: 256)
+    guard ttyname_r(slave, &name, name.count) == 0 else { throw PTYError.openFailed }
+    let slaveName = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     _ = fcntl(master, F_SETFD, FD_CLOEXEC)
 
     var attributes = posix_spawnattr_t()

@@ -116,6 +116,13 @@ final class RunningDeck {
     return buffer.split(separator: "\n").first.map(String.init) ?? ""
   }
 
+  /// The rest of stdout after the first line (reads to the end: call after `wait`).
+  func rest() -> String {
+    buffer += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    guard let newline = buffer.firstIndex(of: "\n") else { return "" }
+    return String(buffer[buffer.index(after: newline)...])
+  }
+
   /// Waits for exit; returns the status and stderr.
   func wait(timeout: TimeInterval = 60) -> (status: Int32, stderr: String) {
     let deadline = Date().addingTimeInterval(timeout)

@@ -45,6 +45,10 @@ import Testing
     let amr = try #require(object["amr"] as? [[String: Any]])
     #expect(amr.first?["method"] as? String == "password")
     #expect(amr.first?["timestamp"] as? Int == 900)
+    // Two tokens of one session issued in the same second still differ.
+    let first = AccessTokenClaims(userID: "user-1", email: "a@b.co", sessionID: "session-1", issuedAt: 1_000, ttl: 60)
+    let second = AccessTokenClaims(userID: "user-1", email: "a@b.co", sessionID: "session-1", issuedAt: 1_000, ttl: 60)
+    #expect(try signer.sign(first) != (try signer.sign(second)))
   }
 
   @Test func rejectsTamperedTokens() throws {

@@ -38,7 +38,7 @@ import Testing
     let base = sandbox.baseURL
     #expect(base.absoluteString.hasPrefix("http://127.0.0.1:"))
 
-    let info = try await request(base, "GET", "/__sandbox/v1/info")
+    let info = try await request(base, "GET", "/__sandbox/v1/info", bearer: sandbox.adminToken)
     #expect(info.status == 200)
     let infoBody = info.json as? [String: Any]
     #expect(infoBody?["sandbox"] as? Bool == true)
@@ -105,22 +105,27 @@ import Testing
     #expect(afterLogout.status == 400)
 
     // Delay applies to the API but not to the admin routes.
-    #expect(try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":300}"#).status == 200)
+    #expect(
+      try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":300}"#, bearer: sandbox.adminToken)
+        .status == 200)
     let clock = ContinuousClock()
     let delayed = try await clock.measure {
       _ = try await request(base, "GET", "/api/brokerages/search?q=re")
     }
     #expect(delayed >= .milliseconds(300))
     let admin = try await clock.measure {
-      _ = try await request(base, "GET", "/__sandbox/v1/info")
+      _ = try await request(base, "GET", "/__sandbox/v1/info", bearer: sandbox.adminToken)
     }
     #expect(admin < .milliseconds(300))
-    #expect(try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":-1}"#).status == 400)
+    #expect(
+      try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":-1}"#, bearer: sandbox.adminToken)
+        .status == 400)
 
     // Seed and reset.
-    let seeded = try await request(base, "POST", "/__sandbox/v1/seed", body: #"{"brokerages":500}"#)
+    let seeded = try await request(
+      base, "POST", "/__sandbox/v1/seed", body: #"{"brokerages":500}"#, bearer: sandbox.adminToken)
     #expect((seeded.json as? [String: Any])?["brokerages"] as? Int == CanonicalBrokerages.names.count + 500)
-    let reset = try await request(base, "POST", "/__sandbox/v1/reset")
+    let reset = try await request(base, "POST", "/__sandbox/v1/reset", body: "{}", bearer: sandbox.adminToken)
     #expect((reset.json as? [String: Any])?["brokerages"] as? Int == CanonicalBrokerages.names.count)
     #expect((reset.json as? [String: Any])?["users"] as? Int == 1)
     // The reset ended every session.
@@ -134,7 +139,8 @@ import Testing
     defer { directory.cleanUp() }
     let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
     let base = sandbox.baseURL
-    _ = try await request(base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":60000}"#)
+    _ = try await request(
+      base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":60000}"#, bearer: sandbox.adminToken)
     let pending = Task { try? await request(base, "GET", "/api/brokerages/search?q=re") }
     try await Task.sleep(for: .milliseconds(200))
     let clock = ContinuousClock()

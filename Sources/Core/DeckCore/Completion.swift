@@ -1,3 +1,4 @@
+import ArgumentParser
 import DeckConfig
 import DeckSupport
 import Dispatch
@@ -28,22 +29,33 @@ public enum DynamicCompletion {
     let now = ContinuousClock.now
     if let hit = cache.withLock({ $0[key] }), now - hit.at < cacheLifetime { return hit.values }
     guard let session = DeckSession.current ?? CompletionSession.make() else { return [] }
-    let result = Mutex<[String]?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let task = Task.detached {
-      let context = DeckContext(session: session, options: .defaults)
-      let values = (try? await provider.values(prefix: prefix, context: context)) ?? []
-      result.withLock { $0 = values }
-      done.signal()
+    let found = Budgeted.run(within: budget) {
+      try await provider.values(prefix: prefix, context: DeckContext(session: session, options: .defaults))
     }
-    let milliseconds = Int(budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000)
-    guard done.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
-      task.cancel()
-      return []
-    }
-    let values = result.withLock { $0 } ?? []
+    // A failure offers nothing and is not cached; running out of time is not cached either.
+    guard let values = found else { return [] }
     cache.withLock { $0[key] = (values, now) }
     return values
+  }
+}
+
+extension DynamicCompletion {
+  private static let registered = Mutex<[String: any CompletionProvider.Type]>([:])
+
+  /// Makes the modules' providers available by id (the executable does this at start-up), so
+  /// a feature can complete another feature's values without depending on it.
+  public static func register(_ providers: [any CompletionProvider.Type]) {
+    registered.withLock { table in
+      for provider in providers { table[provider.id] = provider }
+    }
+  }
+
+  /// The completion kind for the provider registered under `id` (nothing while none is).
+  public static func kind(_ id: String) -> CompletionKind {
+    .custom { _, _, prefix in
+      guard let provider = registered.withLock({ $0[id] }) else { return [] }
+      return values(provider, prefix: prefix)
+    }
   }
 }
 

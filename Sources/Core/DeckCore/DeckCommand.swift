@@ -19,25 +19,29 @@ extension DeckCommand {
   }
 }
 
-/// A feature module: how it registers with the core. Adding a module is one line in the
-/// executable's registry (`Sources/deck/Registry.swift`).
+/// A module (a feature, or a built-in group such as `env`): how it registers with the core.
+/// Adding a module is one line in the executable's registry (`Sources/deck/Registry.swift`);
+/// everything else the core learns about it comes from these members.
 public protocol DeckModule: SendableMetatype {
-  /// The top-level command name, e.g. `brokerage`.
+  /// The module's name, e.g. `brokerage` (`deck env show` names the modules behind each service).
   static var name: String { get }
-  static var summary: String { get }
   /// The backend services the module talks to (empty for local-only modules).
   static var services: [Service] { get }
-  /// The module's top-level command trees (usually one, named like the module).
+  /// The module's top-level command trees (usually one, named like the module): the root
+  /// command's subcommands.
   static var commands: [any ParsableCommand.Type] { get }
-  /// Dynamic completion providers the module's arguments use.
+  /// Dynamic completion providers the module owns, registered by id at start-up so that any
+  /// argument (of this module or another) can complete through them.
   static var completionProviders: [any CompletionProvider.Type] { get }
 }
 
 extension DeckModule {
+  public static var services: [Service] { [] }
   public static var completionProviders: [any CompletionProvider.Type] { [] }
 }
 
-/// The registered modules, and the root command's configuration built from them.
+/// The registered modules: the root command's subcommands, the completion providers and which
+/// module uses which service all come from here.
 public struct DeckRegistry: Sendable {
   public let modules: [any DeckModule.Type]
 
@@ -47,7 +51,10 @@ public struct DeckRegistry: Sendable {
 
   public var commands: [any ParsableCommand.Type] { modules.flatMap { $0.commands } }
 
-  public func module(named name: String) -> (any DeckModule.Type)? {
-    modules.first { $0.name == name }
+  public var completionProviders: [any CompletionProvider.Type] { modules.flatMap { $0.completionProviders } }
+
+  /// The names of the modules that talk to `service`, in registry order.
+  public func modules(using service: Service) -> [String] {
+    modules.filter { $0.services.contains(service) }.map { $0.name }
   }
 }

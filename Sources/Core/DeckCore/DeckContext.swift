@@ -13,8 +13,11 @@ public enum AuthUse: Sendable {
   case none
   /// Send the active account's token; fail before sending when nobody is signed in.
   case required
-  /// Send this token (e.g. to sign out an account that is not the active one).
+  /// Send this token, given for this run, to the environment's hosts.
   case bearer(String)
+  /// Send a stored account's token (e.g. to sign out an account that is not the active one),
+  /// only to the origins it was stored for.
+  case stored(StoredSession)
 }
 
 /// What one command gets: its options, the output streams, and the shared services, each
@@ -55,10 +58,18 @@ public final class DeckContext: Sendable {
     case .embeddedSandbox:
       return try await session.embeddedSandboxURL()
     case .url(let string):
-      guard let url = URL(string: string) else { throw DeckError.configuration("Invalid URL \(string).") }
+      // Every URL was validated when the environment was resolved; this only guards against a gap.
+      guard let url = URL(string: string) else {
+        throw DeckError.configuration(
+          "Invalid URL \"\(TerminalText.sanitize(string))\" for the \(service.rawValue) service.",
+          hint: "Fix it with: deck env set \(try environment().name) \(service.rawValue)=https://HOST")
+      }
       return url
     }
   }
+
+  /// The variable that lets a stored token go to a URL replaced by `DECK_<SERVICE>_URL`.
+  public static let sendTokenToOverridesVariable = "DECK_SEND_TOKEN_TO_OVERRIDES"
 
   /// Builds a generated client for a service, with deck's middleware stack:
   /// user agent, error mapping, retries, auth (own hosts only) and trace.
@@ -71,56 +82,140 @@ public final class DeckContext: Sendable {
     var middlewares: [any ClientMiddleware] = [
       UserAgentMiddleware(), ErrorMappingMiddleware(service: service.rawValue), RetryMiddleware(),
     ]
-    let token: String?
+    let tracing = options.trace || options.traceBody
+    let output = output
+    let trace: @Sendable (String) -> Void = { output.trace($0) }
+    let note: (@Sendable (String) -> Void)? = tracing ? trace : nil
     switch auth {
-    case .none: token = nil
-    case .required: token = try await accessToken()
-    case .bearer(let value): token = value
+    case .none:
+      break
+    case .required:
+      let (token, stored) = try await activeToken()
+      let policy = try await tokenPolicy(storedOrigins: stored.map { try storedOrigins($0) })
+      middlewares.append(AuthMiddleware(policy: policy, note: note) { token })
+    case .bearer(let token):
+      middlewares.append(AuthMiddleware(policy: try await tokenPolicy(storedOrigins: nil), note: note) { token })
+    case .stored(let stored):
+      let policy = try await tokenPolicy(storedOrigins: try storedOrigins(stored))
+      middlewares.append(AuthMiddleware(policy: policy, note: note) { stored.accessToken })
     }
-    if let token {
-      middlewares.append(AuthMiddleware(allowedHosts: try await ownHosts(try environment())) { token })
-    }
-    if options.trace || options.traceBody {
-      let output = output
+    if tracing {
       middlewares.append(TraceMiddleware(level: options.traceBody ? .bodies : .requests) { output.trace($0) })
     }
     let timeout = Duration.milliseconds(Int64(options.timeout * 1000))
     return try make(serverURL, session.transport(timeout: timeout), middlewares)
   }
 
-  /// The hosts of the current environment: the only ones its token is sent to.
-  func ownHosts(_ environment: ResolvedEnvironment) async throws -> Set<String> {
-    var hosts = Set<String>()
+  // MARK: Where a token may go
+
+  /// What stands for the in-process sandbox among a token's origins (its port changes every run).
+  static let embeddedOrigin = "embedded-sandbox"
+
+  /// A service's origin key in an environment: `host[:port]`, or the embedded sandbox's marker.
+  func origin(_ service: Service, in definition: EnvironmentDefinition) -> String? {
+    if let string = definition.urls[service] {
+      guard let parsed = ParsedURL(string) else { return nil }
+      return AuthMiddleware.hostKey(scheme: parsed.scheme, host: parsed.host, port: parsed.port)
+    }
+    return definition.isEmbedded ? Self.embeddedOrigin : nil
+  }
+
+  /// The origins to record with a token stored now: the environment as configured (config
+  /// file and built-ins, without `DECK_<SERVICE>_URL`), plus the auth service the token came
+  /// from (which may be an override: the token is that server's).
+  public func originsForNewToken() throws -> [String] {
+    let environment = try environment()
+    var origins = Set(try configuredOrigins(environment))
+    if let auth = origin(.auth, in: environment.definition) { origins.insert(auth) }
+    return origins.sorted()
+  }
+
+  /// The configured environment's origins (no overrides).
+  func configuredOrigins(_ environment: ResolvedEnvironment) throws -> [String] {
+    let configured = try resolver().definition(environment.name) ?? environment.definition
+    return Service.allCases.compactMap { origin($0, in: configured) }
+  }
+
+  /// A stored token's origins; tokens stored before deck recorded them get the configured ones.
+  func storedOrigins(_ stored: StoredSession) throws -> Set<String> {
+    Set(try stored.origins ?? configuredOrigins(try environment()))
+  }
+
+  /// Which of the current environment's hosts get the token. `storedOrigins` nil: a token the
+  /// user gave for this run (DECK_TOKEN), which goes to every host of the environment as resolved.
+  func tokenPolicy(storedOrigins: Set<String>?) async throws -> TokenPolicy {
+    let environment = try environment()
+    let optIn = session.processEnvironment[Self.sendTokenToOverridesVariable] == "1"
+    var policy = TokenPolicy()
+    var refused: [(String, String, Service)] = []
     for service in Service.allCases {
       guard let endpoint = try? environment.endpoint(for: service) else { continue }
       let url: URL
       switch endpoint {
-      case .url(let string): url = URL(string: string)!
+      case .url(let string):
+        guard let parsed = URL(string: string) else { continue }
+        url = parsed
       case .embeddedSandbox: url = try await session.embeddedSandboxURL()
       }
-      if let key = AuthMiddleware.hostKey(scheme: url.scheme, host: url.host, port: url.port) { hosts.insert(key) }
+      guard let key = AuthMiddleware.hostKey(scheme: url.scheme, host: url.host, port: url.port),
+        let origin = origin(service, in: environment.definition)
+      else { continue }
+      if storedOrigins == nil || storedOrigins?.contains(origin) == true {
+        policy.allowed.insert(key)
+      } else {
+        refused.append((key, origin, service))
+      }
     }
-    return hosts
+    for (key, _, service) in refused where !policy.allowed.contains(key) {
+      if environment.overriddenServices.contains(service) {
+        if optIn {
+          policy.optIn[key] =
+            "\(Self.sendTokenToOverridesVariable)=1 (\(service.overrideVariable) replaces the environment's URL)"
+        } else {
+          policy.withheld[key] =
+            "\(service.overrideVariable) replaces the URL the token was stored for; set \(Self.sendTokenToOverridesVariable)=1 to send it anyway"
+        }
+      } else {
+        policy.withheld[key] =
+          "the environment's URL for \(service.rawValue) changed since the token was stored; sign in again to use it there"
+      }
+    }
+    return policy
   }
 
   // MARK: Tokens
 
   /// The active account's access token: `DECK_TOKEN`, else the stored one, refreshed first if expired.
   public func accessToken() async throws -> String {
-    if let token = session.processEnvironment["DECK_TOKEN"], !token.isEmpty { return token }
+    try await activeToken().token
+  }
+
+  /// The token to send, and the stored session it came from (nil for `DECK_TOKEN`).
+  func activeToken() async throws -> (token: String, stored: StoredSession?) {
+    if let token = session.processEnvironment["DECK_TOKEN"], !token.isEmpty { return (token, nil) }
     let environment = try environment()
     guard let stored = try tokenStore.accounts(in: environment.name).activeSession else {
       throw DeckError(
         .unauthorized(status: nil), "Not signed in to environment \"\(environment.name)\".",
         hint: "Sign in with: deck auth login --email EMAIL --password-stdin")
     }
-    guard stored.isExpired() else { return stored.accessToken }
-    return try await refresh(stored, in: environment).accessToken
+    guard stored.isExpired() else { return (stored.accessToken, stored) }
+    let renewed = try await refresh(stored, in: environment)
+    return (renewed.accessToken, renewed)
   }
 
-  /// Exchanges the refresh token for a new session and stores it.
+  /// Exchanges the refresh token for a new session and stores it. Refresh tokens are
+  /// single-use, so this happens under the token file's lock, and a session another deck
+  /// process refreshed meanwhile is used instead of refreshing again.
   @discardableResult
   public func refresh(_ stored: StoredSession, in environment: ResolvedEnvironment) async throws -> StoredSession {
+    try await tokenStore.refresh(stored, in: environment.name) { latest in
+      try await self.exchange(latest, in: environment)
+    }
+  }
+
+  /// One refresh-token grant.
+  private func exchange(_ stored: StoredSession, in environment: ResolvedEnvironment) async throws -> StoredSession {
     let expired = DeckError(
       .unauthorized(status: 401),
       "The session of \(stored.email) in environment \"\(environment.name)\" has expired and could not be refreshed.",
@@ -137,8 +232,8 @@ public final class DeckContext: Sendable {
       if case .rejected = ErrorPresenter.deckError(for: error).kind { throw expired }
       throw error
     }
-    let renewed = StoredSession(response, email: stored.email)
-    try tokenStore.replace(renewed, in: environment.name)
+    var renewed = StoredSession(response, email: stored.email)
+    renewed.origins = stored.origins
     return renewed
   }
 

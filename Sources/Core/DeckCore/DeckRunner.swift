@@ -29,7 +29,18 @@ public enum DeckRunner {
     } catch {
       if ErrorPresenter.owns(error) { return ErrorPresenter.present(error, output: session.output) }
       let code = root.exitCode(for: error).rawValue
-      let message = root.fullMessage(for: error)
+      // A usage error, or help asked for a path that names no command: say which word is not a
+      // command and what it may have meant. (Plain `--help` builds no tree.)
+      if code == ExitCode.validationFailure.rawValue
+        || (code == 0 && arguments.contains(where: { !$0.hasPrefix("-") })),
+        let unknown = UsageHelp.unknownCommand(in: CommandTree.of(root), arguments: arguments)
+      {
+        return ErrorPresenter.present(unknown.error, output: session.output)
+      }
+      // Usage errors quote the words of the line, which may come from a script or a pipe.
+      let message =
+        code == 0
+        ? root.fullMessage(for: error) : TerminalText.sanitize(root.fullMessage(for: error), keepNewlines: true)
       if !message.isEmpty {
         if code == 0 { session.output.line(message) } else { session.output.writeErr(message + "\n") }
       }

@@ -14,8 +14,12 @@ public protocol ServiceProviders: Sendable {
   func makeTransport(timeout: Duration) -> any ClientTransport
   /// Starts the sandbox server in this process on an ephemeral loopback port.
   func startEmbeddedSandbox(databasePath: String) async throws -> URL
-  /// Serves the sandbox in the foreground until SIGINT or SIGTERM.
-  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL) -> Void) async throws
+  /// Serves the sandbox in the foreground until SIGINT or SIGTERM; onListening gets the URL
+  /// and the database's admin token (for the operator endpoints).
+  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL, String) -> Void)
+    async throws
+  /// The admin token of the embedded sandbox once it runs (read from its database), else nil.
+  func embeddedSandboxAdminToken() -> String?
 }
 
 public struct SandboxServeRequest: Sendable {
@@ -23,11 +27,14 @@ public struct SandboxServeRequest: Sendable {
   public var port: Int
   public var databasePath: String
   public var accessTokenTTL: Int
-  public init(host: String, port: Int, databasePath: String, accessTokenTTL: Int) {
+  /// The base URL of the links the sandbox hands out; nil: its own address.
+  public var publicURL: String?
+  public init(host: String, port: Int, databasePath: String, accessTokenTTL: Int, publicURL: String? = nil) {
     self.host = host
     self.port = port
     self.databasePath = databasePath
     self.accessTokenTTL = accessTokenTTL
+    self.publicURL = publicURL
   }
 }
 
@@ -38,6 +45,11 @@ public final class DeckSession: Sendable {
   public let paths: DeckPaths
   public let providers: any ServiceProviders
   public let output: Output
+  /// Questions to the person at the terminal (GNU readline in the executable); nil where
+  /// nobody can be asked.
+  public let lineReader: (any LineReading)?
+  /// The registered modules.
+  public let registry: DeckRegistry
 
   /// The session in which commands run (set by `DeckRunner`).
   @TaskLocal public static var current: DeckSession?
@@ -47,11 +59,16 @@ public final class DeckSession: Sendable {
   /// An environment chosen for this session only (the REPL's `use ENV`); the `--env` flag still wins.
   public let sessionEnvironment = Mutex<String?>(nil)
 
-  public init(processEnvironment: [String: String], providers: any ServiceProviders, output: Output) {
+  public init(
+    processEnvironment: [String: String], providers: any ServiceProviders, output: Output,
+    lineReader: (any LineReading)? = nil, registry: DeckRegistry = DeckRegistry([])
+  ) {
     self.processEnvironment = processEnvironment
     self.paths = DeckPaths(environment: processEnvironment)
     self.providers = providers
     self.output = output
+    self.lineReader = lineReader
+    self.registry = registry
   }
 
   /// The transport for a timeout; all of them share one connection pool.
@@ -66,6 +83,8 @@ public final class DeckSession: Sendable {
 
   /// The embedded sandbox's base URL, starting it on first use (once per process).
   public func embeddedSandboxURL() async throws -> URL {
+    // The database lives in the data directory: refuse one other users can write to.
+    try SecureDirectory.check(paths.dataDirectory)
     let task = embeddedSandbox.withLock { task in
       if let task { return task }
       let path = paths.sandboxDatabase

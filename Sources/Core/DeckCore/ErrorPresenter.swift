@@ -1,3 +1,4 @@
+import DeckNetworking
 import DeckSupport
 import Foundation
 import OpenAPIRuntime
@@ -11,7 +12,7 @@ public enum ErrorPresenter {
     case let error as DeckError:
       return error
     case let error as ClientError:
-      if let inner = error.underlyingError as? DeckError { return inner }
+      if let inner = UnderlyingError.deckError(error) { return inner }
       if error.underlyingError is CancellationError { return DeckError(.interrupted, "Interrupted.") }
       if error.underlyingError is DecodingError {
         return DeckError(
@@ -36,8 +37,9 @@ public enum ErrorPresenter {
   /// Prints the error to stderr and returns its exit code.
   public static func present(_ error: any Error, output: Output) -> Int32 {
     let deckError = deckError(for: error)
-    output.error(deckError.message)
-    if let hint = deckError.hint { output.info(hint) }
+    // Messages may quote a server or the user's input: no control characters reach the terminal.
+    output.error(TerminalText.sanitize(deckError.message, keepNewlines: true))
+    if let hint = deckError.hint { output.info(TerminalText.sanitize(hint, keepNewlines: true)) }
     return deckError.exitCode
   }
 

@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -69,7 +70,9 @@ public struct Output: Sendable {
   }
 
   /// An aligned table; the header is bold on a terminal.
+  /// Cells are shown without control characters: they usually hold values from a server.
   public func table(_ headers: [String], _ rows: [[String]]) {
+    let rows = rows.map { $0.map { TerminalText.sanitize($0) } }
     let columns = headers.count
     var widths = headers.map(\.count)
     for row in rows {
@@ -87,6 +90,7 @@ public struct Output: Sendable {
 
   /// Key-value lines, keys aligned.
   public func fields(_ pairs: [(String, String)]) {
+    let pairs = pairs.map { ($0.0, TerminalText.sanitize($0.1)) }
     let width = pairs.map(\.0.count).max() ?? 0
     writeOut(
       pairs.map { style($0.0.padding(toLength: width, withPad: " ", startingAt: 0), .dim) + "  " + $0.1 }.joined(
@@ -111,7 +115,9 @@ private func writeAll(_ fd: Int32, _ text: String) {
   var bytes = Array(text.utf8)
   var offset = 0
   while offset < bytes.count {
-    let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+    let written = bytes.withUnsafeMutableBytes { buffer in
+      buffer.baseAddress.map { write(fd, $0 + offset, buffer.count - offset) } ?? 0
+    }
     if written < 0 {
       if errno == EINTR { continue }
       return

@@ -45,6 +45,8 @@ public enum Plugins {
   public static func run(_ plugin: Plugin, arguments: [String], context: DeckContext) async throws -> Int32 {
     let environment = try context.environment()
     var variables = context.session.processEnvironment
+    // Never the token, not even one the user exported: a plugin that needs it runs `deck auth token`.
+    variables.removeValue(forKey: "DECK_TOKEN")
     variables["DECK_ENV"] = environment.name
     for service in Service.allCases {
       guard (try? environment.endpoint(for: service)) != nil else { continue }

@@ -1,3 +1,5 @@
+import DeckCore
+
 /// What to offer for the word under the cursor: pure, given the command tree, the names the
 /// REPL adds (built-ins, plugins) and a way to ask the argument parser for dynamic values.
 public struct CompletionEngine: Sendable {

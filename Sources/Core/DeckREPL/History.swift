@@ -16,12 +16,23 @@ public struct HistoryFile: Sendable {
   public let path: String
   public let limit: Int
 
+  /// The largest cap deck honours (`DECK_HISTORY_SIZE` beyond it is clamped).
+  public static let maxLimit = 1_000_000
+
   public init(path: String, limit: Int = 5000) {
     self.path = path
-    self.limit = max(limit, 1)
+    self.limit = min(max(limit, 1), Self.maxLimit)
   }
 
-  private var lockPath: String { path + ".lock" }
+  /// The cap from `DECK_HISTORY_SIZE`: a number, clamped to 1...maxLimit; anything else (or
+  /// nothing) gives the default 5000.
+  public static func limit(fromVariable value: String?) -> Int {
+    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
+      value.allSatisfy({ $0.isASCII && $0.isNumber })
+    else { return 5000 }
+    // Int(...) is nil for a number too large for Int: that is "huge", so the maximum.
+    return min(max(Int(value) ?? maxLimit, 1), maxLimit)
+  }
 
   /// The last `limit` lines, oldest first.
   public func load() -> [String] {
@@ -33,7 +44,7 @@ public struct HistoryFile: Sendable {
   public func append(_ line: String) throws {
     let entry = line.replacingOccurrences(of: "\n", with: " ") + "\n"
     try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent, mode: 0o700)
-    try withLock {
+    try FileLock(for: path).withLock {
       let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
       guard fd >= 0 else { throw DeckError.configuration("Cannot write the history file \(path).") }
       defer { close(fd) }
@@ -51,14 +62,6 @@ public struct HistoryFile: Sendable {
     }
   }
 
-  private func withLock(_ body: () throws -> Void) throws {
-    let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return try body() }
-    defer { close(fd) }
-    flock(fd, LOCK_EX)
-    defer { flock(fd, LOCK_UN) }
-    try body()
-  }
 }
 
 /// Decides which lines may be kept in history.

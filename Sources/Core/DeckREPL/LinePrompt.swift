@@ -1,11 +1,14 @@
 import CReadline
+import DeckCore
 import Synchronization
 
-/// A one-line question on the terminal with readline editing: what interactive wizards use.
-/// Tab offers the candidates `complete` returns for the whole answer typed so far.
-public enum LinePrompt {
-  /// The answer, or nil at end of input (Ctrl-D) or on Ctrl-C. Not added to the REPL's history.
-  public static func ask(_ prompt: String, complete: (@Sendable (String) -> [String])? = nil) -> String? {
+/// GNU readline as deck's line reader (`DeckSession.lineReader`): one-line questions with
+/// readline editing for wizards. Tab offers the candidates `complete` returns for the whole
+/// answer typed so far. Answers are not added to the REPL's history.
+public struct ReadlineLineReader: LineReading {
+  public init() {}
+
+  public func readLine(prompt: String, complete: (@Sendable (String) -> [String])?) -> String? {
     Readline.install(name: "deck")
     let previous = Readline.completer.withLock { current in
       defer { current = complete }
@@ -20,19 +23,5 @@ public enum LinePrompt {
     }
     guard case .line(let answer) = Readline.read(prompt: prompt) else { return nil }
     return answer
-  }
-
-  /// A yes/no question; Enter takes the default.
-  public static func confirm(_ question: String, default answer: Bool = true) -> Bool {
-    let hint = answer ? "[Y/n]" : "[y/N]"
-    while true {
-      guard let reply = ask("\(question) \(hint) ") else { return false }
-      switch reply.trimmingCharacters(in: .whitespaces).lowercased() {
-      case "": return answer
-      case "y", "yes": return true
-      case "n", "no": return false
-      default: continue
-      }
-    }
   }
 }

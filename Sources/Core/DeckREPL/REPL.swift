@@ -23,7 +23,7 @@ public struct REPL: Sendable {
 
   public init(session: DeckSession) {
     self.session = session
-    let limit = session.processEnvironment["DECK_HISTORY_SIZE"].flatMap(Int.init) ?? 5000
+    let limit = HistoryFile.limit(fromVariable: session.processEnvironment["DECK_HISTORY_SIZE"])
     self.history = HistoryFile(path: session.paths.historyFile, limit: limit)
   }
 
@@ -64,14 +64,26 @@ public struct REPL: Sendable {
       case .line(let text):
         line = text
       }
-      continuation: while ShellWords.split(line) == .incomplete {
+      // Each line is scanned once (the scanner keeps its state), and a continuation is capped.
+      var pending = ShellWords.Continuation()
+      var lineCount = 1
+      var step = pending.add(line, number: lineCount)
+      continuation: while step == .more {
         switch Readline.read(prompt: "... ") {
-        case .line(let more): line += "\n" + more
-        case .interrupted: line = ""
-        case .end: break continuation
+        case .line(let more):
+          line += "\n" + more
+          lineCount += 1
+          step = pending.add(more, number: lineCount)
+        case .interrupted, .end: break continuation
         }
       }
-      guard case .words(var words) = ShellWords.split(line), !words.isEmpty else { continue }
+      if step == .tooLong {
+        session.output.error(
+          "\(pending.problem) of this command; it ran on for more than \(ShellWords.Continuation.maxLines) lines or \(ShellWords.Continuation.maxBytes / 1024) KiB, so deck dropped it."
+        )
+        continue
+      }
+      guard case .words(var words) = step, !words.isEmpty else { continue }
       remember(line, words: words)
       if words.first == "deck" { words.removeFirst() }
       guard let first = words.first else { continue }

@@ -15,15 +15,24 @@ public struct ScriptRunner: Sendable {
 
   public func run(lines: some Sequence<String>, source: String) async -> Int32 {
     var firstFailure: Int32 = 0
-    var pending = ""
+    var pending = ShellWords.Continuation()
     var lineNumber = 0
-    var startLine = 0
     for line in lines {
       lineNumber += 1
-      if pending.isEmpty { startLine = lineNumber }
-      pending += pending.isEmpty ? line : "\n" + line
-      guard case .words(var words) = ShellWords.split(pending) else { continue }
-      pending = ""
+      let startLine = pending.isEmpty ? lineNumber : pending.firstLine
+      var words: [String]
+      switch pending.add(line, number: lineNumber) {
+      case .more:
+        continue
+      case .tooLong:
+        session.output.error(
+          "\(source):\(pending.quoteLine ?? startLine): \(pending.problem); the command ran on for more than \(ShellWords.Continuation.maxLines) lines or \(ShellWords.Continuation.maxBytes / 1024) KiB, so deck stopped reading."
+        )
+        session.output.info("Close the quote, or escape the apostrophe (O\\'Brien, or \"O'Brien\").")
+        return firstFailure == 0 ? ExitCode.usage : firstFailure
+      case .words(let complete):
+        words = complete
+      }
       if words.first == "deck" { words.removeFirst() }
       guard !words.isEmpty else { continue }
       let code = await DeckShell.run(words, session: session)
@@ -36,7 +45,9 @@ public struct ScriptRunner: Sendable {
       }
     }
     if !pending.isEmpty {
-      session.output.error("\(source):\(startLine): unclosed quote at the end of the script.")
+      session.output.error(
+        "\(source):\(pending.quoteLine ?? pending.firstLine): \(pending.problem), still open at the end of the script.")
+      session.output.info("Close the quote, or escape the apostrophe (O\\'Brien, or \"O'Brien\").")
       return firstFailure == 0 ? ExitCode.usage : firstFailure
     }
     return firstFailure

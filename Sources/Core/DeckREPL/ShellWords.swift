@@ -28,14 +28,24 @@ public enum ShellWords {
     return Partial(words: words, current: current, openQuote: scan.openQuote)
   }
 
-  /// Quotes a word so that `split` gives it back unchanged.
+  /// Quotes a word so that `split` gives it back unchanged. Works on code points, as the
+  /// scanner does (a quote or backslash inside a grapheme cluster still counts).
   public static func quote(_ word: String) -> String {
-    let safe = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=@,+%".contains($0) }
+    let scalars = word.unicodeScalars
+    let safe =
+      !scalars.isEmpty
+      && scalars.allSatisfy {
+        $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_./:=@,+%".unicodeScalars.contains($0)
+      }
     if safe { return word }
-    if !word.contains("\"") && !word.contains("\\") && !word.contains("$") && !word.contains("`") {
-      return "\"\(word)\""
+    if !scalars.contains(where: { "\"\\$`".unicodeScalars.contains($0) }) { return "\"\(word)\"" }
+    var quoted = String.UnicodeScalarView()
+    quoted.append("'")
+    for scalar in scalars {
+      if scalar == "'" { quoted.append(contentsOf: "'\\''".unicodeScalars) } else { quoted.append(scalar) }
     }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    quoted.append("'")
+    return String(quoted)
   }
 
   struct Scan {
@@ -47,54 +57,145 @@ public enum ShellWords {
   }
 
   static func scan(_ line: String) -> Scan {
-    var result = Scan()
-    var word = ""
-    var inWord = false
-    var quote: Character?
-    var escape = false
-    for character in line {
+    var scanner = Scanner()
+    scanner.consume(line)
+    return scanner.state
+  }
+
+  /// The splitter's state machine. It consumes text in pieces and keeps its state between
+  /// them, so a command that continues over many lines is scanned once (never re-scanned
+  /// from its start for every new line). Like a shell it works on code points, not on
+  /// grapheme clusters: a quote followed by a combining mark is still a quote.
+  struct Scanner {
+    private(set) var words: [String] = []
+    private var word = String.UnicodeScalarView()
+    private var inWord = false
+    private(set) var quote: Unicode.Scalar?
+    private var escape = false
+    private var inComment = false
+
+    mutating func consume(_ text: String) {
+      for scalar in text.unicodeScalars { consume(scalar) }
+    }
+
+    mutating func consume(_ scalar: Unicode.Scalar) {
+      if inComment {
+        if scalar == "\n" { inComment = false }
+        return
+      }
       if escape {
         escape = false
         // In double quotes a backslash escapes only these; elsewhere it keeps itself.
-        if quote == "\"" && !"\"\\$`\n".contains(character) { word.append("\\") }
-        if character != "\n" { word.append(character) }
+        if quote == "\"" && !"\"\\$`\n".unicodeScalars.contains(scalar) { word.append("\\") }
+        if scalar != "\n" { word.append(scalar) }
         inWord = true
-        continue
+        return
       }
       switch quote {
       case "'":
-        if character == "'" { quote = nil } else { word.append(character) }
+        if scalar == "'" { quote = nil } else { word.append(scalar) }
       case "\"":
-        if character == "\"" {
+        if scalar == "\"" {
           quote = nil
-        } else if character == "\\" {
+        } else if scalar == "\\" {
           escape = true
         } else {
-          word.append(character)
+          word.append(scalar)
         }
       default:
-        if character == "\\" {
+        if scalar == "\\" {
           escape = true
-        } else if character == "'" || character == "\"" {
-          quote = character
+        } else if scalar == "'" || scalar == "\"" {
+          quote = scalar
           inWord = true
-        } else if character.isWhitespace {
-          if inWord { result.words.append(word) }
-          word = ""
+        } else if scalar.properties.isWhitespace {
+          if inWord { words.append(String(word)) }
+          word = String.UnicodeScalarView()
           inWord = false
-        } else if character == "#" && !inWord {
-          result.inWord = false
-          return result
+        } else if scalar == "#" && !inWord {
+          inComment = true
         } else {
-          word.append(character)
+          word.append(scalar)
           inWord = true
         }
       }
     }
-    if inWord || quote != nil { result.words.append(word) }
-    result.openQuote = quote
-    result.trailingEscape = escape
-    result.inWord = inWord || quote != nil || escape
-    return result
+
+    /// True when the text so far ends inside a quote or after a backslash.
+    var isIncomplete: Bool { quote != nil || escape }
+
+    var state: Scan {
+      var result = Scan()
+      result.words = words
+      if !inComment && (inWord || quote != nil) { result.words.append(String(word)) }
+      result.openQuote = quote.map(Character.init)
+      result.trailingEscape = escape && !inComment
+      result.inWord = !inComment && (inWord || quote != nil || escape)
+      return result
+    }
+  }
+
+  /// Joins the lines of one command that continues over several lines (an unclosed quote or
+  /// a trailing backslash), for script mode and the REPL. Each line is scanned once, and a
+  /// continuation is capped, so a stray apostrophe cannot swallow the rest of a long script.
+  public struct Continuation: Sendable {
+    /// At most this many lines, or this many bytes, in one command.
+    public static let maxLines = 1000
+    public static let maxBytes = 64 * 1024
+
+    public enum Step: Equatable, Sendable {
+      /// The command is complete.
+      case words([String])
+      /// The command continues on the next line.
+      case more
+      /// The command went past `maxLines` or `maxBytes`: almost certainly an unclosed quote.
+      case tooLong
+    }
+
+    private var scanner = Scanner()
+    private var lines = 0
+    private var bytes = 0
+    /// The number of the line that started the command.
+    public private(set) var firstLine = 0
+    /// The number of the line where the quote that is still open began.
+    public private(set) var quoteLine: Int?
+    /// The open quote, if any.
+    public var openQuote: Character? { scanner.quote.map(Character.init) }
+
+    public init() {}
+
+    /// True when no line of a command is pending.
+    public var isEmpty: Bool { lines == 0 }
+
+    /// Adds line `number` (numbers are the caller's, e.g. the script's line numbers).
+    public mutating func add(_ line: String, number: Int) -> Step {
+      if lines == 0 { firstLine = number } else { scanner.consume("\n") }
+      lines += 1
+      bytes += line.utf8.count + 1
+      for scalar in line.unicodeScalars {
+        let wasQuoted = scanner.quote != nil
+        scanner.consume(scalar)
+        if !wasQuoted && scanner.quote != nil { quoteLine = number }
+      }
+      if scanner.quote == nil { quoteLine = nil }
+      if !scanner.isIncomplete {
+        let words = scanner.state.words
+        self = Continuation()
+        return .words(words)
+      }
+      return lines >= Self.maxLines || bytes >= Self.maxBytes ? .tooLong : .more
+    }
+
+    /// What went wrong with the pending command, for an error message: where its quote
+    /// began (or that it ends with a backslash).
+    public var problem: String {
+      if let quote = openQuote {
+        return "unclosed \(quote) quote opened on line \(quoteLine ?? firstLine)"
+      }
+      return "the command that starts on line \(firstLine) ends with a backslash"
+    }
+
+    /// Forgets the pending command.
+    public mutating func reset() { self = Continuation() }
   }
 }

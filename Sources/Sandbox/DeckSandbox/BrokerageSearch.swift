@@ -29,7 +29,7 @@ enum BrokerageSearch {
 
   /// Checks the raw parameters and returns the normalized query (trimmed, lowercased) and limit.
   static func validate(query: String?, limit: Int?) throws(InvalidRequest) -> (query: String, limit: Int) {
-    let normalized = (query ?? "").trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    let normalized = ContractText.trim(query ?? "").lowercased()
     guard !normalized.isEmpty else { throw .missingQuery }
     let limit = limit ?? defaultLimit
     guard limits.contains(limit) else { throw .limitOutOfRange }

@@ -102,6 +102,7 @@ enum SandboxDatabase {
     // Feature schemas, each in its own file, appended in this order.
     WorkspaceSchema.register(in: &migrator)
     KioskSchema.register(in: &migrator)
+    MbtiSchema.register(in: &migrator)
     AuthSchema.register(in: &migrator)
     return migrator
   }

@@ -28,13 +28,20 @@ struct FlyrHandlers: FlyrAPI.APIProtocol {
     -> SandboxAPIError
   {
     if operationID == "searchBrokerages" {
-      let q = QueryItems.value(of: "q", in: request)?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+      let q = ContractText.trim(QueryItems.value(of: "q", in: request) ?? "")
       let message =
         q.isEmpty
         ? BrokerageSearch.InvalidRequest.missingQuery.message
         : BrokerageSearch.InvalidRequest.limitOutOfRange.message
       return .simple(.badRequest, message)
     }
-    return .simple(status, "invalid request")
+    // A body the generated server could not decode, or a null the document does not allow:
+    // the spec's own message where it has one.
+    switch (operationID, status) {
+    case ("createCheckoutSession", .badRequest): return .simple(.badRequest, invalidPrice)
+    case ("acceptInvite", .badRequest), ("validateInvite", .badRequest):
+      return .simple(.badRequest, InviteMessage.tokenRequired)
+    default: return .simple(status, "invalid request")
+    }
   }
 }

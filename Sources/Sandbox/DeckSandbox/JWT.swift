@@ -3,7 +3,7 @@ import Foundation
 import OpenAPIRuntime
 
 /// The claims of a sandbox access token: GoTrue's (sub, email, phone, role, aud, iat, exp,
-/// session_id, app_metadata, user_metadata, aal, amr, is_anonymous).
+/// session_id, app_metadata, user_metadata, aal, amr, is_anonymous), and a jti.
 struct AccessTokenClaims: Codable, Equatable, Sendable {
   var sub: String
   var email: String
@@ -19,6 +19,9 @@ struct AccessTokenClaims: Codable, Equatable, Sendable {
   var aal: String
   var amr: [AuthenticationMethodReference]
   var is_anonymous: Bool
+  /// Unique per token (RFC 7519's JWT ID): a refresh in the same second as the sign-in still
+  /// gives a new access token.
+  var jti: String
 
   struct AppMetadata: Codable, Equatable, Sendable {
     var provider = "email"
@@ -47,6 +50,7 @@ struct AccessTokenClaims: Codable, Equatable, Sendable {
     self.aal = "aal1"
     self.amr = [AuthenticationMethodReference(method: "password", timestamp: signedInAt ?? issuedAt)]
     self.is_anonymous = false
+    self.jti = UUID().uuidString.lowercased()
   }
 }
 

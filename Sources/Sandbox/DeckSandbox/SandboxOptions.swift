@@ -8,11 +8,19 @@ public struct SandboxOptions: Sendable {
   public var port: Int
   /// The lifetime of access tokens, in seconds.
   public var accessTokenTTL: Int
+  /// The base URL the links the sandbox hands out (checkout pages, join links) start with,
+  /// e.g. `http://sandbox.example.test:8787`. Nil: `http://host:port` of the listening socket
+  /// (127.0.0.1 when the host is a wildcard address). Never taken from a request's Host header.
+  public var publicURL: String?
 
-  public init(databasePath: String, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 3600) {
+  public init(
+    databasePath: String, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 3600,
+    publicURL: String? = nil
+  ) {
     self.databasePath = databasePath
     self.host = host
     self.port = port
     self.accessTokenTTL = accessTokenTTL
+    self.publicURL = publicURL
   }
 }

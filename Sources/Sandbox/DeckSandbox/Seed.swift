@@ -14,6 +14,9 @@ enum SandboxSeed {
 
   /// The meta key of the JWT signing secret (hex).
   static let jwtSecretKey = "jwt_secret"
+  /// The meta key of the operator endpoints' admin token (hex). Made once per database; a
+  /// reset keeps it, so that the clients that stored it keep working.
+  static let adminTokenKey = "admin_token"
   /// The meta key of how many synthetic brokerages were generated so far.
   static let syntheticCountKey = "synthetic_brokerages"
 
@@ -51,15 +54,35 @@ enum SandboxSeed {
   }
 
   /// Drops all data (every table, including feature tables) and seeds the defaults again.
-  /// The JWT secret is kept, so the anon key stays valid; every session is gone, so every
-  /// outstanding access and refresh token stops working.
+  /// The JWT secret and the admin token are kept, so the anon key and the operator clients
+  /// stay valid; every session is gone, so every outstanding access and refresh token stops working.
   static func reset(_ db: Database) throws {
     let jwtSecret = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [jwtSecretKey])
+    let adminToken = try String.fetchOne(
+      db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [adminTokenKey])
     try SandboxDatabase.deleteAllData(db)
     if let jwtSecret {
       try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [jwtSecretKey, jwtSecret])
     }
+    if let adminToken {
+      try db.execute(
+        sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [adminTokenKey, adminToken])
+    }
     try seedDefaults(db)
+  }
+
+  /// The database's admin token, made (random, 256 bits) the first time.
+  static func ensureAdminToken(_ pool: DatabasePool) throws -> String {
+    let read = { (db: Database) in
+      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [adminTokenKey])
+    }
+    if let token = try pool.read(read) { return token }
+    return try pool.write { db in
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", arguments: [adminTokenKey, newSecret()])
+      guard let token = try read(db) else { throw SandboxStateError.missingAdminToken }
+      return token
+    }
   }
 
   /// After a reset or a large seed: fold the WAL into the database and truncate it, and with

@@ -24,7 +24,8 @@ public enum SandboxServer {
       try await group.run()
     }
     for await port in ports {
-      return RunningSandbox(baseURL: baseURL(host: options.host, port: port), group: group, task: task)
+      return RunningSandbox(
+        baseURL: baseURL(host: options.host, port: port), adminToken: state.adminToken, group: group, task: task)
     }
     if Task.isCancelled {
       await group.triggerGracefulShutdown()
@@ -36,14 +37,17 @@ public enum SandboxServer {
     throw SandboxServerError.didNotStart
   }
 
-  /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), calling onListening once with the base URL (http://host:port).
-  public static func serve(_ options: SandboxOptions, onListening: @escaping @Sendable (URL) -> Void) async throws {
+  /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), calling onListening once
+  /// with the base URL (http://host:port) and the database's admin token.
+  public static func serve(_ options: SandboxOptions, onListening: @escaping @Sendable (URL, String) -> Void)
+    async throws
+  {
     var logger = Logger(label: "deck.sandbox") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .info
     let state = try SandboxState.open(options)
     let host = options.host
     let application = try makeApplication(state: state, logger: logger) { port in
-      onListening(baseURL(host: host, port: port))
+      onListening(baseURL(host: host, port: port), state.adminToken)
     }
     let group = ServiceGroup(
       configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -58,21 +62,40 @@ public enum SandboxServer {
   }
 
   /// The router with every API registered, and its middleware.
-  static func makeRouter(state: SandboxState) throws -> Router<BasicRequestContext> {
-    let router = Router()
+  static func makeRouter(state: SandboxState) throws -> SandboxRouter {
+    let router = SandboxRouter(context: SandboxRequestContext.self)
+    let routes = RouteTable()
+    // Outermost first: the body limit, 405s, the request head for handlers, the operator
+    // endpoints' token and origin checks, then fault rules and the delay (API routes only).
+    router.middlewares.add(BodyLimitMiddleware())
+    router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
     router.middlewares.add(RequestHeadMiddleware())
+    router.middlewares.add(OperatorGuardMiddleware(state: state, routes: routes))
+    router.middlewares.add(FaultMiddleware(state: state))
     router.middlewares.add(DelayMiddleware(state: state))
+    let transport = RecordingTransport(router: router, table: routes)
     try AuthHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/auth/v1")!, middlewares: AuthHandlers.middlewares(state: state))
+      on: transport, serverURL: URL(string: "/auth/v1")!, middlewares: AuthHandlers.middlewares(state: state))
     try FlyrHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/")!,
-      middlewares: [ErrorResponseMiddleware(requestError: FlyrHandlers.requestError)])
+      on: transport, serverURL: URL(string: "/")!,
+      middlewares: [
+        ErrorResponseMiddleware(requestError: FlyrHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["completeOnboarding": ["referralCode"], "createCheckoutSession": [], "acceptInvite": []],
+          error: { FlyrHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     try AdminHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/__sandbox/v1")!,
-      middlewares: [ErrorResponseMiddleware(requestError: AdminHandlers.requestError)])
+      on: transport, serverURL: URL(string: "/__sandbox/v1")!,
+      middlewares: [
+        ErrorResponseMiddleware(requestError: AdminHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["seed": [], "setDelay": [], "addFault": [], "clearFaults": [], "reset": []],
+          error: { AdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     // Feature routes (their own files): contracts, operator endpoints and HTML pages.
-    try WorkspaceRoutes.register(on: router, state: state)
-    try KioskRoutes.register(on: router, state: state)
+    try WorkspaceRoutes.register(on: transport, state: state)
+    try KioskRoutes.register(on: transport, state: state)
+    try MbtiRoutes.register(on: transport, state: state)
     return router
   }
 
@@ -84,7 +107,9 @@ public enum SandboxServer {
       router: try makeRouter(state: state),
       configuration: .init(address: .hostname(state.options.host, port: state.options.port), serverName: nil),
       onServerRunning: { channel in
-        onListening(channel.localAddress?.port ?? state.options.port)
+        let port = channel.localAddress?.port ?? state.options.port
+        state.didStartListening(port: port)
+        onListening(port)
       },
       logger: logger)
   }
@@ -99,11 +124,14 @@ public enum SandboxServer {
 public final class RunningSandbox: Sendable {
   /// Where it listens: http://host:port.
   public let baseURL: URL
+  /// The operator endpoints' token, read from the database.
+  public let adminToken: String
   private let group: ServiceGroup
   private let task: Task<Void, any Error>
 
-  init(baseURL: URL, group: ServiceGroup, task: Task<Void, any Error>) {
+  init(baseURL: URL, adminToken: String, group: ServiceGroup, task: Task<Void, any Error>) {
     self.baseURL = baseURL
+    self.adminToken = adminToken
     self.group = group
     self.task = task
   }

@@ -8,7 +8,7 @@ struct SandboxReset: DeckCommand {
   @OptionGroup var global: GlobalOptions
 
   func run(_ context: DeckContext) async throws {
-    let info = try await SandboxAdmin.client(context).reset().ok.body.json
+    let info = try await SandboxAdmin.client(context).reset(body: .json(.init())).ok.body.json
     try SandboxAdmin.show(
       info, context: context, message: "The sandbox was reset; sessions signed in to it are no longer valid.")
   }

@@ -15,8 +15,17 @@ public struct JWTClaims: Sendable, Equatable {
     else { return nil }
     subject = object["sub"] as? String
     email = object["email"] as? String
-    expiresAt = (object["exp"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
-    issuedAt = (object["iat"] as? NSNumber).map { Date(timeIntervalSince1970: $0.doubleValue) }
+    expiresAt = Self.date(object["exp"])
+    issuedAt = Self.date(object["iat"])
+  }
+
+  /// A NumericDate (seconds since 1970), only when it is a plausible one: a token's `exp` of
+  /// 1e300 or NaN would otherwise reach date arithmetic and the token file's encoder.
+  static func date(_ value: Any?) -> Date? {
+    guard let number = value as? NSNumber, !(value is Bool) else { return nil }
+    let seconds = number.doubleValue
+    guard seconds.isFinite, abs(seconds) <= 253_402_300_799 else { return nil }  // up to year 9999
+    return Date(timeIntervalSince1970: seconds)
   }
 
   static func base64URLDecode(_ text: String) -> Data? {

@@ -14,12 +14,17 @@ public struct StoredSession: Codable, Sendable, Equatable {
   public var refreshToken: String?
   /// When the access token expires (from the server's `expires_at`, or the JWT's `exp`).
   public var expiresAt: Date?
+  /// The origins (`host` or `host:port`, see `AuthMiddleware.hostKey`) the environment had when
+  /// the token was stored: the only ones it is sent to. nil in files written before deck
+  /// recorded them (then the environment's configured origins apply).
+  public var origins: [String]?
 
-  public init(email: String, accessToken: String, refreshToken: String?, expiresAt: Date?) {
+  public init(email: String, accessToken: String, refreshToken: String?, expiresAt: Date?, origins: [String]? = nil) {
     self.email = email
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.expiresAt = expiresAt
+    self.origins = origins
   }
 
   enum CodingKeys: String, CodingKey {
@@ -27,6 +32,7 @@ public struct StoredSession: Codable, Sendable, Equatable {
     case accessToken = "access_token"
     case refreshToken = "refresh_token"
     case expiresAt = "expires_at"
+    case origins
   }
 
   /// True when the access token is expired, or expires within `leeway` seconds.
@@ -86,6 +92,30 @@ public struct TokenStore: Sendable {
     }
   }
 
+  /// Refreshes an account's expired session once across processes. Refresh tokens are
+  /// single-use, so under the token file's lock this re-reads the file: when another deck
+  /// process has already replaced the expired access token, its session is used as is;
+  /// otherwise `renew` exchanges the latest stored refresh token and the result is stored
+  /// (keeping the account's origins) before the lock is released.
+  public func refresh(
+    _ stale: StoredSession, in environment: String, renew: (StoredSession) async throws -> StoredSession
+  ) async throws -> StoredSession {
+    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent, mode: 0o700)
+    return try await FileLock(for: path).withLock {
+      let latest = try read().environments[environment]?.accounts[stale.email] ?? stale
+      if latest.accessToken != stale.accessToken && !latest.isExpired(leeway: 0) { return latest }
+      var renewed = try await renew(latest)
+      renewed.origins = renewed.origins ?? latest.origins
+      try write { contents in
+        var accounts = contents.environments[environment] ?? EnvironmentAccounts()
+        accounts.accounts[renewed.email] = renewed
+        if accounts.active == nil { accounts.active = renewed.email }
+        contents.environments[environment] = accounts
+      }
+      return renewed
+    }
+  }
+
   /// Makes another stored account active.
   public func switchAccount(to email: String, in environment: String) throws {
     try update { contents in
@@ -118,6 +148,7 @@ public struct TokenStore: Sendable {
   // MARK: File access
 
   func read() throws -> FileContents {
+    try SecureDirectory.checkParent(of: path)
     var info = stat()
     guard stat(path, &info) == 0 else {
       if errno == ENOENT { return FileContents() }
@@ -140,10 +171,17 @@ public struct TokenStore: Sendable {
     }
   }
 
+  /// A read-modify-write under the token file's lock, so parallel deck processes (several
+  /// `auth login` at once) never lose each other's accounts.
   private func update(_ change: (inout FileContents) throws -> Void) throws {
+    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent, mode: 0o700)
+    try FileLock(for: path).withLock { try write(change) }
+  }
+
+  /// The read-modify-write itself; the caller holds the lock.
+  private func write(_ change: (inout FileContents) throws -> Void) throws {
     var contents = try read()
     try change(&contents)
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent, mode: 0o700)
     try AtomicFile.write(try JSONEncoder.tokens.encode(contents), to: path, mode: 0o600)
   }
 }

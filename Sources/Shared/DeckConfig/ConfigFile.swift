@@ -21,10 +21,17 @@ public struct ConfigFile: Sendable, Equatable {
     public var urls: [Service: String] = [:]
     public var allowInsecureHTTP: Bool?
     public var isSandbox: Bool?
-    public init(urls: [Service: String] = [:], allowInsecureHTTP: Bool? = nil, isSandbox: Bool? = nil) {
+    /// The admin token of the served sandbox this environment points at (`deck sandbox serve`
+    /// writes it; the file is 0600). A secret: never printed.
+    public var sandboxAdminToken: String?
+    public init(
+      urls: [Service: String] = [:], allowInsecureHTTP: Bool? = nil, isSandbox: Bool? = nil,
+      sandboxAdminToken: String? = nil
+    ) {
       self.urls = urls
       self.allowInsecureHTTP = allowInsecureHTTP
       self.isSandbox = isSandbox
+      self.sandboxAdminToken = sandboxAdminToken
     }
   }
 
@@ -60,7 +67,9 @@ public struct ConfigFile: Sendable, Equatable {
 
   // MARK: Reading
 
-  static let entryKeys = Set(Service.allCases.map(\.rawValue) + ["allow-insecure-http", "sandbox"])
+  static let entryKeys = Set(
+    Service.allCases.map(\.rawValue) + ["allow-insecure-http", "sandbox", sandboxAdminTokenKey])
+  public static let sandboxAdminTokenKey = "sandbox-admin-token"
 
   /// Parses the file's text. Errors name the file and the line.
   public static func parse(_ text: String, path: String) throws -> ConfigFile {
@@ -115,15 +124,20 @@ public struct ConfigFile: Sendable, Equatable {
               case "sandbox":
                 guard let flag = value.bool else { throw malformed("`sandbox` must be true or false", value) }
                 entry.isSandbox = flag
+              case sandboxAdminTokenKey:
+                guard let token = value.string, !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace })
+                else { throw malformed("`\(sandboxAdminTokenKey)` must be a token (no spaces)", value) }
+                entry.sandboxAdminToken = token
               default:
                 guard let service = Service(rawValue: key) else {
                   let known = Service.allCases.map(\.rawValue).joined(separator: ", ")
                   throw malformed(
-                    "unknown key \"\(key)\" in environment \"\(name)\" (known: \(known), allow-insecure-http, sandbox)",
+                    "unknown key \"\(key)\" in environment \"\(name)\" (known: \(known), allow-insecure-http, sandbox, \(sandboxAdminTokenKey))",
                     settingNode)
                 }
-                guard let url = value.string, ParsedURL(url) != nil else {
-                  throw malformed("\(key) must be an absolute http(s) URL", value)
+                guard let url = value.string else { throw malformed("\(key) must be an absolute http(s) URL", value) }
+                if case .failure(let problem) = ParsedURL.parse(url) {
+                  throw malformed("\(key) is not a usable http(s) URL: \(problem.reason)", value)
                 }
                 entry.urls[service] = url
               }
@@ -159,7 +173,8 @@ public struct ConfigFile: Sendable, Equatable {
       lines.append("environments:")
       for (name, entry) in environments {
         let values = entry.urls.sorted { $0.key < $1.key }
-        if values.isEmpty && entry.allowInsecureHTTP == nil && entry.isSandbox == nil {
+        if values.isEmpty && entry.allowInsecureHTTP == nil && entry.isSandbox == nil && entry.sandboxAdminToken == nil
+        {
           lines.append("  \(Self.quote(name)): {}")
           continue
         }
@@ -167,6 +182,9 @@ public struct ConfigFile: Sendable, Equatable {
         if let sandbox = entry.isSandbox { lines.append("    sandbox: \(sandbox)") }
         if let insecure = entry.allowInsecureHTTP { lines.append("    allow-insecure-http: \(insecure)") }
         for (service, url) in values { lines.append("    \(service.rawValue): \(Self.quote(url))") }
+        if let token = entry.sandboxAdminToken {
+          lines.append("    \(Self.sandboxAdminTokenKey): \(Self.quote(token))")
+        }
       }
     }
     return lines.joined(separator: "\n") + "\n"
@@ -202,8 +220,10 @@ public struct ConfigStore: Sendable {
   /// The file's bytes, as `parse` takes them (nil when there is no file).
   public func read() -> Data? { FileManager.default.contents(atPath: path) }
 
-  /// Parses bytes read from the file (nil: no file).
+  /// Parses bytes read from the file (nil: no file). A config directory other users can
+  /// write to is refused first.
   public func parse(_ data: Data?) throws -> ConfigFile {
+    try SecureDirectory.checkParent(of: path)
     guard let data else {
       if FileManager.default.fileExists(atPath: path) {
         throw DeckError.configuration("Cannot read \(path).", hint: "Check its permissions.")
@@ -216,9 +236,23 @@ public struct ConfigStore: Sendable {
     return try ConfigFile.parse(text, path: path)
   }
 
-  /// Writes the file atomically (temporary file, then rename).
+  /// Writes the file atomically (temporary file, then rename), under the file's lock.
   public func save(_ file: ConfigFile) throws {
     try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
-    try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600)
+    try FileLock(for: path).withLock { try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600) }
+  }
+
+  /// Reads, changes and writes the file under its lock, so that parallel deck processes
+  /// (several `env add` at once) never lose each other's changes. Nothing is written when
+  /// `change` throws. Returns what `change` returns.
+  @discardableResult
+  public func update<T>(_ change: (inout ConfigFile) throws -> T) throws -> T {
+    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    return try FileLock(for: path).withLock {
+      var file = try load()
+      let result = try change(&file)
+      try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600)
+      return result
+    }
   }
 }

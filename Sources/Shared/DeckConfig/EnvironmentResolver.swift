@@ -73,6 +73,7 @@ public struct EnvironmentResolver: Sendable {
       definition.urls.merge(entry.urls) { _, new in new }
       if let insecure = entry.allowInsecureHTTP { definition.allowInsecureHTTP = insecure }
       if let sandbox = entry.isSandbox { definition.isSandbox = sandbox }
+      definition.sandboxAdminToken = entry.sandboxAdminToken
     }
     return definition
   }
@@ -84,9 +85,13 @@ public struct EnvironmentResolver: Sendable {
     let (name, source) = currentName(flag: flag)
     guard var definition = definition(name) else {
       let known = definitions.map(\.name).joined(separator: ", ")
-      throw DeckError.usage(
-        "Unknown environment \"\(name)\" (selected by \(source.rawValue)).",
-        hint: "Known environments: \(known). Add one with: deck env add \(name) --from local")
+      // A bad `current` in config.yml is a bad config file (exit 1); a bad flag or DECK_ENV is a usage error.
+      throw DeckError(
+        source == .file ? .configuration : .usage,
+        "Unknown environment \"\(TerminalText.sanitize(name))\" (selected by \(source.rawValue)).",
+        hint: source == .file
+          ? "Known environments: \(known). Fix `current:` in the config file, or choose one with: deck env use NAME"
+          : "Known environments: \(known). Add one with: deck env add \(name) --from local")
     }
     let reader = urlReader(for: definition)
     var overridden = Set<Service>()
@@ -94,9 +99,9 @@ public struct EnvironmentResolver: Sendable {
       guard let url = reader.string(forKey: ConfigKey(service.rawValue + ".url")) else { continue }
       if variables[service.overrideVariable] != nil {
         overridden.insert(service)
-        guard ParsedURL(url) != nil else {
+        if case .failure(let problem) = ParsedURL.parse(url) {
           throw DeckError.configuration(
-            "\(service.overrideVariable)=\(url) is not an absolute http(s) URL.",
+            "\(service.overrideVariable)=\(TerminalText.sanitize(url)) is not a usable http(s) URL: \(problem.reason).",
             hint: "Fix or unset \(service.overrideVariable).")
         }
       }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import DeckConfig
 import DeckSupport
 import Foundation
 import HTTPTypes
@@ -19,6 +20,9 @@ public final class HTTPTransportFactory: Sendable {
     var configuration = HTTPClient.Configuration()
     configuration.timeout = .init(connect: .seconds(10))
     configuration.connectionPool = .init(idleTimeout: .seconds(60))
+    // A refused connection fails at once instead of being retried until the connect timeout
+    // (10 s on loopback); deck's own retry policy decides whether to try again.
+    configuration.connectionPool.retryConnectionEstablishment = false
     configuration.decompression = .enabled(limit: .ratio(20))
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
@@ -50,7 +54,7 @@ struct DeckTransport: ClientTransport {
   static func translate(_ error: any Error, baseURL: URL, timeout: Duration) -> any Error {
     if error is CancellationError || Task.isCancelled { return CancellationError() }
     let host = baseURL.host.map { h in baseURL.port.map { "\(h):\($0)" } ?? h } ?? baseURL.absoluteString
-    let loopback = ["127.0.0.1", "localhost", "::1"].contains(baseURL.host ?? "")
+    let loopback = baseURL.host.map(URLPolicy.isLoopback) ?? false
     let serveHint =
       loopback
       ? "Is the sandbox running? Start it with: deck sandbox serve"

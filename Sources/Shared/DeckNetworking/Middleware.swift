@@ -17,14 +17,38 @@ public struct UserAgentMiddleware: ClientMiddleware {
   }
 }
 
+/// Where a token may be sent: host keys (see `AuthMiddleware.hostKey`) that get it, that get
+/// it only because the user opted in, and that never get it (with the reason, for `--trace`).
+public struct TokenPolicy: Sendable, Equatable {
+  public var allowed: Set<String> = []
+  /// Host key to the opt-in that lets the token go there.
+  public var optIn: [String: String] = [:]
+  /// Host key to why the token is withheld.
+  public var withheld: [String: String] = [:]
+
+  public init(allowed: Set<String> = [], optIn: [String: String] = [:], withheld: [String: String] = [:]) {
+    self.allowed = allowed
+    self.optIn = optIn
+    self.withheld = withheld
+  }
+}
+
 /// Adds the bearer token, but only to the hosts of the token's own environment.
 public struct AuthMiddleware: ClientMiddleware {
-  /// Hosts (lower-cased, with port when not default) the token may be sent to.
-  let allowedHosts: Set<String>
+  let policy: TokenPolicy
+  /// Where `--trace` notes go (nil: not tracing).
+  let note: (@Sendable (String) -> Void)?
   let token: @Sendable () async throws -> String?
 
   public init(allowedHosts: Set<String>, token: @escaping @Sendable () async throws -> String?) {
-    self.allowedHosts = allowedHosts
+    self.init(policy: TokenPolicy(allowed: allowedHosts), note: nil, token: token)
+  }
+
+  public init(
+    policy: TokenPolicy, note: (@Sendable (String) -> Void)?, token: @escaping @Sendable () async throws -> String?
+  ) {
+    self.policy = policy
+    self.note = note
     self.token = token
   }
 
@@ -41,10 +65,15 @@ public struct AuthMiddleware: ClientMiddleware {
     next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws -> (HTTPResponse, HTTPBody?) {
     var request = request
-    if let key = Self.hostKey(scheme: baseURL.scheme, host: baseURL.host, port: baseURL.port),
-      allowedHosts.contains(key), let token = try await token()
-    {
-      request.headerFields[.authorization] = "Bearer \(token)"
+    if let key = Self.hostKey(scheme: baseURL.scheme, host: baseURL.host, port: baseURL.port) {
+      if policy.allowed.contains(key), let token = try await token() {
+        request.headerFields[.authorization] = "Bearer \(token)"
+      } else if let reason = policy.optIn[key], let token = try await token() {
+        note?("! token sent to \(key) because of \(reason)")
+        request.headerFields[.authorization] = "Bearer \(token)"
+      } else if let reason = policy.withheld[key] {
+        note?("! token withheld from \(key): \(reason)")
+      }
     }
     return try await next(request, body, baseURL)
   }
@@ -80,8 +109,9 @@ public struct RetryMiddleware: ClientMiddleware {
             afterAttempt: attempt, retryAfter: response.headerFields[.retryAfter], jitter: Double.random(in: 0..<1))
         else { return (response, responseBody) }
         try await sleep(wait)
-      } catch let error as DeckError where error.isConnectError {
-        guard replayable,
+      } catch {
+        // The runtime wraps the transport's DeckError in a ClientError: look inside.
+        guard let inner = UnderlyingError.deckError(error), inner.isConnectError, replayable,
           policy.shouldRetry(method: request.method, attempt: attempt, status: nil, connectError: true),
           let wait = policy.delay(afterAttempt: attempt, retryAfter: nil, jitter: Double.random(in: 0..<1))
         else { throw error }
@@ -109,19 +139,32 @@ public struct ErrorMappingMiddleware: ClientMiddleware {
     next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws -> (HTTPResponse, HTTPBody?) {
     let (response, responseBody) = try await next(request, body, baseURL)
-    guard response.status.code >= 400, !passthrough.contains(operationID) else { return (response, responseBody) }
+    let status = response.status.code
+    // A redirect is never what an API call expects (and the contracts declare none), so it is
+    // an error for every operation; error statuses only for operations that do not read them.
+    let redirect = (300...399).contains(status)
+    guard redirect || (status >= 400 && !passthrough.contains(operationID)) else { return (response, responseBody) }
     var data = Data()
     if let responseBody { data = try await Data(collecting: responseBody, upTo: 64 * 1024) }
-    throw HTTPErrorMapping.error(status: response.status.code, body: data, service: service)
+    throw HTTPErrorMapping.error(
+      status: status, body: data, service: service, location: response.headerFields[.location])
   }
 }
 
 /// What an HTTP error status means to a deck user, and its exit code (see README, "Exit codes").
 public enum HTTPErrorMapping {
-  public static func error(status: Int, body: Data, service: String) -> DeckError {
+  public static func error(status: Int, body: Data, service: String, location: String? = nil) -> DeckError {
     let serverMessage = message(from: body)
     let detail = serverMessage.map { "\($0) (HTTP \(status) from \(service))" } ?? "HTTP \(status) from \(service)"
     switch status {
+    case 300...399:
+      let target = location.map { " to \(TerminalText.sanitize(String($0.prefix(300))))" } ?? ""
+      return DeckError(
+        .failure,
+        "The \(service) service redirected\(target) (HTTP \(status)); deck does not follow redirects for API calls.",
+        hint:
+          "Check the environment's URL for \(service) (deck env show): it may need https, or the address the redirect names."
+      )
     case 400, 409, 422:
       return DeckError(
         .rejected(status: status), serverMessage ?? "The \(service) service rejected the request (HTTP \(status)).")
@@ -148,7 +191,12 @@ public enum HTTPErrorMapping {
   }
 
   /// The human message in an error body: `error`, `message`, `msg` or `error_description`.
+  /// Control characters are removed: the text comes from the server and goes to a terminal.
   public static func message(from body: Data) -> String? {
+    rawMessage(from: body).map { TerminalText.sanitize($0) }
+  }
+
+  static func rawMessage(from body: Data) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
       let text = String(decoding: body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
       return text.isEmpty || text.hasPrefix("<") ? nil : text

@@ -38,21 +38,37 @@ public struct RetryPolicy: Sendable, Equatable {
   /// Returns nil when the server asks for a longer wait than deck is willing to make.
   public func delay(afterAttempt attempt: Int, retryAfter: String?, jitter: Double) -> Duration? {
     if let retryAfter, let seconds = Self.parseRetryAfter(retryAfter) {
-      let wait = Duration.milliseconds(Int64((seconds * 1000).rounded()))
-      return wait <= maxRetryAfter ? max(wait, .zero) : nil
+      // parseRetryAfter gives a finite value in 0...maxRetryAfterSeconds, so this cannot overflow.
+      let limit = Double(maxRetryAfter.components.seconds) + Double(maxRetryAfter.components.attoseconds) / 1e18
+      guard seconds <= limit else { return nil }
+      return .milliseconds(Int64((seconds * 1000).rounded()))
     }
-    let exponent = min(max(attempt - 1, 0), 20)
+    let exponent = attempt <= 1 ? 0 : min(attempt - 1, 20)
     let backoff = min(baseDelay * (1 << exponent), maxDelay)
     // "Equal jitter": half fixed, half random, so waits spread out but never collapse to zero.
-    return backoff / 2 + backoff / 2 * min(max(jitter, 0), 1)
+    let fraction = jitter.isFinite ? min(max(jitter, 0), 1) : 0
+    return backoff / 2 + backoff / 2 * fraction
   }
 
-  /// `Retry-After` as delta-seconds (`120`) or an HTTP date.
+  /// The largest `Retry-After` deck parses (a year); anything larger (or not a finite
+  /// number, or a date too far away) is "too long", which ends the retries.
+  public static let maxRetryAfterSeconds: Double = 365 * 86_400
+
+  /// `Retry-After` as delta-seconds (`120`) or an HTTP date, in seconds from `now`.
+  /// Returns nil for anything that is not a finite, non-negative wait of at most a year
+  /// (`1e300`, `inf`, `nan`, `-1`, a date in the year 9223372036854775807), so callers never
+  /// convert an out-of-range number.
   public static func parseRetryAfter(_ value: String, now: Double = Date().timeIntervalSince1970) -> Double? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
-    if let seconds = Double(trimmed), seconds >= 0 { return seconds }
-    guard let date = HTTPDate.parse(trimmed) else { return nil }
-    return max(date - now, 0)
+    guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { return nil }
+    // RFC 9110: delta-seconds is 1*DIGIT. Double("inf"), Double("nan") and "1e300" are not.
+    if trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+      guard let seconds = Double(trimmed), seconds.isFinite, seconds <= maxRetryAfterSeconds else { return nil }
+      return seconds
+    }
+    guard now.isFinite, let date = HTTPDate.parse(trimmed) else { return nil }
+    let wait = max(date - now, 0)
+    return wait.isFinite && wait <= maxRetryAfterSeconds ? wait : nil
   }
 }
 
@@ -69,13 +85,17 @@ enum HTTPDate {
 
   static func parse(_ text: String) -> Double? {
     let parts = text.split(separator: " ")
-    guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
-      let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3])
+    guard parts.count == 6, parts[5] == "GMT", parts[1].count <= 2, parts[3].count == 4,
+      let day = Int(parts[1]), (1...31).contains(day),
+      let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]), (1...9999).contains(year)
     else { return nil }
-    let time = parts[4].split(separator: ":").compactMap { Int($0) }
-    guard time.count == 3 else { return nil }
-    return Double(
-      daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + time[0] * 3600 + time[1] * 60 + time[2])
+    let time = parts[4].split(separator: ":", omittingEmptySubsequences: false)
+    guard time.count == 3, time.allSatisfy({ $0.count == 2 }) else { return nil }
+    guard let hour = Int(time[0]), (0...23).contains(hour), let minute = Int(time[1]), (0...59).contains(minute),
+      let second = Int(time[2]), (0...60).contains(second)
+    else { return nil }
+    // Every value is range-checked above, so this arithmetic cannot overflow.
+    return Double(daysFromCivil(year: year, month: month + 1, day: day) * 86_400 + hour * 3600 + minute * 60 + second)
   }
 
   /// Days since 1970-01-01 (Howard Hinnant's algorithm).

@@ -59,7 +59,11 @@ public struct TraceMiddleware: ClientMiddleware {
       sink(out.joined(separator: "\n"))
       return (response, passBody)
     } catch {
-      sink("< error \(request.method.rawValue) \(url) (\(Self.format(ContinuousClock.now - start))): \(error)")
+      // Only the mapped message: the raw error (the runtime's ClientError) quotes the request
+      // body, which holds passwords and refresh tokens.
+      sink(
+        "< error \(request.method.rawValue) \(url) (\(Self.format(ContinuousClock.now - start))): \(UnderlyingError.safeDescription(error))"
+      )
       throw error
     }
   }

@@ -27,7 +27,8 @@ public enum AtomicFile {
     try data.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        guard let base = buffer.baseAddress else { return }
+        let written = Glibc_write(fd, base + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           throw posixError("cannot write \(temporary)")
@@ -39,10 +40,23 @@ public enum AtomicFile {
     close(fd)
     closed = true
     guard rename(temporary, path) == 0 else { throw posixError("cannot replace \(path)") }
+    // The rename lives in the directory: flush it too, or a power cut can bring back the old file.
+    try syncDirectory(directory)
   }
 
-  /// Creates a directory (and its parents) with the given mode if it does not exist.
+  /// Flushes a directory's entries (after a rename in it) to disk.
+  public static func syncDirectory(_ directory: String) throws {
+    let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw posixError("cannot open \(directory)") }
+    defer { close(fd) }
+    // Some file systems cannot sync a directory (EINVAL); the data itself is already on disk.
+    guard fsync(fd) == 0 || errno == EINVAL else { throw posixError("cannot flush \(directory)") }
+  }
+
+  /// Creates one of deck's directories (and its parents) with the given mode if it does not
+  /// exist; refuses one that other users could write to (see `SecureDirectory`).
   public static func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
+    try SecureDirectory.check(path)
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
       guard isDirectory.boolValue else {
@@ -59,7 +73,7 @@ public enum AtomicFile {
     }
   }
 
-  static func posixError(_ what: String) -> DeckError {
+  public static func posixError(_ what: String) -> DeckError {
     DeckError.configuration("\(what): \(String(cString: strerror(errno))).")
   }
 }

@@ -16,7 +16,9 @@ public struct DeckPaths: Sendable, Equatable {
   /// `$DECK_CONFIG_DIR`, else `$XDG_CONFIG_HOME/deck`, else `~/.config/deck` (and likewise
   /// `$XDG_STATE_HOME` and `$XDG_DATA_HOME`).
   public init(environment: [String: String]) {
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    // Without HOME there is no safe default (a shared directory such as /tmp could be created
+    // first by another user): the path stays relative, and SecureDirectory refuses to use it.
+    let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? SecureDirectory.missingHome
     func xdg(_ name: String, _ fallback: String) -> String {
       if let value = environment[name], value.hasPrefix("/") { return "\(value)/deck" }
       return "\(home)/\(fallback)/deck"

@@ -25,7 +25,7 @@ struct AuthLogout: DeckCommand {
     // Revoke the refresh tokens on the server; the local tokens go either way.
     var revoked = true
     do {
-      _ = try await context.authClient(auth: .bearer(session.accessToken)).logout().noContent
+      _ = try await context.authClient(auth: .stored(session)).logout().noContent
     } catch {
       revoked = false
       context.output.info(

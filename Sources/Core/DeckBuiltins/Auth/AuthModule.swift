@@ -70,6 +70,9 @@ enum Credentials {
   /// Stores a new session and reports it.
   static func signedIn(_ session: StoredSession, context: DeckContext, verb: String) throws {
     let environment = try context.environment()
+    var session = session
+    // The token goes only to the origins the environment has now (see DeckContext.tokenPolicy).
+    session.origins = try context.originsForNewToken()
     try context.tokenStore.save(session, in: environment.name)
     if context.isJSON {
       return try context.output.json(

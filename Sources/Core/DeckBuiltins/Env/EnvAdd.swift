@@ -18,33 +18,39 @@ struct EnvAdd: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     try URLPolicy.validateName(name)
-    var file = try context.configStore.load()
-    let resolver = EnvironmentResolver(file: file, processEnvironment: context.session.processEnvironment)
-    guard resolver.definition(name) == nil else {
-      throw DeckError.usage(
-        "Environment \"\(name)\" already exists.", hint: "Change it with: deck env set \(name) SERVICE=URL")
-    }
-    var entry = ConfigFile.Entry()
-    if let from {
-      guard let source = resolver.definition(from) else {
-        throw DeckError.usage("Unknown environment \"\(from)\" in --from.")
-      }
-      guard !source.isEmbedded else {
+    let processEnvironment = context.session.processEnvironment
+    // Read, check and write under the config file's lock: parallel `env add`s all keep theirs.
+    let file = try context.configStore.update { file in
+      let resolver = EnvironmentResolver(file: file, processEnvironment: processEnvironment)
+      guard resolver.definition(name) == nil else {
         throw DeckError.usage(
-          "\"\(from)\" is the embedded sandbox, which has no URLs to copy.",
-          hint: "Copy `local` (the served sandbox, see `deck sandbox serve`) instead: deck env add \(name) --from local"
-        )
+          "Environment \"\(name)\" already exists.", hint: "Change it with: deck env set \(name) SERVICE=URL")
       }
-      entry = ConfigFile.Entry(
-        urls: source.urls, allowInsecureHTTP: source.allowInsecureHTTP ? true : nil,
-        isSandbox: source.isSandbox ? true : nil)
+      var entry = ConfigFile.Entry()
+      if let from {
+        guard let source = resolver.definition(from) else {
+          throw DeckError.usage("Unknown environment \"\(from)\" in --from.")
+        }
+        guard !source.isEmbedded else {
+          throw DeckError.usage(
+            "\"\(from)\" is the embedded sandbox, which has no URLs to copy.",
+            hint:
+              "Copy `local` (the served sandbox, see `deck sandbox serve`) instead: deck env add \(name) --from local"
+          )
+        }
+        entry = ConfigFile.Entry(
+          urls: source.urls, allowInsecureHTTP: source.allowInsecureHTTP ? true : nil,
+          isSandbox: source.isSandbox ? true : nil)
+      }
+      file.setEntry(name, entry)
+      return file
     }
-    file.setEntry(name, entry)
-    try context.configStore.save(file)
     if context.isJSON {
       return try context.output.json(
         EnvironmentView(
-          EnvironmentResolver(file: file, processEnvironment: [:]).definition(name)!, current: false, builtin: false))
+          EnvironmentResolver(file: file, processEnvironment: [:]).definition(name)
+            ?? EnvironmentDefinition(name: name),
+          current: false, builtin: false))
     }
     context.output.info(
       "Added environment \"\(name)\"\(from.map { " (copied from \($0))" } ?? ""). Set its URLs with: deck env set \(name) SERVICE=URL"

@@ -13,21 +13,22 @@ struct EnvRemove: DeckCommand {
   var name: String
 
   func run(_ context: DeckContext) async throws {
-    var file = try context.configStore.load()
-    if BuiltinEnvironments.named(name) != nil {
-      throw DeckError.usage(
-        "\"\(name)\" is a built-in environment and cannot be removed.",
-        hint: file.entry(name) != nil
-          ? "To drop your changes to it, unset them: deck env set \(name) SERVICE="
-          : "Use another one with: deck env use NAME")
+    let wasCurrent = try context.configStore.update { file in
+      if BuiltinEnvironments.named(name) != nil {
+        throw DeckError.usage(
+          "\"\(name)\" is a built-in environment and cannot be removed.",
+          hint: file.entry(name) != nil
+            ? "To drop your changes to it, unset them: deck env set \(name) SERVICE="
+            : "Use another one with: deck env use NAME")
+      }
+      guard file.entry(name) != nil else {
+        throw DeckError.usage("Unknown environment \"\(name)\".", hint: "See them with: deck env list")
+      }
+      file.removeEntry(name)
+      let wasCurrent = file.current == name
+      if wasCurrent { file.current = nil }
+      return wasCurrent
     }
-    guard file.entry(name) != nil else {
-      throw DeckError.usage("Unknown environment \"\(name)\".", hint: "See them with: deck env list")
-    }
-    file.removeEntry(name)
-    let wasCurrent = file.current == name
-    if wasCurrent { file.current = nil }
-    try context.configStore.save(file)
     if context.isJSON { return try context.output.json(["removed": name]) }
     context.output.info(
       "Removed environment \"\(name)\".\(wasCurrent ? " It was current; deck now uses `sandbox`." : "")")

@@ -8,7 +8,8 @@ struct EnvSet: DeckCommand {
     commandName: "set", abstract: "Set service URLs (SERVICE=URL) or settings of an environment.",
     discussion: """
       Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")). An empty URL (SERVICE=) unsets one.
-      Settings: allow-insecure-http=true|false, sandbox=true|false.
+      Settings: allow-insecure-http=true|false, sandbox=true|false, sandbox-admin-token=TOKEN (the
+      admin token `deck sandbox serve` prints, for a sandbox it could not save it for; empty unsets it).
       Plain http is allowed only to loopback hosts unless allow-insecure-http is true.
       """)
 
@@ -19,7 +20,8 @@ struct EnvSet: DeckCommand {
 
   @Argument(
     help: ArgumentHelp("Assignments such as flyr=https://flyrpro.app.", valueName: "service=url"),
-    completion: .list(Service.allCases.map { "\($0.rawValue)=" } + ["allow-insecure-http=", "sandbox="]))
+    completion: .list(
+      Service.allCases.map { "\($0.rawValue)=" } + ["allow-insecure-http=", "sandbox=", "sandbox-admin-token="]))
   var assignments: [String] = []
 
   func validate() throws {
@@ -29,58 +31,67 @@ struct EnvSet: DeckCommand {
   }
 
   func run(_ context: DeckContext) async throws {
-    var file = try context.configStore.load()
-    let resolver = EnvironmentResolver(file: file, processEnvironment: context.session.processEnvironment)
-    guard let current = resolver.definition(name) else {
-      throw DeckError.usage("Unknown environment \"\(name)\".", hint: "Add it first: deck env add \(name)")
-    }
-    var entry = file.entry(name) ?? ConfigFile.Entry()
-    var allowInsecure = current.allowInsecureHTTP
-    var urls: [(Service, String)] = []
-    for assignment in assignments {
-      guard let equals = assignment.firstIndex(of: "=") else {
-        throw DeckError.usage(
-          "Expected SERVICE=URL, got \"\(assignment)\".", hint: "For example: flyr=https://flyrpro.app")
+    let processEnvironment = context.session.processEnvironment
+    // Read, check and write under the config file's lock.
+    let (file, builtin) = try context.configStore.update { file in
+      let resolver = EnvironmentResolver(file: file, processEnvironment: processEnvironment)
+      guard let current = resolver.definition(name) else {
+        throw DeckError.usage("Unknown environment \"\(name)\".", hint: "Add it first: deck env add \(name)")
       }
-      let key = String(assignment[..<equals]).lowercased()
-      let value = String(assignment[assignment.index(after: equals)...])
-      switch key {
-      case "allow-insecure-http", "sandbox":
-        guard let flag = Bool(value.lowercased()) else {
-          throw DeckError.usage("\(key) must be true or false, got \"\(value)\".")
-        }
-        if key == "sandbox" {
-          entry.isSandbox = flag
-        } else {
-          entry.allowInsecureHTTP = flag
-          allowInsecure = flag
-        }
-      default:
-        guard let service = Service(rawValue: key) else {
+      var entry = file.entry(name) ?? ConfigFile.Entry()
+      var allowInsecure = current.allowInsecureHTTP
+      var urls: [(Service, String)] = []
+      for assignment in assignments {
+        guard let equals = assignment.firstIndex(of: "=") else {
           throw DeckError.usage(
-            "Unknown service \"\(key)\".",
-            hint:
-              "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox."
-          )
+            "Expected SERVICE=URL, got \"\(assignment)\".", hint: "For example: flyr=https://flyrpro.app")
         }
-        urls.append((service, value))
+        let key = String(assignment[..<equals]).lowercased()
+        let value = String(assignment[assignment.index(after: equals)...])
+        switch key {
+        case ConfigFile.sandboxAdminTokenKey:
+          guard value.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            throw DeckError.usage("\(key) must be a token with no spaces.")
+          }
+          entry.sandboxAdminToken = value.isEmpty ? nil : value
+        case "allow-insecure-http", "sandbox":
+          guard let flag = Bool(value.lowercased()) else {
+            throw DeckError.usage("\(key) must be true or false, got \"\(value)\".")
+          }
+          if key == "sandbox" {
+            entry.isSandbox = flag
+          } else {
+            entry.allowInsecureHTTP = flag
+            allowInsecure = flag
+          }
+        default:
+          guard let service = Service(rawValue: key) else {
+            throw DeckError.usage(
+              "Unknown service \"\(key)\".",
+              hint:
+                "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox, sandbox-admin-token."
+            )
+          }
+          urls.append((service, value))
+        }
       }
-    }
-    for (service, url) in urls {
-      if url.isEmpty {
-        entry.urls.removeValue(forKey: service)
-        continue
+      for (service, url) in urls {
+        if url.isEmpty {
+          entry.urls.removeValue(forKey: service)
+          continue
+        }
+        let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+        try URLPolicy.validate(trimmed, service: service, environment: name, allowInsecureHTTP: allowInsecure)
+        entry.urls[service] = trimmed
       }
-      let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
-      try URLPolicy.validate(trimmed, service: service, environment: name, allowInsecureHTTP: allowInsecure)
-      entry.urls[service] = trimmed
+      file.setEntry(name, entry)
+      return (file, resolver.isBuiltin(name))
     }
-    file.setEntry(name, entry)
-    try context.configStore.save(file)
-    let updated = EnvironmentResolver(file: file, processEnvironment: [:]).definition(name)!
+    let updated =
+      EnvironmentResolver(file: file, processEnvironment: [:]).definition(name) ?? EnvironmentDefinition(name: name)
     if context.isJSON {
       return try context.output.json(
-        EnvironmentView(updated, current: file.current == name, builtin: resolver.isBuiltin(name)))
+        EnvironmentView(updated, current: file.current == name, builtin: builtin))
     }
     context.output.info("Updated environment \"\(name)\".")
   }

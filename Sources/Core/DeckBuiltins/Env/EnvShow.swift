@@ -46,10 +46,13 @@ struct EnvShow: DeckCommand {
       } else {
         value = "(not set)"
       }
+      let users = context.session.registry.modules(using: service)
+      if !users.isEmpty { value += "  " + context.output.style("(\(users.joined(separator: ", ")))", .dim) }
       rows.append((service.rawValue, value))
     }
     rows.append(("sandbox", definition.isSandbox ? "yes" : "no"))
     if definition.allowInsecureHTTP { rows.append(("allow-insecure-http", "true")) }
+    if definition.sandboxAdminToken != nil { rows.append(("sandbox-admin-token", "(set; not shown)")) }
     context.output.fields(rows)
   }
 }

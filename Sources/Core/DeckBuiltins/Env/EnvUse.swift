@@ -13,17 +13,18 @@ struct EnvUse: DeckCommand {
   var name: String
 
   func run(_ context: DeckContext) async throws {
-    var file = try context.configStore.load()
-    let resolver = EnvironmentResolver(file: file, processEnvironment: context.session.processEnvironment)
-    guard resolver.definition(name) != nil else {
-      throw DeckError.usage(
-        "Unknown environment \"\(name)\".",
-        hint:
-          "Known environments: \(resolver.definitions.map(\.name).joined(separator: ", ")). Add one with: deck env add \(name) --from local"
-      )
+    let processEnvironment = context.session.processEnvironment
+    try context.configStore.update { file in
+      let resolver = EnvironmentResolver(file: file, processEnvironment: processEnvironment)
+      guard resolver.definition(name) != nil else {
+        throw DeckError.usage(
+          "Unknown environment \"\(name)\".",
+          hint:
+            "Known environments: \(resolver.definitions.map(\.name).joined(separator: ", ")). Add one with: deck env add \(name) --from local"
+        )
+      }
+      file.current = name
     }
-    file.current = name
-    try context.configStore.save(file)
     if context.isJSON { return try context.output.json(["current": name]) }
     context.output.info("Now using environment \"\(name)\".")
     if let variable = context.session.processEnvironment["DECK_ENV"], !variable.isEmpty, variable != name {

@@ -21,7 +21,7 @@ struct BrokerageCommand: ParsableCommand {
 /// Brokerage names from the search endpoint: the terminal form of the typeahead.
 /// Names with spaces are completed quoted by the shells and the REPL.
 public enum BrokerageNameCompletion: CompletionProvider {
-  public static let id = "brokerage-names"
+  public static let id = BrokerageRules.nameCompletionID
 
   public static func values(prefix: String, context: DeckContext) async throws -> [String] {
     let query = BrokerageRules.sanitize(prefix.trimmingCharacters(in: ["\"", "'"]))
@@ -30,5 +30,5 @@ public enum BrokerageNameCompletion: CompletionProvider {
   }
 
   /// The completion kind for any argument that takes a brokerage name.
-  public static let kind = CompletionKind.custom { _, _, prefix in DynamicCompletion.values(Self.self, prefix: prefix) }
+  public static var kind: CompletionKind { DynamicCompletion.kind(id) }
 }

@@ -5,11 +5,13 @@ import Foundation
 struct BrokerageSearch: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "search", abstract: "Search brokerages by name.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Ranks an exact match first, then names that start with the query, then names with a word
       that starts with it, then names that contain it. With --json, prints the response's array
       of {id, name} as is.
-      """)
+      """,
+      exits: [.usage(), .unavailable()]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -1,5 +1,9 @@
 /// The text rules of brokerage onboarding.
 public enum BrokerageRules {
+  /// The id under which the brokerage module registers its name completion; other features
+  /// (workspace onboarding's `--brokerage`) complete brokerage names through it.
+  public static let nameCompletionID = "brokerage-names"
+
   /// Trims leading and trailing whitespace and collapses inner runs of whitespace to one space.
   public static func sanitize(_ text: String) -> String {
     text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

@@ -7,13 +7,18 @@ import KioskRules
 struct KioskApprove: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "approve", abstract: "The customer approves the review: show the handoff QR code.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/approve, then shows the handoff:
       a QR code of {kiosk base URL}/r/{sessionPublicId}, the page where the customer copies and
       posts the review. The handoff lasts 30 seconds; finish it with deck kiosk done (a later
       command marks it done once the time is up). Without colour, the code is drawn for a dark
       terminal background. With --json, the URL instead of the drawing.
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,10 +5,15 @@ import KioskRules
 struct KioskCancel: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "cancel", abstract: "Cancel on the rating screen: back to idle.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Sends nothing: the session stays PENDING on the backend, but this kiosk does not pick it up
       again; the next purchase at the store comes up as usual.
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,10 +5,15 @@ import KioskRules
 struct KioskDecline: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "decline", abstract: "The customer declines the review: thank you, back to idle.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/decline. When the call fails the
       kiosk stays on consent, so you can answer again.
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

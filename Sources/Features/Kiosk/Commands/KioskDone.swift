@@ -5,11 +5,16 @@ import KioskRules
 struct KioskDone: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "done", abstract: "End the handoff (Done): thank you, back to idle.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Calls POST /api/v1/review/{sessionId}/done (the session becomes POSTED_INTENT). As the spec
       says, the kiosk moves on even when that call fails; the command then reports the failure
       with its exit code.
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -13,7 +13,8 @@ public enum KioskModule: DeckModule {
 struct KioskCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "kiosk", abstract: KioskModule.summary,
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       The kiosk goes pairing → idle → rating → consent → handoff → thank-you → idle, as the iPad
       app does. Step a session through by hand with the one-shot commands (the kiosk's state is
       kept per environment between them), or run the whole kiosk in the terminal with
@@ -21,12 +22,13 @@ struct KioskCommand: ParsableCommand {
 
       A command that does not fit the kiosk's current screen says which screen it is on and
       what it accepts, sends nothing and exits 64.
-
-      Exit codes: 0 ok, 1 failure or not found (unknown store or session), 64 usage error or a
-      command that does not fit the screen (nothing sent), 65 rejected by the backend (a rating
-      outside 1-5, a call that does not fit the session's status), 69 backend unreachable,
-      130 interrupted.
       """,
+      exits: [
+        .failure("failure, or an unknown store or session"),
+        .usage("usage error, or a command that does not fit the screen (nothing was sent)"),
+        .rejected("rejected by the backend (a rating outside 1-5, a call that does not fit the session's status)"),
+        .unavailable("backend unreachable"), .interrupted(),
+      ]),
     subcommands: [
       KioskPair.self, KioskStatus.self, KioskNext.self, KioskRate.self, KioskApprove.self, KioskDecline.self,
       KioskDone.self, KioskCancel.self, KioskUnpair.self, KioskRun.self,

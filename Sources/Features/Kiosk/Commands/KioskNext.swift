@@ -7,11 +7,16 @@ import KioskRules
 struct KioskNext: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "next", abstract: "Poll once for the next purchase; a PENDING session moves the kiosk to rating.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Calls GET /api/v1/kiosk/{storeId}/next. When a PENDING session is waiting, the kiosk moves
       to the rating screen and the total and items are shown; otherwise it stays idle (exit 0).
       With --wait, polls every --poll-interval seconds (7, as the idle screen does) until one comes.
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -7,11 +7,16 @@ import KioskRules
 struct KioskPair: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "pair", abstract: "Pair the kiosk with a store (checked with the backend first).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Calls GET /api/v1/kiosk/{storeId}/next to check the store exists, then saves the pairing
       for the environment and goes to idle. An unknown store is an error (exit 1) and nothing is
       saved. A paired kiosk must be unpaired first (deck kiosk unpair).
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,11 +5,16 @@ import KioskRules
 struct KioskRate: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "rate", abstract: "Submit the customer's star rating (1-5) and show the generated review.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/rating; the kiosk moves to consent.
       A rating outside 1-5 is a usage error (exit 64) and nothing is sent. When the call fails
       the kiosk stays on rating, so you can rate again or cancel.
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

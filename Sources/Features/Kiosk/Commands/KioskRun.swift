@@ -7,7 +7,8 @@ import KioskRules
 struct KioskRun: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "run", abstract: "Run the kiosk: full-screen in the terminal, or scripted with no prompts.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       On a terminal, runs the kiosk full-screen: the attract screen polls for purchases, then the
       star picker (1-5 or the arrow keys, Enter; Esc cancels), consent (y/n), the handoff QR code
       with its countdown (Enter is Done), thank-you, and back to idle. On idle, Ctrl-R opens the
@@ -24,7 +25,11 @@ struct KioskRun: DeckCommand {
 
       The kiosk uses the environment's saved pairing (deck kiosk pair), or --store for this run
       only. Pairing or re-pairing on the full-screen kiosk is saved.
-      """)
+      """,
+      exits: [
+        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+        .unavailable("backend unreachable"), .interrupted(),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

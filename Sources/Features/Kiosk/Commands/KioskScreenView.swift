@@ -35,15 +35,12 @@ struct KioskScreenView {
     // Lines wider than the terminal are wrapped (without their colours), never cut by it.
     let width = max(1, columns - 1)
     content = content.flatMap { line in
-      Self.visibleWidth(line) <= width ? [line] : wrap(Self.plain(line), width: width)
+      TextLayout.visibleWidth(line) <= width ? [line] : wrap(TextLayout.plain(line), width: width)
     }
     if content.count > rows { content = Array(content.prefix(rows)) }
     let top = max(0, (rows - content.count) / 2)
     var lines = Array(repeating: "", count: top)
-    for line in content {
-      let pad = max(0, (columns - 1 - Self.visibleWidth(line)) / 2)
-      lines.append(String(repeating: " ", count: pad) + line)
-    }
+    lines += content.map { TextLayout.centred($0, columns: columns) }
     while lines.count < rows { lines.append("") }
     return lines
   }
@@ -175,78 +172,5 @@ struct KioskScreenView {
     return focused && output.colorEnabled ? "\u{1B}[7m\(text)\u{1B}[0m" : (focused ? "> \(text) <" : text)
   }
 
-  /// Words wrapped to `width` columns (a longer word is cut).
-  func wrap(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var line = ""
-      for word in paragraph.split(separator: " ") {
-        var word = String(word)
-        while word.count > width {
-          if !line.isEmpty {
-            lines.append(line)
-            line = ""
-          }
-          lines.append(String(word.prefix(width)))
-          word = String(word.dropFirst(width))
-        }
-        if line.isEmpty {
-          line = word
-        } else if line.count + 1 + word.count <= width {
-          line += " " + word
-        } else {
-          lines.append(line)
-          line = word
-        }
-      }
-      lines.append(line)
-    }
-    return lines
-  }
-
-  /// The text without escape sequences.
-  static func plain(_ text: String) -> String {
-    var result = ""
-    var inEscape = false
-    for scalar in text.unicodeScalars {
-      if inEscape {
-        if (0x40...0x7E).contains(scalar.value) && scalar != "[" { inEscape = false }
-        continue
-      }
-      if scalar == "\u{1B}" {
-        inEscape = true
-        continue
-      }
-      result.unicodeScalars.append(scalar)
-    }
-    return result
-  }
-
-  /// Columns a line takes: its characters, without escape sequences.
-  static func visibleWidth(_ text: String) -> Int { plain(text).count }
-}
-
-/// Redraws only the lines that changed; everything after a resize.
-final class FrameRenderer {
-  private var last: [String] = []
-  private var lastSize = (columns: 0, rows: 0)
-
-  func draw(_ lines: [String], columns: Int, rows: Int) {
-    var text = ""
-    let full = columns != lastSize.columns || rows != lastSize.rows
-    if full {
-      text += "\u{1B}[H\u{1B}[2J"
-      last = []
-    }
-    for (row, line) in lines.prefix(rows).enumerated() {
-      if !full, row < last.count, last[row] == line { continue }
-      text += "\u{1B}[\(row + 1);1H\(line)\u{1B}[0m\u{1B}[K"
-    }
-    last = lines
-    lastSize = (columns, rows)
-    if !text.isEmpty { RawTerminal.output(text) }
-  }
-
-  /// Forget what is on screen: the next draw repaints everything.
-  func invalidate() { lastSize = (0, 0) }
+  func wrap(_ text: String, width: Int) -> [String] { TextLayout.wrap(text, width: width) }
 }

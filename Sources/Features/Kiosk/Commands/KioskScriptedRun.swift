@@ -106,6 +106,19 @@ struct ScriptedKiosk {
         continue
       }
       let now = Date()
+      // The handoff is over: the customer's Done, retried like every tap while the backend is
+      // unavailable (a failed Done would otherwise leave the session APPROVED).
+      if state.currentScreen == .handoff, tracker != nil, let end = state.handoffEndsAt, now >= end {
+        let failure = await attempt(&state) { state throws(KioskRuleError) in try state.done() }
+        if let started = tracker?.handoffStartedAt {
+          tracker?.report.timings.handoffMs = Self.milliseconds(since: started)
+        }
+        if let failure {
+          tracker?.report.error = "Marking the session done failed: \(failure.message)"
+          failures.append(failure)
+        }
+        continue
+      }
       if let request = state.tick(at: now) {
         let failure = await service.run(request, on: &state)
         switch request {
@@ -191,12 +204,14 @@ struct ScriptedKiosk {
     throw first
   }
 
-  /// Makes a call, retrying twice after the poll interval when the backend is unavailable
-  /// (the spec's "tap again"). Returns the last failure.
+  /// Makes a call, tapping again after the poll interval for as long as the backend is
+  /// unavailable (the spec's "tap again", by a patient customer), so that an outage delays
+  /// the session rather than losing it. Returns the failure that is not an outage.
   private func attempt(
     _ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> KioskRequest
   ) async -> DeckError? {
-    for attempt in 1...3 {
+    var warned: String?
+    while true {
       let request: KioskRequest
       do {
         request = try action(&state)
@@ -204,11 +219,13 @@ struct ScriptedKiosk {
         return DeckError.usage(error.description)
       }
       guard let failure = await service.run(request, on: &state) else { return nil }
-      guard case .unavailable = failure.kind, attempt < 3 else { return failure }
-      context.output.error("\(failure.message) (trying again in \(timings.pollInterval)s)")
+      guard case .unavailable = failure.kind, !Task.isCancelled else { return failure }
+      if failure.message != warned {
+        context.output.error("\(failure.message) (trying again every \(timings.pollInterval)s)")
+        warned = failure.message
+      }
       try? await Task.sleep(for: .milliseconds(Int(timings.pollInterval * 1000)))
     }
-    return nil
   }
 
   private func act<T>(_ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> T) throws -> T {

@@ -22,7 +22,7 @@ struct KioskStateFile: Sendable {
       return KioskState(storePublicId: nil, timings: timings)
     }
     do {
-      return try Self.decoder.decode(KioskState.self, from: data).normalized(timings: timings)
+      return try DeckJSON.decoder.decode(KioskState.self, from: data).normalized(timings: timings)
     } catch {
       throw DeckError.configuration(
         "Cannot read the kiosk state \(path): \(error.localizedDescription)",
@@ -32,19 +32,6 @@ struct KioskStateFile: Sendable {
 
   func save(_ state: KioskState) throws {
     try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
-    try AtomicFile.write(try Self.encoder.encode(state), to: path, mode: 0o600)
+    try AtomicFile.write(try DeckJSON.encoder.encode(state), to: path, mode: 0o600)
   }
-
-  static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    return encoder
-  }()
-
-  static let decoder: JSONDecoder = {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    return decoder
-  }()
 }

@@ -51,7 +51,7 @@ final class TerminalKiosk {
   }
 
   func run() async throws -> Outcome {
-    let terminal = try RawTerminal()
+    let terminal = try RawTerminal(purpose: "The terminal kiosk")
     defer { terminal.restore() }
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
     self.continuation = continuation

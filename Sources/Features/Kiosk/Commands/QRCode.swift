@@ -1,4 +1,5 @@
 import CQRencode
+import CZlib
 import DeckSupport
 import Foundation
 
@@ -65,11 +66,11 @@ struct QRCode: Sendable, Equatable {
 
   /// Writes the PNG atomically; a relative path is taken from the current directory.
   func writePNG(to path: String) throws {
-    try AtomicFile.write(png(), to: URL(fileURLWithPath: path).standardizedFileURL.path)
+    try AtomicFile.write(try png(), to: URL(fileURLWithPath: path).standardizedFileURL.path)
   }
 
   /// A greyscale PNG: `scale` pixels per module and a 4-module quiet zone.
-  func png(scale: Int = 8, quietZone: Int = 4) -> Data {
+  func png(scale: Int = 8, quietZone: Int = 4) throws -> Data {
     let side = (size + 2 * quietZone) * scale
     var pixels = [UInt8]()
     pixels.reserveCapacity((side + 1) * side)
@@ -80,80 +81,52 @@ struct QRCode: Sendable, Equatable {
         pixels.append(isDark(column / scale - quietZone, y) ? 0x00 : 0xFF)
       }
     }
-    return PNG.greyscale(width: side, height: side, rows: pixels)
+    return try PNG.greyscale(width: side, height: side, rows: pixels)
   }
 }
 
-/// A minimal PNG writer: 8-bit greyscale, zlib with stored (uncompressed) blocks, CRC-32 and
-/// Adler-32 computed here. Enough for a QR code that zbarimg and phones can read.
+/// A PNG writer for 8-bit greyscale images: the image data is deflated and the chunks are
+/// checksummed by zlib (`compress2`, `crc32`). Enough for a QR code that zbarimg and phones
+/// can read.
 enum PNG {
-  static func greyscale(width: Int, height: Int, rows: [UInt8]) -> Data {
+  static func greyscale(width: Int, height: Int, rows: [UInt8]) throws -> Data {
     var header = Data()
-    header.append(bigEndian: UInt32(width))
-    header.append(bigEndian: UInt32(height))
+    header.append(bigEndian: UInt32(clamping: width))
+    header.append(bigEndian: UInt32(clamping: height))
     header.append(contentsOf: [8, 0, 0, 0, 0])  // bit depth 8, greyscale, deflate, no filter, no interlace
     var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     png.append(chunk("IHDR", header))
-    png.append(chunk("IDAT", zlibStored(rows)))
+    png.append(chunk("IDAT", try deflate(rows)))
     png.append(chunk("IEND", Data()))
     return png
   }
 
   static func chunk(_ type: String, _ data: Data) -> Data {
     var chunk = Data()
-    chunk.append(bigEndian: UInt32(data.count))
+    chunk.append(bigEndian: UInt32(clamping: data.count))
     let typeAndData = Data(type.utf8) + data
     chunk.append(typeAndData)
-    chunk.append(bigEndian: crc32(typeAndData))
+    let crc = typeAndData.withUnsafeBytes { bytes in
+      CZlib.crc32(0, bytes.bindMemory(to: Bytef.self).baseAddress, uInt(bytes.count))
+    }
+    chunk.append(bigEndian: UInt32(truncatingIfNeeded: crc))
     return chunk
   }
 
-  /// A zlib stream of stored deflate blocks (at most 65535 bytes each).
-  static func zlibStored(_ bytes: [UInt8]) -> Data {
-    var out = Data([0x78, 0x01])
-    var offset = 0
-    repeat {
-      let count = min(65_535, bytes.count - offset)
-      let final: UInt8 = offset + count >= bytes.count ? 1 : 0
-      out.append(final)
-      out.append(littleEndian: UInt16(count))
-      out.append(littleEndian: ~UInt16(count))
-      out.append(contentsOf: bytes[offset..<(offset + count)])
-      offset += count
-    } while offset < bytes.count
-    out.append(bigEndian: adler32(bytes))
-    return out
-  }
-
-  static let crcTable: [UInt32] = (0..<256).map { index in
-    var value = UInt32(index)
-    for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-    return value
-  }
-
-  static func crc32(_ data: Data) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in data { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-    return crc ^ 0xFFFF_FFFF
-  }
-
-  static func adler32(_ bytes: [UInt8]) -> UInt32 {
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in bytes {
-      a = (a + UInt32(byte)) % 65_521
-      b = (b + a) % 65_521
+  /// A zlib stream (what PNG's IDAT holds), at the best compression.
+  static func deflate(_ bytes: [UInt8]) throws -> Data {
+    var capacity = compressBound(uLong(bytes.count))
+    var out = [UInt8](repeating: 0, count: Int(capacity))
+    let status = compress2(&out, &capacity, bytes, uLong(bytes.count), Z_BEST_COMPRESSION)
+    guard status == Z_OK else {
+      throw DeckError.failure("Cannot compress the QR code image (zlib error \(status)).")
     }
-    return b << 16 | a
+    return Data(out.prefix(Int(capacity)))
   }
 }
 
 extension Data {
   fileprivate mutating func append(bigEndian value: UInt32) {
     append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
-  }
-
-  fileprivate mutating func append(littleEndian value: UInt16) {
-    append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)])
   }
 }

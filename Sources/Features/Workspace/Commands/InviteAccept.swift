@@ -6,14 +6,17 @@ import FlyrAPI
 struct InviteAccept: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "accept", abstract: "Accept an invite as the signed-in user (POST /api/invites/accept).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       You must be signed in with the invited email (case and surrounding spaces do not matter).
       Accepting makes you a member of the workspace; then prints where the gate sends you:
       dashboard, or subscribe (member-inactive) until the owner pays.
       With --json, the response body: {success, workspaceId, redirect}.
-      Exit codes: 0, 1 (invalid invite), 64 (not a token or join link), 65 (used or expired),
-      69 (server unavailable), 77 (not signed in, or signed in with another email).
-      """)
+      """,
+      exits: [
+        .failure("invalid invite"), .usage("not a token or join link"), .rejected("used or expired"), .unavailable(),
+        .unauthorized("not signed in, or signed in with another email"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

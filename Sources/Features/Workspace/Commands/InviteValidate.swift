@@ -4,12 +4,14 @@ import DeckCore
 struct InviteValidate: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "validate", abstract: "Check an invite without signing in (GET /api/invites/validate).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Shows the workspace, the invited email and the role. Used and expired invites are refused
       with the server's message. With --json, the response body: {valid, workspaceName, email, role}.
-      Exit codes: 0, 1 (invalid invite), 64 (not a token or join link), 65 (used or expired),
-      69 (server unavailable).
-      """)
+      """,
+      exits: [
+        .failure("invalid invite"), .usage("not a token or join link"), .rejected("used or expired"), .unavailable(),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

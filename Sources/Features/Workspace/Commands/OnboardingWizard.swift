@@ -1,9 +1,6 @@
-import BrokerageModule
 import BrokerageRules
 import DeckCore
-import DeckREPL
 import DeckSupport
-import Dispatch
 import Foundation
 import Synchronization
 import WorkspaceRules
@@ -13,14 +10,17 @@ import WorkspaceRules
 /// summary and a confirmation. Only what the flags left open is asked.
 struct OnboardingWizard {
   let context: DeckContext
+  let prompt: Prompt
   var draft: OnboardingDraft
   let asksBrokerage: Bool
   let asksInvites: Bool
   let asksReferralCode: Bool
 
-  /// Prompts need a person at a terminal: stdin and stdout both terminals.
-  static func isAvailable(_ context: DeckContext) -> Bool {
-    TerminalInput.stdinIsTerminal && context.output.stdoutIsTerminal
+  /// Prompts need a person at a terminal (stdin and stdout both terminals) and a line reader.
+  static func prompt(_ context: DeckContext) -> Prompt? {
+    guard TerminalInput.stdinIsTerminal, context.output.stdoutIsTerminal, let reader = context.session.lineReader
+    else { return nil }
+    return Prompt(reader: reader)
   }
 
   static let cancelled = DeckError(.failure, "Onboarding cancelled; nothing was sent.")
@@ -45,7 +45,7 @@ struct OnboardingWizard {
     output.line()
     output.fields(draft.summary)
     output.line()
-    let submit = await Prompt.confirm("Submit?")
+    let submit = await prompt.confirm("Submit?")
     try Task.checkCancellation()
     guard submit else { throw Self.cancelled }
     return draft
@@ -56,7 +56,7 @@ struct OnboardingWizard {
   /// One answer. Ctrl-D cancels the wizard; so does Ctrl-C in the REPL (which cancels the
   /// command: the prompt's answer is then dropped).
   func ask(_ prompt: String, complete: (@Sendable (String) -> [String])? = nil) async throws -> String {
-    let answer = await Prompt.ask(prompt, complete: complete)
+    let answer = await self.prompt.ask(prompt, complete: complete)
     try Task.checkCancellation()
     guard let answer else { throw Self.cancelled }
     return answer
@@ -169,7 +169,7 @@ final class BrokerageTypeahead: Sendable {
   let context: DeckContext
   let state: Mutex<BrokerageState>
   /// How long Tab waits for suggestions before offering only what it has.
-  static let budget: DispatchTimeInterval = .milliseconds(2500)
+  static let budget: Duration = .milliseconds(2500)
 
   init(context: DeckContext, state: BrokerageState) {
     self.context = context
@@ -192,26 +192,13 @@ final class BrokerageTypeahead: Sendable {
   }
 
   func search(_ query: String) async throws -> [BrokerageSuggestion] {
-    try await BrokerageService(context: context).search(query, limit: 15).map {
-      BrokerageSuggestion(id: $0.id, name: $0.name)
-    }
+    try await WorkspaceService(context: context).brokerageSuggestions(query)
   }
 
   /// The search from readline's completion callback, which is synchronous: nil when it fails
   /// or takes longer than the budget.
   private func searchBlocking(_ query: String) -> [BrokerageSuggestion]? {
-    let result = Mutex<[BrokerageSuggestion]?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let task = Task.detached { [self] in
-      let found = try? await search(query)
-      result.withLock { $0 = found }
-      done.signal()
-    }
-    guard done.wait(timeout: .now() + Self.budget) == .success else {
-      task.cancel()
-      return nil
-    }
-    return result.withLock { $0 }
+    Budgeted.run(within: Self.budget) { [self] in try await search(query) }
   }
 
   /// The text of an `Add "<text>" as new brokerage` row, or nil for anything else.
@@ -223,21 +210,5 @@ final class BrokerageTypeahead: Sendable {
       return nil
     }
     return String(trimmed.dropFirst(prefix.count).dropLast(suffix.count))
-  }
-}
-
-/// readline prompts off the cooperative thread pool: readline blocks its thread (and the
-/// typeahead waits for the network on it), so each question runs on a thread of its own.
-enum Prompt {
-  static func ask(_ prompt: String, complete: (@Sendable (String) -> [String])? = nil) async -> String? {
-    await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: LinePrompt.ask(prompt, complete: complete)) }.start()
-    }
-  }
-
-  static func confirm(_ question: String) async -> Bool {
-    await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: LinePrompt.confirm(question)) }.start()
-    }
   }
 }

@@ -5,13 +5,14 @@ import FlyrAPI
 struct WorkspaceAccess: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "access", abstract: "Show the access state of your primary workspace (GET /api/access/state).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       The primary workspace is your first membership. Access needs an active subscription or a
       trial that has not ended; an owner also needs onboarding completed. A member or admin of an
       inactive workspace gets reason member-inactive; a user with no workspace, no_workspace.
       With --json, the response body: {role, workspaceName, hasAccess, reason?}.
-      Exit codes: 0, 69 (server unavailable), 77 (not signed in).
-      """)
+      """,
+      exits: [.unavailable(), .unauthorized("not signed in")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -1,13 +1,19 @@
 import ArgumentParser
+import DeckCore
 import DeckSupport
 import WorkspaceRules
 
 struct WorkspaceInvite: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "invite", abstract: "Validate and accept workspace invites (join links).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Both take a join link (…/join?token=…, as the invite email has it) or the bare token.
       """,
+      exits: [
+        .failure("invalid invite"), .usage("not a token or join link"), .rejected("used or expired"), .unavailable(),
+        .unauthorized(),
+      ]),
     subcommands: [InviteValidate.self, InviteAccept.self])
 }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BrokerageModule
 import BrokerageRules
 import DeckConfig
 import DeckCore
@@ -12,19 +11,21 @@ public enum WorkspaceModule: DeckModule {
   public static let summary = "Access, onboarding, invites and checkout of FLYR workspaces."
   public static let services: [Service] = [.flyr]
   public static var commands: [any ParsableCommand.Type] { [WorkspaceCommand.self] }
-  public static var completionProviders: [any CompletionProvider.Type] { [BrokerageNameCompletion.self] }
 }
 
 struct WorkspaceCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "workspace", abstract: WorkspaceModule.summary,
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       The flow after signing in: `route` says where the user goes (login, join, onboarding,
       subscribe, subscribe (member-inactive) or dashboard); `onboard` completes onboarding;
       `subscribe` opens a checkout; `invite validate|accept` follows a join link.
-      Exit codes: 0 success, 1 not found or timed out, 64 bad input (nothing was sent),
-      65 rejected by the server (400), 69 server unavailable, 77 not signed in or not allowed.
       """,
+      exits: [
+        .failure("not found or timed out"), .usage(), .rejected("rejected by the server (400)"), .unavailable(),
+        .unauthorized(),
+      ]),
     subcommands: [
       WorkspaceAccess.self, WorkspaceRoute.self, WorkspaceOnboard.self, WorkspaceInvite.self, WorkspaceSubscribe.self,
     ])

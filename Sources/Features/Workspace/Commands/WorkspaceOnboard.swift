@@ -1,5 +1,4 @@
 import ArgumentParser
-import BrokerageModule
 import BrokerageRules
 import DeckCore
 import DeckSupport
@@ -9,7 +8,8 @@ import WorkspaceRules
 struct WorkspaceOnboard: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "onboard", abstract: "Complete onboarding of your workspace (POST /api/onboarding/complete).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Required: --first-name, --last-name, --use-case, --workspace-name, --industry. On a terminal,
       a wizard asks for whatever is missing, in the onboarding's step order (name, use case,
       workspace name, industry, brokerage for Real Estate, invites for team), shows a summary and
@@ -23,9 +23,11 @@ struct WorkspaceOnboard: DeckCommand {
 
       Everything is checked before anything is sent, and only one request is ever in flight.
       On success, prints the next route (subscribe). With --json, the response body.
-      Exit codes: 0, 1 (cancelled), 64 (bad or missing input; nothing sent), 65 (rejected, e.g.
-      no owner workspace), 69 (server unavailable), 77 (not signed in).
-      """)
+      """,
+      exits: [
+        .failure("cancelled"), .usage("bad or missing input (nothing was sent)"),
+        .rejected("rejected, e.g. no owner workspace"), .unavailable(), .unauthorized("not signed in"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 
@@ -43,7 +45,7 @@ struct WorkspaceOnboard: DeckCommand {
 
   @Option(
     help: ArgumentHelp("Your brokerage's name (Real Estate only).", valueName: "name"),
-    completion: BrokerageNameCompletion.kind)
+    completion: DynamicCompletion.kind(BrokerageRules.nameCompletionID))
   var brokerage: String?
 
   @Option(name: .customLong("brokerage-id"), help: ArgumentHelp("An existing brokerage's id.", valueName: "uuid"))
@@ -72,13 +74,13 @@ struct WorkspaceOnboard: DeckCommand {
       throw DeckError.usage(error.message)
     }
     if !draft.missing.isEmpty {
-      guard OnboardingWizard.isAvailable(context) else {
+      guard let prompt = OnboardingWizard.prompt(context) else {
         throw DeckError.usage(
           OnboardingProblem.missing(draft.missing).message,
           hint: "Pass them as flags, or run deck workspace onboard on a terminal for the wizard.")
       }
       var wizard = OnboardingWizard(
-        context: context, draft: draft, asksBrokerage: brokerage == nil && brokerageID == nil,
+        context: context, prompt: prompt, draft: draft, asksBrokerage: brokerage == nil && brokerageID == nil,
         asksInvites: invites.isEmpty, asksReferralCode: referralCode == nil)
       draft = try await wizard.run()
     }
@@ -122,7 +124,7 @@ extension Components.Schemas.OnboardingCompleteRequest {
   init(_ payload: OnboardingPayload) {
     self.init(
       firstName: payload.firstName, lastName: payload.lastName, workspaceName: payload.workspaceName,
-      industry: payload.industry.rawValue, referralCode: payload.referralCode,
+      industry: .init(rawValue: payload.industry.rawValue), referralCode: payload.referralCode,
       useCase: .init(rawValue: payload.useCase.rawValue),
       inviteEmails: payload.inviteEmails.isEmpty ? nil : payload.inviteEmails, brokerage: payload.brokerage,
       brokerageId: payload.brokerageId)

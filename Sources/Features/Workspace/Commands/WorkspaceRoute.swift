@@ -6,13 +6,14 @@ import WorkspaceRules
 struct WorkspaceRoute: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "route", abstract: "Show where the post-auth gate sends you (GET /api/access/redirect).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Prints one route: login, join, onboarding, subscribe, subscribe (member-inactive) or
       dashboard, and its path. Not being signed in is the route login. --invite passes an invite
       token (or join link) as the web app's gate gets it, which routes to join.
       With --json, the response body: {redirect, path}.
-      Exit codes: 0, 64 (bad input), 69 (server unavailable).
-      """)
+      """,
+      exits: [.usage(), .unavailable()]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -31,6 +31,14 @@ struct WorkspaceService: Sendable {
     }
   }
 
+  /// `GET /api/brokerages/search` for the onboarding typeahead (brokerage-onboarding.md,
+  /// section 4): the first 15 matches.
+  func brokerageSuggestions(_ query: String) async throws -> [BrokerageSuggestion] {
+    try await client(auth: .none).searchBrokerages(query: .init(q: query, limit: 15)).ok.body.json.map {
+      BrokerageSuggestion(id: $0.id, name: $0.name)
+    }
+  }
+
   /// `GET /api/invites/validate` (no auth).
   func validateInvite(token: String) async throws -> Components.Schemas.InviteValidateResponse {
     try await client(auth: .none).validateInvite(query: .init(token: token)).ok.body.json

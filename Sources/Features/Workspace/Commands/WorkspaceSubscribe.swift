@@ -8,14 +8,17 @@ import WorkspaceRules
 struct WorkspaceSubscribe: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "subscribe", abstract: "Start a checkout for your workspace (POST /api/billing/stripe/checkout).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Give --plan and --currency, or an allow-listed --price-id. Prints the checkout URL to open
       and pay at; with --wait, then polls GET /api/access/state until the workspace has access.
       Only the owner subscribes: a member gets the member-inactive message instead.
       With --json, {url} (and hasAccess with --wait).
-      Exit codes: 0, 1 (timed out waiting), 64 (bad input), 65 (price refused), 69 (server
-      unavailable), 77 (not signed in, or a member of an inactive workspace), 130 (Ctrl-C).
-      """)
+      """,
+      exits: [
+        .failure("timed out waiting"), .usage(), .rejected("price refused"), .unavailable(),
+        .unauthorized("not signed in, or a member of an inactive workspace"), .interrupted(),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 
@@ -72,8 +75,10 @@ struct WorkspaceSubscribe: DeckCommand {
 
     let body: Components.Schemas.CheckoutRequest =
       switch choice {
-      case .plan(let plan, let currency): .init(plan: plan.rawValue, currency: currency.rawValue)
-      case .priceID(let id): .init(priceId: id)
+      case .plan(let plan, let currency):
+        .init(plan: .init(rawValue: plan.rawValue), currency: .init(rawValue: currency.rawValue))
+      // A price the document does not list is sent as nothing, which the server refuses alike.
+      case .priceID(let id): .init(priceId: .init(rawValue: id))
       }
     let url = try await service.client().createCheckoutSession(body: .json(body)).ok.body.json.url
     guard wait else {
@@ -102,9 +107,24 @@ struct WorkspaceSubscribe: DeckCommand {
     let clock = ContinuousClock()
     let deadline = clock.now + .milliseconds(Int64(timeout * 1000))
     spinner.start("Waiting for the payment (Ctrl-C stops waiting)…")
+    var warned: String?
     do {
       while true {
-        if try await service.accessState().hasAccess { break }
+        // An unavailable backend (5xx, 429 after deck's retries, no connection) is ridden out
+        // until the deadline: the payment may well go through meanwhile.
+        do {
+          if try await service.accessState().hasAccess { break }
+          warned = nil
+        } catch {
+          let failure = ErrorPresenter.deckError(for: error)
+          guard case .unavailable = failure.kind, !Task.isCancelled else { throw error }
+          if failure.message != warned {
+            spinner.stop()
+            context.output.error("\(failure.message) (still waiting)")
+            spinner.start("Waiting for the payment (Ctrl-C stops waiting)…")
+            warned = failure.message
+          }
+        }
         let remaining = clock.now.duration(to: deadline)
         guard remaining > .zero else {
           throw DeckError(

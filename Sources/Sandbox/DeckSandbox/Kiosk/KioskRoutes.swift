@@ -7,16 +7,22 @@ import SandboxKioskAPI
 /// The sandbox's kiosk routes: the kiosk contract at "/", its operator endpoints under
 /// /__sandbox/v1/kiosk, and the mobile landing page the handoff QR code points at.
 enum KioskRoutes {
-  static func register(on router: Router<BasicRequestContext>, state: SandboxState) throws {
+  static func register(on transport: RecordingTransport, state: SandboxState) throws {
+    let router = transport.router
     try KioskHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/")!,
+      on: transport, serverURL: URL(string: "/")!,
       middlewares: [
         ErrorResponseMiddleware(requestError: KioskHandlers.requestError),
         ExplicitNullsMiddleware(operationID: "getNextSession", keys: ["session", "order"]),
       ])
     try KioskAdminHandlers(state: state).registerHandlers(
-      on: router, serverURL: URL(string: "/__sandbox/v1/kiosk")!,
-      middlewares: [ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError)])
+      on: transport, serverURL: URL(string: "/__sandbox/v1/kiosk")!,
+      middlewares: [
+        ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: ["triggerPurchase": []],
+          error: { KioskAdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
     router.get("/r/:sessionPublicId") { _, context -> Response in
       let id = context.parameters.get("sessionPublicId") ?? ""
       let found = try await state.pool.read { db -> (KioskStore.Session, KioskStore.Store?, KioskStore.Order?)? in

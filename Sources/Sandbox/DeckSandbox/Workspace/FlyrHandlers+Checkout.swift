@@ -17,9 +17,11 @@ extension FlyrHandlers {
     @Sendable func badRequest(_ message: String) -> Operations.createCheckoutSession.Output {
       .badRequest(.init(body: .json(.init(error: message))))
     }
-    guard let price = SandboxPrices.resolve(plan: request.plan, currency: request.currency, priceID: request.priceId)
+    guard
+      let price = SandboxPrices.resolveStrictly(
+        plan: request.plan?.rawValue, currency: request.currency?.rawValue, priceID: request.priceId?.rawValue)
     else { return badRequest(Self.invalidPrice) }
-    let origin = RequestOrigin.current(fallback: state)
+    let origin = state.linkBase
     return try await state.pool.write { db -> Operations.createCheckoutSession.Output in
       guard let workspace = try WorkspaceMemberships.owned(db, userID: user.id) else {
         return badRequest("No workspace found")
@@ -68,4 +70,14 @@ enum SandboxPrices {
   }
 
   static func price(id: String) -> Price? { all.first { $0.id == id } }
+
+  /// As the document states it: every field given is valid (plan annual|monthly, currency
+  /// USD|CAD, an allow-listed priceId), plan and currency come together, and there is a price.
+  static func resolveStrictly(plan: String?, currency: String?, priceID: String?) -> Price? {
+    if let plan, Plan(rawValue: plan) == nil { return nil }
+    if let currency, Currency(rawValue: currency) == nil { return nil }
+    if let priceID, price(id: priceID) == nil { return nil }
+    guard (plan == nil) == (currency == nil) else { return nil }
+    return resolve(plan: plan, currency: currency, priceID: priceID)
+  }
 }

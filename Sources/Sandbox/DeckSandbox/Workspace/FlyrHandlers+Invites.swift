@@ -33,7 +33,7 @@ extension FlyrHandlers {
     @Sendable func badRequest(_ message: String) -> Operations.validateInvite.Output {
       .badRequest(.init(body: .json(.init(error: message))))
     }
-    let token = (input.query.token ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    let token = ContractText.trim(input.query.token)
     guard !token.isEmpty else { return badRequest(InviteMessage.tokenRequired) }
     let result = try await state.pool.read { db -> (InviteCheck, String?) in
       let check = try Self.check(db, token: token, now: Date())
@@ -60,7 +60,7 @@ extension FlyrHandlers {
       .badRequest(.init(body: .json(.init(error: message))))
     }
     guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
-    let token = (request.token ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    let token = ContractText.trim(request.token)
     guard !token.isEmpty else { return badRequest(InviteMessage.tokenRequired) }
     return try await state.pool.write { db -> Operations.acceptInvite.Output in
       switch try Self.check(db, token: token, now: Date()) {

@@ -16,20 +16,18 @@ extension FlyrHandlers {
     @Sendable func badRequest(_ message: String) -> Operations.completeOnboarding.Output {
       .badRequest(.init(body: .json(.init(error: message))))
     }
-    let industry = request.industry.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap {
-      $0.isEmpty ? nil : $0
-    }
+    // As the document states them: industry one of the canonical values exactly, every invite
+    // email matching its pattern (invites are sent for a team only).
+    let industry = request.industry?.rawValue
     if let industry, Industry(rawValue: industry) == nil { return badRequest("Invalid industry") }
     var emails: [String] = []
-    if request.useCase == .team {
-      for email in request.inviteEmails ?? [] {
-        let normalized = EmailAddress.normalize(email)
-        guard EmailAddress.isValid(normalized) else { return badRequest("Invalid invite email: \(email)") }
-        if !emails.contains(normalized) { emails.append(normalized) }
-      }
+    for email in request.inviteEmails ?? [] {
+      guard ContractText.isEmail(email) else { return badRequest("Invalid invite email: \(email)") }
+      let normalized = EmailAddress.normalize(email)
+      if request.useCase == .team, !emails.contains(normalized) { emails.append(normalized) }
     }
     let invites = emails
-    let joinBase = RequestOrigin.current(fallback: state)
+    let joinBase = state.linkBase
     return try await state.pool.write { db -> Operations.completeOnboarding.Output in
       guard let workspace = try WorkspaceMemberships.owned(db, userID: user.id) else {
         return badRequest("No workspace found")
@@ -37,7 +35,7 @@ extension FlyrHandlers {
       let brokerage: (id: String?, name: String?)
       switch try OnboardingBrokerage.resolve(db, brokerage: request.brokerage, brokerageID: request.brokerageId) {
       case .success(let resolved): brokerage = resolved
-      case .failure(let message): return badRequest(message)
+      case .failure(let message): return .notFound(.init(body: .json(.init(error: message))))
       }
       let now = WorkspaceTime.now()
       try db.execute(

@@ -15,12 +15,15 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
     guard case .json(let update) = input.body else { throw SandboxAPIError.internalError }
     var trialEnd: String?
     if let text = update.trial_ends_at {
-      guard let date = WorkspaceTime.parse(text) else {
+      guard let date = ContractText.parseTimestamp(text) else {
         return .badRequest(.init(body: .json(.init(error: "trial_ends_at must be an ISO 8601 date or date-time"))))
       }
       trialEnd = WorkspaceTime.format(date)
     }
     let trialEndsAt = trialEnd
+    guard !ContractText.trim(update.email).isEmpty else {
+      return .badRequest(.init(body: .json(.init(error: "email is required"))))
+    }
     let email = EmailAddress.normalize(update.email)
     return try await state.pool.write { db -> Operations.setSubscription.Output in
       guard let user = try UserRecord.fetch(db, email: email) else {
@@ -38,7 +41,7 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
 
   func expireInvite(_ input: Operations.expireInvite.Input) async throws -> Operations.expireInvite.Output {
     guard case .json(let reference) = input.body else { throw SandboxAPIError.internalError }
-    let token = reference.token.trimmingCharacters(in: .whitespacesAndNewlines)
+    let token = ContractText.trim(reference.token)
     guard !token.isEmpty else { return .badRequest(.init(body: .json(.init(error: "token is required")))) }
     return try await state.pool.write { db -> Operations.expireInvite.Output in
       guard let invite = try WorkspaceInvites.find(db, token: token) else {
@@ -73,8 +76,10 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
   func inspectWorkspace(_ input: Operations.inspectWorkspace.Input) async throws
     -> Operations.inspectWorkspace.Output
   {
+    guard !ContractText.trim(input.query.email).isEmpty else {
+      return .badRequest(.init(body: .json(.init(error: "email is required"))))
+    }
     let email = EmailAddress.normalize(input.query.email)
-    guard !email.isEmpty else { return .badRequest(.init(body: .json(.init(error: "email is required")))) }
     return try await state.pool.read { db -> Operations.inspectWorkspace.Output in
       guard let user = try UserRecord.fetch(db, email: email) else {
         return .notFound(.init(body: .json(.init(error: "No user \(email)"))))

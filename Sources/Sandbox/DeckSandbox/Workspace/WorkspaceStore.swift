@@ -182,15 +182,3 @@ enum Outbox {
       arguments: [to, subject, body, joinURL, workspaceName, WorkspaceTime.now()])
   }
 }
-
-/// The base URL of the sandbox as the current request reached it (`http://host:port`), for
-/// links in emails and checkout URLs.
-enum RequestOrigin {
-  static func current(fallback state: SandboxState) -> String {
-    let authority = CurrentRequest.head?.authority
-    if let authority, !authority.isEmpty, !authority.contains(where: { $0.isWhitespace || $0 == "/" }) {
-      return "http://\(authority)"
-    }
-    return SandboxServer.baseURL(host: state.options.host, port: state.options.port).absoluteString
-  }
-}

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 
 /// deck's command tree as swift-argument-parser describes it (`_dumpHelp()`, ToolInfo v0):
-/// the one source of truth for the REPL's completion, as it is for help and the shell scripts.
+/// the one source of truth for the REPL's completion and for "did you mean" on a mistyped
+/// command, as it is for help and the shell scripts.
 public struct CommandTree: Sendable, Decodable {
   public var commandName: String
   public var aliases: [String]?
@@ -51,7 +52,7 @@ public struct CommandTree: Sendable, Decodable {
     }
 
     /// How the argument parser names it in a `---completion` request.
-    func completionIdentifier(positionalIndex: Int) -> String {
+    public func completionIdentifier(positionalIndex: Int) -> String {
       kind == .positional ? "positional@\(positionalIndex)" : (preferredName?.spelled ?? "---")
     }
   }
@@ -78,10 +79,10 @@ public struct CommandTree: Sendable, Decodable {
     subcommands?.first { $0.commandName == name || ($0.aliases ?? []).contains(name) }
   }
 
-  var positionals: [Argument] { (arguments ?? []).filter { $0.kind == .positional } }
+  public var positionals: [Argument] { (arguments ?? []).filter { $0.kind == .positional } }
 
   /// The option or flag spelled `word` (`--limit`, `-h`).
-  func namedArgument(_ word: String) -> Argument? {
+  public func namedArgument(_ word: String) -> Argument? {
     (arguments ?? []).first { argument in (argument.names ?? []).contains { $0.spelled == word } }
   }
 }

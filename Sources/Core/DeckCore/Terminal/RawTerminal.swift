@@ -14,8 +14,8 @@ import Synchronization
   typealias SignalHandler = sig_t
 #endif
 
-/// A key the terminal kiosk understands.
-enum Key: Equatable, Sendable {
+/// A key from a raw terminal: what full-screen programs (the kiosk, the quiz) react to.
+public enum Key: Equatable, Sendable {
   case character(Character)
   case enter, backspace, escape, tab
   case up, down, left, right
@@ -24,7 +24,7 @@ enum Key: Equatable, Sendable {
 }
 
 /// What the terminal reports.
-enum TerminalEvent: Sendable {
+public enum TerminalEvent: Sendable {
   case keys([Key])
   /// The window changed size (SIGWINCH).
   case resize
@@ -34,21 +34,22 @@ enum TerminalEvent: Sendable {
   case endOfInput
 }
 
-/// The terminal in raw mode for the full-screen kiosk: no echo, no line editing, keys one by
+/// The terminal in raw mode for full-screen programs (the kiosk, the quiz): no echo, no line editing, keys one by
 /// one, the alternate screen, no cursor. `restore()` puts everything back, and so do SIGTERM,
 /// SIGHUP and SIGQUIT (then the process dies of the signal, as it would have); SIGINT and
 /// SIGWINCH become events. The previous signal handlers (the REPL's) come back on restore.
-final class RawTerminal: Sendable {
+public final class RawTerminal: Sendable {
   private let previousHandlers: [Int32: UInt]
   private let wakeRead: Int32
   private let stopReading = Atomic<Bool>(false)
   private let restored = Atomic<Bool>(false)
   private let readerRunning = Atomic<Bool>(false)
 
-  /// Switches the terminal (stdin and stdout) to the kiosk's full-screen raw mode.
-  init() throws {
+  /// Switches the terminal (stdin and stdout) to full-screen raw mode. `purpose` names the
+  /// program in the error shown when there is no terminal.
+  public init(purpose: String = "This full-screen view") throws {
     guard isatty(0) == 1, isatty(1) == 1 else {
-      throw DeckError.usage("The terminal kiosk needs a terminal on stdin and stdout.")
+      throw DeckError.usage("\(purpose) needs a terminal on stdin and stdout.")
     }
     var original = termios()
     guard tcgetattr(0, &original) == 0 else {
@@ -94,7 +95,7 @@ final class RawTerminal: Sendable {
   deinit { restore() }
 
   /// Puts the terminal back as it was (idempotent) and stops reading keys.
-  func restore() {
+  public func restore() {
     guard !restored.exchange(true, ordering: .sequentiallyConsistent) else { return }
     stopReading.store(true, ordering: .sequentiallyConsistent)
     // Let the key reader stop (it polls every 100 ms), so that it takes no key meant for
@@ -113,14 +114,14 @@ final class RawTerminal: Sendable {
   }
 
   /// Columns and rows.
-  var size: (columns: Int, rows: Int) {
+  public var size: (columns: Int, rows: Int) {
     var size = winsize()
     guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
     return (Int(size.ws_col), Int(size.ws_row))
   }
 
   /// Reads keys and signals on a thread of its own until `restore()`.
-  func startReading(_ handler: @escaping @Sendable (TerminalEvent) -> Void) {
+  public func startReading(_ handler: @escaping @Sendable (TerminalEvent) -> Void) {
     let wakeRead = wakeRead
     readerRunning.store(true, ordering: .sequentiallyConsistent)
     let thread = Thread { [self] in
@@ -152,16 +153,19 @@ final class RawTerminal: Sendable {
       }
       close(wakeRead)
     }
-    thread.name = "deck-kiosk-keys"
+    thread.name = "deck-terminal-keys"
     thread.start()
   }
 
   /// Writes to stdout, all of it.
-  static func output(_ text: String) {
+  public static func output(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
+      let written = bytes.withUnsafeMutableBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return write(1, base + offset, buffer.count - offset)
+      }
       if written < 0 {
         if errno == EINTR || errno == EAGAIN { continue }
         return
@@ -201,57 +205,5 @@ enum TerminalRestore {
     var value = byte
     let descriptor = wakeWrite.load(ordering: .sequentiallyConsistent)
     if descriptor >= 0 { _ = write(descriptor, &value, 1) }
-  }
-}
-
-/// Bytes from a raw terminal to keys: UTF-8 characters, control keys and the arrow keys'
-/// escape sequences.
-struct KeyDecoder {
-  mutating func decode(_ bytes: [UInt8]) -> [Key] {
-    var keys: [Key] = []
-    var index = 0
-    while index < bytes.count {
-      let byte = bytes[index]
-      switch byte {
-      case 0x1B:
-        if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") {
-          var end = index + 2
-          while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
-          if end < bytes.count {
-            switch bytes[end] {
-            case UInt8(ascii: "A"): keys.append(.up)
-            case UInt8(ascii: "B"): keys.append(.down)
-            case UInt8(ascii: "C"): keys.append(.right)
-            case UInt8(ascii: "D"): keys.append(.left)
-            default: break
-            }
-          }
-          index = end + 1
-          continue
-        }
-        keys.append(.escape)
-      case 0x0D, 0x0A: keys.append(.enter)
-      case 0x7F, 0x08: keys.append(.backspace)
-      case 0x09: keys.append(.tab)
-      case 0x01...0x1A: keys.append(.control(Character(Unicode.Scalar(byte + 0x60))))
-      case 0x00...0x1F: break
-      default:
-        let length: Int
-        switch byte {
-        case 0xF0...: length = 4
-        case 0xE0...: length = 3
-        case 0xC0...: length = 2
-        default: length = 1
-        }
-        let end = min(bytes.count, index + length)
-        if let character = String(validating: bytes[index..<end], as: UTF8.self)?.first {
-          keys.append(.character(character))
-        }
-        index = end
-        continue
-      }
-      index += 1
-    }
-    return keys
   }
 }

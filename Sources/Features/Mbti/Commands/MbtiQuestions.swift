@@ -1,0 +1,34 @@
+import ArgumentParser
+import DeckCore
+import MbtiRules
+
+struct MbtiQuestions: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "questions", abstract: "List the quiz's questions, numbered, in the service's order.",
+    discussion: HelpText.discussion(
+      """
+      The numbers are the ones `submit` and the service's errors use. With --json, an array of
+      {number, question, options}, the texts exactly as served.
+      """,
+      exits: [.failure("the service sent an unusable question list"), .unavailable("couldn't load questions")]))
+
+  @OptionGroup var global: GlobalOptions
+
+  struct Row: Encodable {
+    var number: Int
+    var question: String
+    var options: [String]
+  }
+
+  func run(_ context: DeckContext) async throws {
+    let userID = try MbtiStore(context: context).userID()
+    let set = try await MbtiService(context: context).questions(userID: userID)
+    let rows = set.questions.enumerated().map { Row(number: $0 + 1, question: $1.question, options: $1.options) }
+    if context.isJSON { return try context.output.json(rows) }
+    let width = String(rows.count).count
+    for row in rows {
+      let number = String(row.number)
+      context.output.line(String(repeating: " ", count: width - number.count) + "\(number). \(row.question)")
+    }
+  }
+}

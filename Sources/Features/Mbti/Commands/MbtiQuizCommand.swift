@@ -1,0 +1,94 @@
+import ArgumentParser
+import DeckCore
+import DeckSupport
+import MbtiRules
+
+struct MbtiQuizCommand: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "quiz", abstract: "Take the quiz: full-screen, or one prompt per question with --plain.",
+    discussion: HelpText.discussion(
+      """
+      The 24 questions come from the nudge service, 6 to a page. Full-screen: 1-5 answer the
+      focused question and move to the next; ↑/↓ move between questions, ←/→ and Enter choose a
+      value; n (or Tab) is Next, Submit on the last page; b is Back. Next with a question left
+      open rings the bell and jumps to it. --plain asks one question per line instead (for screen
+      readers, dumb terminals and serial lines), with the same pages and checks.
+
+      Answers are saved as they are given: after Ctrl-C (which asks whether to keep them) or a
+      crash, `deck mbti quiz --resume` continues where it stopped. A failed submission keeps the
+      answers and can be retried. The result is saved (`deck mbti result`); its reveal is not
+      animated with NO_COLOR or DECK_REDUCE_MOTION set. Events (onboarding_take_test,
+      mbti_page_advance, mbti_submitted, mbti_completed) are sent in the background and never
+      fail or hold up the quiz.
+      """,
+      exits: [
+        .failure("the service sent an unusable question list"), .usage("no terminal, or nothing to resume"),
+        .rejected("the service refused the answers"), .unavailable("couldn't load questions"),
+        .interrupted("stopped before submitting (answers kept or discarded, as chosen)"),
+      ]))
+
+  @OptionGroup var global: GlobalOptions
+
+  @Flag(help: "One prompt per question instead of the full screen.")
+  var plain = false
+
+  @Flag(help: "Continue the answers saved by a quiz that was stopped.")
+  var resume = false
+
+  func run(_ context: DeckContext) async throws {
+    guard TerminalInput.stdinIsTerminal, context.output.stdoutIsTerminal else {
+      throw DeckError.usage(
+        "The quiz needs a terminal on stdin and stdout.",
+        hint: "To answer from a script: deck mbti submit --answers FILE (see deck mbti questions).")
+    }
+    let store = try MbtiStore(context: context)
+    let userID = try store.userID()
+    let service = MbtiService(context: context)
+    let saved = try store.load().progress ?? [:]
+    if resume && saved.isEmpty {
+      throw DeckError.usage(
+        "There is no unfinished quiz to resume in \(store.environment).", hint: "Start one: deck mbti quiz")
+    }
+    let set = try await service.questions(userID: userID)
+    var quiz = MbtiQuiz(set)
+    if resume {
+      quiz.restore(saved)
+    } else if !saved.isEmpty {
+      context.output.info(
+        "Starting over; the answers of the unfinished quiz are replaced (--resume would continue it).")
+      try store.update { $0.progress = nil }
+    }
+    let events = MbtiEvents(service: service, userID: userID)
+    let flow = MbtiQuizFlow(service: service, store: store, events: events, userID: userID)
+    events.send("onboarding_take_test")
+    let outcome: MbtiQuizScreen.Outcome
+    if plain {
+      guard let reader = context.session.lineReader else {
+        throw DeckError.usage("--plain needs a line reader; run it from deck itself.")
+      }
+      var plainQuiz = MbtiPlainQuiz(quiz: quiz, flow: flow, prompt: Prompt(reader: reader), output: context.output)
+      outcome = try await plainQuiz.run()
+    } else {
+      let environment = context.session.processEnvironment
+      let reduceMotion =
+        !(environment["NO_COLOR"] ?? "").isEmpty || !(environment["DECK_REDUCE_MOTION"] ?? "").isEmpty
+      outcome = try await MbtiQuizScreen(quiz: quiz, flow: flow, output: context.output, reduceMotion: reduceMotion)
+        .run()
+    }
+    await events.finish()
+    switch outcome {
+    case .completed(let result):
+      try MbtiResultView.print(result, context: context)
+    case .kept:
+      guard let kept = try? store.load().progress, !kept.isEmpty else {
+        throw DeckError(.interrupted, "The quiz stopped before any question was answered.")
+      }
+      throw DeckError(
+        .interrupted, "The quiz stopped; your \(kept.count) answers are saved.",
+        hint: "Continue with: deck mbti quiz --resume")
+    case .discarded:
+      flow.discard()
+      throw DeckError(.interrupted, "The quiz stopped; your answers were discarded.")
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// Applies the fault rules (`deck sandbox fault`) to every request outside the operator
+/// endpoints, which keep working whatever the rules say.
+struct FaultMiddleware: RouterMiddleware {
+  let state: SandboxState
+
+  static let malformedBody = #"{"error": "malformed body injected by deck sandbox fault"#
+
+  func handle(
+    _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
+  ) async throws -> Response {
+    let path = request.uri.path
+    guard !OperatorGuardMiddleware.isOperatorPath(path),
+      let rule = state.faults.fire(method: request.method.rawValue, path: path)
+    else { return try await next(request, context) }
+    if rule.latencyMilliseconds > 0 {
+      do {
+        try await cancelWhenGracefulShutdown {
+          try await Task.sleep(for: .milliseconds(rule.latencyMilliseconds))
+        }
+      } catch {
+        return Response.json(.simple(.serviceUnavailable, "the sandbox is shutting down"))
+      }
+    }
+    switch rule.action {
+    case .latency:
+      return try await next(request, context)
+    case .status:
+      var response = Response.json(
+        .simple(.init(code: rule.status), "Fault injected by deck sandbox fault (rule \(rule.id))."))
+      if let retryAfter = rule.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+      return response
+    case .malformed:
+      return Response(
+        status: .ok, headers: [.contentType: "application/json"],
+        body: .init(byteBuffer: ByteBuffer(string: Self.malformedBody)))
+    case .reset:
+      Self.reset(context.channel)
+      throw FaultError.connectionReset
+    case .truncate:
+      let response = try await next(request, context)
+      let collected = CollectingWriter.Storage()
+      try await response.body.write(CollectingWriter(storage: collected))
+      let full = collected.buffer
+      let declared = max(full.readableBytes, 2)
+      let half = full.getSlice(at: full.readerIndex, length: full.readableBytes / 2) ?? ByteBuffer()
+      let channel = context.channel
+      var headers = response.headers
+      headers[.contentLength] = nil
+      return Response(
+        status: response.status, headers: headers,
+        body: .init(contentLength: declared) { writer in
+          try await writer.write(half)
+          // Give the half time to leave, then cut the connection before the rest.
+          try await Task.sleep(for: .milliseconds(20))
+          try? await channel.close()
+          throw FaultError.truncated
+        })
+    }
+  }
+
+  /// Closes the connection with a TCP RST (SO_LINGER 0) rather than an orderly FIN.
+  static func reset(_ channel: any Channel) {
+    guard let provider = channel as? any SocketOptionProvider else {
+      channel.close(promise: nil)
+      return
+    }
+    provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+      channel.close(promise: nil)
+    }
+  }
+
+  enum FaultError: Error {
+    case connectionReset
+    case truncated
+  }
+
+  /// Collects a response body (bodies here are small JSON documents).
+  struct CollectingWriter: ResponseBodyWriter {
+    final class Storage: @unchecked Sendable {
+      var buffer = ByteBuffer()
+    }
+    let storage: Storage
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+      var buffer = buffer
+      storage.buffer.writeBuffer(&buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+  }
+}

@@ -1,0 +1,176 @@
+import ArgumentParser
+import DeckCore
+import DeckSupport
+import Foundation
+import SandboxAdminAPI
+
+/// `deck sandbox fault`: fault injection in a served sandbox, like toxiproxy for one server.
+struct SandboxFault: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "fault",
+    abstract: "Make the sandbox's APIs fail on purpose: error statuses, latency, resets, broken bodies.",
+    discussion: """
+      Rules match a method and a path pattern (`*` within one segment, `**` across segments) and
+      act on every matching API request, the first matching rule first. The operator endpoints
+      (/__sandbox/v1, which these commands use) keep working whatever the rules say. Rules live
+      in the server's memory: a restart or `deck sandbox reset` clears them.
+      """,
+    subcommands: [FaultAdd.self, FaultList.self, FaultClear.self])
+}
+
+typealias FaultSchema = SandboxAdminAPI.Components.Schemas.Fault
+
+struct FaultAdd: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "add", abstract: "Add a fault rule.",
+    discussion: """
+      Exactly one of --status, --reset, --truncate and --malformed, or --latency alone (the real
+      response, late). --latency also delays the others. Examples:
+        deck sandbox fault add '/api/v1/kiosk/**' --status 503 --times 2
+        deck sandbox fault add /api/brokerages/search --status 429 --retry-after 1 --times 1
+        deck sandbox fault add '/api/**' --method GET --latency 2000 --probability 0.5
+        deck sandbox fault add /api/access/state --reset
+      """)
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: ArgumentHelp("The path pattern, e.g. '/api/v1/kiosk/**'.", valueName: "path"))
+  var path: String
+
+  @Option(help: "Only this method (default: any).")
+  var method: FaultMethodArgument = .any
+
+  @Option(help: ArgumentHelp("Answer this HTTP status (100-599) instead.", valueName: "code"))
+  var status: Int?
+
+  @Option(help: ArgumentHelp("With --status: send Retry-After with this many seconds.", valueName: "seconds"))
+  var retryAfter: Int?
+
+  @Option(help: ArgumentHelp("Wait this long before acting (alone: then answer normally).", valueName: "ms"))
+  var latency: Int?
+
+  @Flag(help: "Close the connection with a TCP reset.")
+  var reset = false
+
+  @Flag(help: "Send the real response's head and half its body, then close.")
+  var truncate = false
+
+  @Flag(help: "Answer 200 with a body that is not valid JSON.")
+  var malformed = false
+
+  @Option(help: ArgumentHelp("Fire this many times, then remove the rule (default: until cleared).", valueName: "n"))
+  var times: Int?
+
+  @Option(help: ArgumentHelp("Fire with this probability, above 0 and at most 1 (default 1).", valueName: "p"))
+  var probability: Double?
+
+  var action: Components.Schemas.FaultAction? {
+    if status != nil { return .status }
+    if reset { return .reset }
+    if truncate { return .truncate }
+    if malformed { return .malformed }
+    return latency == nil ? nil : .latency
+  }
+
+  func validate() throws {
+    guard path.hasPrefix("/"), path.utf8.count <= 1024 else {
+      throw ValidationError("The path pattern must start with / (e.g. '/api/v1/kiosk/**'), got \"\(path)\".")
+    }
+    let actions = [status != nil, reset, truncate, malformed].filter { $0 }.count
+    guard actions <= 1 else { throw ValidationError("Give only one of --status, --reset, --truncate and --malformed.") }
+    guard actions == 1 || latency != nil else {
+      throw ValidationError("Say what the rule does: --status CODE, --latency MS, --reset, --truncate or --malformed.")
+    }
+    if let status, !(100...599).contains(status) {
+      throw ValidationError("--status must be between 100 and 599, got \(status).")
+    }
+    if let retryAfter {
+      guard status != nil else { throw ValidationError("--retry-after goes with --status.") }
+      guard (0...86_400).contains(retryAfter) else {
+        throw ValidationError("--retry-after must be between 0 and 86400 seconds, got \(retryAfter).")
+      }
+    }
+    if let latency, !(0...600_000).contains(latency) {
+      throw ValidationError("--latency must be between 0 and 600000 ms, got \(latency).")
+    }
+    if let times, !(1...1_000_000).contains(times) {
+      throw ValidationError("--times must be between 1 and 1000000, got \(times).")
+    }
+    if let probability, !(probability > 0 && probability <= 1) {
+      throw ValidationError("--probability must be above 0 and at most 1, got \(probability).")
+    }
+  }
+
+  func run(_ context: DeckContext) async throws {
+    guard let action else { throw DeckError.usage("Say what the rule does.") }
+    let request = Components.Schemas.FaultRequest(
+      method: method.schema, path: path, action: action, status: status, retryAfter: retryAfter, latencyMs: latency,
+      times: times, probability: probability)
+    let rule = try await SandboxAdmin.client(context).addFault(body: .json(request)).created.body.json
+    if context.isJSON { return try context.output.json(rule) }
+    context.output.info("Added fault rule \(rule.id): \(Self.describe(rule)).")
+  }
+
+  /// "GET /api/** → 503 (Retry-After 2) after 200 ms, 3 more times, p=0.5".
+  static func describe(_ rule: FaultSchema) -> String {
+    var text = "\(rule.method.rawValue) \(rule.path) → "
+    switch rule.action {
+    case .status:
+      text += "\(rule.status ?? 503)" + (rule.retryAfter.map { " (Retry-After \($0))" } ?? "")
+    case .latency: text += "late"
+    case .reset: text += "connection reset"
+    case .truncate: text += "truncated body"
+    case .malformed: text += "malformed body"
+    }
+    if rule.latencyMs > 0 { text += " after \(rule.latencyMs) ms" }
+    if let remaining = rule.remaining { text += ", \(remaining) more time\(remaining == 1 ? "" : "s")" }
+    if rule.probability < 1 { text += ", p=\(rule.probability)" }
+    return text
+  }
+}
+
+enum FaultMethodArgument: String, ExpressibleByArgument, CaseIterable {
+  case any = "ANY"
+  case get = "GET"
+  case post = "POST"
+  case put = "PUT"
+  case patch = "PATCH"
+  case delete = "DELETE"
+
+  init?(argument: String) { self.init(rawValue: argument.uppercased()) }
+
+  var schema: Components.Schemas.FaultMethod { Components.Schemas.FaultMethod(rawValue: rawValue) ?? .ANY }
+}
+
+struct FaultList: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list", abstract: "List the fault rules in force, in the order they are tried.")
+
+  @OptionGroup var global: GlobalOptions
+
+  func run(_ context: DeckContext) async throws {
+    let rules = try await SandboxAdmin.client(context).listFaults().ok.body.json
+    if context.isJSON { return try context.output.json(rules) }
+    if rules.isEmpty { return context.output.info("No fault rules.") }
+    context.output.table(
+      ["ID", "RULE", "FIRED"], rules.map { ["\($0.id)", FaultAdd.describe($0), "\($0.fired)"] })
+  }
+}
+
+struct FaultClear: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "clear", abstract: "Remove one fault rule, or all of them.")
+
+  @OptionGroup var global: GlobalOptions
+
+  @Argument(help: ArgumentHelp("The rule's id (from fault list); without it, every rule.", valueName: "id"))
+  var id: Int?
+
+  func run(_ context: DeckContext) async throws {
+    let result = try await SandboxAdmin.client(context).clearFaults(body: .json(.init(id: id))).ok.body.json
+    if context.isJSON { return try context.output.json(result) }
+    context.output.info(
+      result.cleared == 0
+        ? "No fault rules to clear." : "Cleared \(result.cleared) fault rule\(result.cleared == 1 ? "" : "s").")
+  }
+}

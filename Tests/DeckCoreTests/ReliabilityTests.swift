@@ -1,0 +1,362 @@
+import DeckAuth
+import DeckConfig
+import DeckCore
+import DeckNetworking
+import DeckREPL
+import DeckSupport
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+
+/// What the OpenAPI runtime throws when the transport fails: the DeckError, wrapped in a
+/// ClientError that carries the operation's input and the request body.
+func wrapped(_ error: any Error, body: String) -> ClientError {
+  ClientError(
+    operationID: "token", operationInput: ["password": "hunter2-input"],
+    request: HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1:9", path: "/auth/v1/token"),
+    requestBody: HTTPBody(body), baseURL: URL(string: "http://127.0.0.1:9"), response: nil, responseBody: nil,
+    causeDescription: "Transport threw an error.", underlyingError: error)
+}
+
+@Suite("Hostile Retry-After")
+struct HostileRetryAfterTests {
+  let policy = RetryPolicy.default
+
+  @Test(arguments: [
+    "1e300", "inf", "-inf", "nan", "NaN", "-1", "+5", "1.5", "0x10", "99999999999999999999999999",
+    "9223372036854775807", "31536001", "", "   ", "Sun, 06 Nov 9223372036854775807 08:49:37 GMT",
+    "Sun, 06 Nov 99999 08:49:37 GMT", "Sun, 99 Nov 2026 08:49:37 GMT", "Sun, 06 Nov 2026 99:49:37 GMT",
+    "Sun, 06 Nov 2026 08:49:-1 GMT", "Sun, 06 Nov -2026 08:49:37 GMT", "Fri, 31 Dec 9999 23:59:59 GMT",
+  ])
+  func neverTrapsAndNeverWaitsLong(value: String) {
+    // Before: Int64(1e300 * 1000) trapped (exit 132), and a huge year overflowed.
+    let wait = policy.delay(afterAttempt: 1, retryAfter: value, jitter: 0.5)
+    if let wait { #expect(wait <= policy.maxRetryAfter) }
+    let parsed = RetryPolicy.parseRetryAfter(value, now: 1_700_000_000)
+    if let parsed { #expect(parsed.isFinite && parsed >= 0 && parsed <= RetryPolicy.maxRetryAfterSeconds) }
+  }
+
+  @Test func validValuesStillWork() {
+    #expect(policy.delay(afterAttempt: 1, retryAfter: " 2 ", jitter: 0.5) == .seconds(2))
+    #expect(policy.delay(afterAttempt: 1, retryAfter: "0", jitter: 0.5) == .zero)
+    #expect(policy.delay(afterAttempt: 1, retryAfter: "31", jitter: 0.5) == nil, "longer than deck waits")
+    #expect(RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_770) == 7)
+    #expect(RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_780) == 0, "a past date")
+    #expect(RetryPolicy.parseRetryAfter("1e300") == nil)
+    #expect(RetryPolicy.parseRetryAfter("inf") == nil)
+  }
+
+  @Test func nonFiniteJitterIsIgnored() {
+    #expect(policy.delay(afterAttempt: 1, retryAfter: nil, jitter: .nan) == .milliseconds(100))
+    #expect(policy.delay(afterAttempt: 1, retryAfter: nil, jitter: .infinity) == .milliseconds(100))
+  }
+}
+
+@Suite("Secrets in traces, connect errors, redirects")
+struct TraceAndTransportErrorTests {
+  let base = URL(string: "http://127.0.0.1:9")!
+
+  @Test func aFailedSendTracesTheMappedMessageOnly() async throws {
+    let lines = Mutex<[String]>([])
+    let trace = TraceMiddleware(level: .requests) { line in lines.withLock { $0.append(line) } }
+    let refused = DeckError(
+      .unavailable(status: nil), "Cannot reach 127.0.0.1:9: connection refused.", isConnectError: true)
+    let next: Next = { _, _, _ in
+      throw wrapped(refused, body: #"{"email":"a@b.co","password":"hunter2-body","refresh_token":"r-secret"}"#)
+    }
+    await #expect(throws: (any Error).self) {
+      try await trace.intercept(
+        HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/auth/v1/token"), body: nil, baseURL: base,
+        operationID: "token", next: next)
+    }
+    let traced = lines.withLock { $0.joined(separator: "\n") }
+    #expect(traced.contains("connection refused"))
+    #expect(!traced.contains("hunter2"))
+    #expect(!traced.contains("r-secret"))
+  }
+
+  @Test func retriesSeeConnectErrorsThroughTheRuntimesWrapper() async throws {
+    let calls = Mutex(0)
+    let next: Next = { _, _, _ in
+      calls.withLock { $0 += 1 }
+      throw wrapped(DeckError(.unavailable(status: nil), "refused", isConnectError: true), body: "")
+    }
+    await #expect(throws: ClientError.self) {
+      try await RetryMiddleware(sleep: { _ in }).intercept(
+        HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil, baseURL: base,
+        operationID: "x", next: next)
+    }
+    #expect(calls.withLock { $0 } == RetryPolicy.default.maxAttempts)
+  }
+
+  @Test(arguments: [301, 302, 303, 307, 308])
+  func redirectsAreAClearError(status: Int) async throws {
+    let next: Next = { _, _, _ in
+      var response = HTTPResponse(status: .init(code: status))
+      response.headerFields[.location] = "https://login.example.com/\u{1B}[2Jsso"
+      return (response, nil)
+    }
+    let error = await #expect(throws: DeckError.self) {
+      try await ErrorMappingMiddleware(service: "auth").intercept(
+        HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/token"), body: nil, baseURL: base,
+        operationID: "token", next: next)
+    }
+    #expect(error?.exitCode == ExitCode.failure)
+    #expect(error?.message.contains("redirected to https://login.example.com/") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("does not follow redirects") == true)
+    #expect(error?.message.contains("\u{1B}") == false)
+  }
+
+  @Test func serverTextLosesItsControlCharacters() {
+    let body = Data(#"{"error":"bad \u001b]0;pwned\u0007\u001b[2J\u009b31mthing"}"#.utf8)
+    let error = HTTPErrorMapping.error(status: 400, body: body, service: "flyr")
+    #expect(error.message == "bad ]0;pwned[2J31mthing")
+    #expect(HTTPErrorMapping.message(from: Data("plain \u{1B}[31mred\r\n".utf8)) == "plain [31mred")
+    #expect(TerminalText.sanitize("a\tb\nc\u{07}", keepNewlines: true) == "a\tb\nc")
+    #expect(TerminalText.sanitize("a\tb\nc") == "a b c")
+  }
+
+  @Test func withheldAndOptInTokensAreTraced() async throws {
+    let notes = Mutex<[String]>([])
+    let seen = Mutex<[String?]>([])
+    let next: Next = { request, _, _ in
+      seen.withLock { $0.append(request.headerFields[.authorization]) }
+      return (HTTPResponse(status: .ok), nil)
+    }
+    let policy = TokenPolicy(
+      allowed: ["flyrpro.app"], optIn: ["opt.example.com": "DECK_SEND_TOKEN_TO_OVERRIDES=1"],
+      withheld: ["evil.example.com": "DECK_FLYR_URL replaces the URL the token was stored for"])
+    let middleware = AuthMiddleware(policy: policy, note: { note in notes.withLock { $0.append(note) } }) { "t" }
+    let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
+    for host in ["https://flyrpro.app", "https://evil.example.com", "https://opt.example.com"] {
+      _ = try await middleware.intercept(
+        request, body: nil, baseURL: try #require(URL(string: host)), operationID: "x", next: next)
+    }
+    #expect(seen.withLock { $0 } == ["Bearer t", nil, "Bearer t"])
+    let traced = notes.withLock { $0 }
+    #expect(traced.count == 2)
+    #expect(traced.first?.contains("withheld from evil.example.com") == true)
+    #expect(traced.last?.contains("sent to opt.example.com because of DECK_SEND_TOKEN_TO_OVERRIDES=1") == true)
+  }
+}
+
+@Suite("URLs and environments from input")
+struct URLValidationTests {
+  @Test(arguments: [
+    "http://127.attacker.example", "http://127.0.0.1.attacker.example", "http://localhost.attacker.example",
+    "http://127.0.0.01", "http://0x7f.0.0.1", "http://[::2]", "http://[fe80::1]", "http://1270.0.0.1",
+  ])
+  func lookalikesAreNotLoopback(url: String) throws {
+    let host = try #require(ParsedURL(url)).host
+    #expect(!URLPolicy.isLoopback(host))
+    #expect(throws: DeckError.self) {
+      try URLPolicy.validate(url, service: .flyr, environment: "e", allowInsecureHTTP: false)
+    }
+  }
+
+  @Test(arguments: [
+    "http://127.0.0.1:8787", "http://127.1.2.3", "http://localhost:9", "http://LOCALHOST", "http://[::1]:8787",
+    "http://[0:0:0:0:0:0:0:1]", "http://[::ffff:127.0.0.1]",
+  ])
+  func loopbackIsAllowedOverPlainHTTP(url: String) throws {
+    #expect(URLPolicy.isLoopback(try #require(ParsedURL(url)).host))
+    try URLPolicy.validate(url, service: .flyr, environment: "e", allowInsecureHTTP: false)
+  }
+
+  @Test(arguments: [
+    "https://a^b.com", "https://a|b.com", "https://a.com/%zz", "https://a`b.com", "https://a\\b.com",
+    "https://a.com/x y", "https://exämple.com", "https://a.com:99999", "https://a.com:", "https://[nope]",
+    "https://a.com/\u{1B}[2J", "https://", "ftp://a.com", "https://u:p@a.com", "https://a.com/%4",
+  ])
+  func urlsFoundationRejectsAreRejectedUpFront(url: String) {
+    // Before: deck accepted these, then crashed on URL(string:)! (exit 132).
+    #expect(ParsedURL(url) == nil)
+    let error = #expect(throws: DeckError.self) {
+      try URLPolicy.validate(url, service: .recruiting, environment: "e1", allowInsecureHTTP: true)
+    }
+    #expect(error?.exitCode == ExitCode.usage)
+    #expect(error?.message.contains("\u{1B}") == false)
+  }
+
+  @Test func everyAcceptedURLIsOneFoundationAccepts() {
+    for url in ["https://flyrpro.app", "https://a.com/x%20y?q=1#f", "https://[::1]:443/p", "http://x-y.example:80/"] {
+      #expect(ParsedURL(url) != nil, "\(url)")
+      #expect(URL(string: url) != nil, "\(url)")
+    }
+  }
+
+  @Test func aBadURLInTheConfigFileIsABadConfigFile() {
+    let text = "environments:\n  e1:\n    recruiting: \"https://a^b.com\"\n"
+    let error = #expect(throws: DeckError.self) { try ConfigFile.parse(text, path: "config.yml") }
+    #expect(error?.exitCode == ExitCode.failure)
+    #expect(error?.message.contains("config.yml:3") == true)
+    #expect(error?.message.contains("'^'") == true)
+  }
+
+  @Test func aBadOverrideVariableIsReported() {
+    let resolver = EnvironmentResolver(
+      file: ConfigFile(), processEnvironment: ["DECK_RECRUITING_URL": "https://a|b.com", "DECK_ENV": "production"])
+    let error = #expect(throws: DeckError.self) { try resolver.resolve(flag: nil) }
+    #expect(error?.message.contains("DECK_RECRUITING_URL") == true)
+    #expect(error?.exitCode == ExitCode.failure)
+  }
+
+  @Test func anUnknownCurrentEnvironmentInTheFileIsABadConfigFile() throws {
+    let file = try ConfigFile.parse("current: nope\n", path: "config.yml")
+    let resolver = EnvironmentResolver(file: file, processEnvironment: [:])
+    let error = #expect(throws: DeckError.self) { try resolver.resolve(flag: nil) }
+    #expect(error?.exitCode == ExitCode.failure)
+    let flag = #expect(throws: DeckError.self) { try resolver.resolve(flag: "nope") }
+    #expect(flag?.exitCode == ExitCode.usage)
+  }
+}
+
+@Suite("Files: directories, locks, atomic writes, history")
+struct FileSafetyTests {
+  @Test func aWritableConfigDirectoryIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    let deck = directory.path + "/deck"
+    try FileManager.default.createDirectory(atPath: deck, withIntermediateDirectories: true)
+    chmod(deck, 0o777)
+    let config = #expect(throws: DeckError.self) { try ConfigStore(path: deck + "/config.yml").load() }
+    #expect(config?.hint?.contains("chmod go-w \(deck)") == true)
+    let tokens = #expect(throws: DeckError.self) {
+      try TokenStore(path: deck + "/tokens.json").save(
+        StoredSession(email: "a@x.test", accessToken: "t", refreshToken: nil, expiresAt: nil), in: "sandbox")
+    }
+    #expect(tokens?.exitCode == ExitCode.failure)
+    #expect(!FileManager.default.fileExists(atPath: deck + "/tokens.json"), "nothing written into it")
+    chmod(deck, 0o700)
+    _ = try ConfigStore(path: deck + "/config.yml").load()
+  }
+
+  @Test func withoutHomeThereIsNoFallbackDirectory() {
+    let paths = DeckPaths(environment: [:])
+    #expect(!paths.configDirectory.hasPrefix("/tmp"))
+    let error = #expect(throws: DeckError.self) { try ConfigStore(path: paths.configFile).save(ConfigFile()) }
+    #expect(error?.message.contains("HOME is not set") == true)
+    #expect(!FileManager.default.fileExists(atPath: paths.configDirectory))
+  }
+
+  @Test func historySizeIsClamped() throws {
+    #expect(HistoryFile.limit(fromVariable: "100000000000000000") == HistoryFile.maxLimit)
+    #expect(HistoryFile.limit(fromVariable: "100000000000000000000000000000") == HistoryFile.maxLimit)
+    #expect(HistoryFile.limit(fromVariable: "0") == 1)
+    #expect(HistoryFile.limit(fromVariable: "-5") == 5000)
+    #expect(HistoryFile.limit(fromVariable: "abc") == 5000)
+    #expect(HistoryFile.limit(fromVariable: nil) == 5000)
+    #expect(HistoryFile.limit(fromVariable: "200") == 200)
+    // Before: 256 * limit overflowed and trapped on the first append.
+    let directory = try TemporaryDirectory()
+    let history = HistoryFile(path: directory.path + "/state/history", limit: Int.max)
+    try history.append("brokerage search keller")
+    #expect(history.load() == ["brokerage search keller"])
+  }
+
+  @Test func parallelTokenWritersLoseNothing() async throws {
+    let directory = try TemporaryDirectory()
+    let store = TokenStore(path: directory.path + "/deck/tokens.json")
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<16 {
+        group.addTask {
+          try? store.save(
+            StoredSession(email: "u\(index)@x.test", accessToken: "t\(index)", refreshToken: nil, expiresAt: nil),
+            in: "sandbox")
+        }
+      }
+    }
+    #expect(try store.accounts(in: "sandbox").accounts.count == 16)
+  }
+
+  @Test func parallelConfigWritersLoseNothing() async throws {
+    let directory = try TemporaryDirectory()
+    let store = ConfigStore(path: directory.path + "/deck/config.yml")
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<16 {
+        group.addTask { try? store.update { $0.setEntry("env\(index)", ConfigFile.Entry()) } }
+      }
+    }
+    #expect(try store.load().environments.count == 16)
+  }
+
+  @Test func aRefreshAlreadyDoneByAnotherProcessIsReused() async throws {
+    let directory = try TemporaryDirectory()
+    let store = TokenStore(path: directory.path + "/deck/tokens.json")
+    let stale = StoredSession(
+      email: "a@x.test", accessToken: "old", refreshToken: "r1", expiresAt: Date().addingTimeInterval(-10),
+      origins: ["flyrpro.app"])
+    try store.save(stale, in: "prod")
+    let renewals = Counter()
+    // Eight "processes" find the same expired token; the refresh token may be used once only.
+    let results = await withTaskGroup(of: String?.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          try? await store.refresh(stale, in: "prod") { latest in
+            renewals.increment()
+            guard latest.refreshToken == "r1" else { throw DeckError.failure("refresh token reused") }
+            try await Task.sleep(for: .milliseconds(20))
+            return StoredSession(
+              email: latest.email, accessToken: "new", refreshToken: "r2", expiresAt: Date().addingTimeInterval(3600))
+          }.accessToken
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(results == Array(repeating: "new", count: 8))
+    #expect(renewals.value == 1)
+    #expect(try store.accounts(in: "prod").activeSession?.origins == ["flyrpro.app"])
+  }
+
+  @Test func atomicWritesLeaveTheNewContentAndSyncTheDirectory() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path + "/file"
+    try AtomicFile.write(Data("one".utf8), to: path)
+    try AtomicFile.write(Data("two".utf8), to: path, mode: 0o600)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "two")
+    try AtomicFile.syncDirectory(directory.path)
+    #expect(throws: DeckError.self) { try AtomicFile.syncDirectory(directory.path + "/missing") }
+  }
+}
+
+@Suite("Inputs the fuzzers found")
+struct FuzzRegressionTests {
+  /// fuzz/corpus/shellwords/regression-*: a quote followed by a combining mark (one grapheme
+  /// cluster) was not seen as a quote, so `quote` did not round-trip.
+  @Test(arguments: ["\u{748}\u{FFFD}(((\u{FFFD}\u{FFFD}", "\"\u{748}\u{FFFD}(p", "'\u{301}", "\\\u{301}x"])
+  func quotingRoundTripsWithCombiningMarks(word: String) {
+    #expect(ShellWords.split(ShellWords.quote(word)) == .words([word]))
+  }
+
+  /// fuzz/corpus/retryafter/regression-*: `attempt - 1` overflowed for Int.min.
+  @Test func anyAttemptNumberIsSafe() {
+    for attempt in [Int.min, -1, 0, 1, Int.max] {
+      #expect(RetryPolicy.default.delay(afterAttempt: attempt, retryAfter: nil, jitter: 0.5) != nil)
+    }
+  }
+
+  @Test func implausibleJWTDatesAreIgnored() throws {
+    func token(_ payload: String) -> String {
+      let encoded = Data(payload.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+      return "eyJhbGciOiJIUzI1NiJ9.\(encoded).c2ln"
+    }
+    let huge = try #require(JWTClaims(token: token(#"{"exp":1e300,"iat":true,"email":"a@b.co"}"#)))
+    #expect(huge.expiresAt == nil)
+    #expect(huge.issuedAt == nil)
+    #expect(huge.email == "a@b.co")
+    #expect(JWTClaims(token: token(#"{"exp":1700000000}"#))?.expiresAt == Date(timeIntervalSince1970: 1_700_000_000))
+  }
+}
+
+final class Counter: Sendable {
+  private let count = Mutex(0)
+  func increment() { count.withLock { $0 += 1 } }
+  var value: Int { count.withLock { $0 } }
+}

@@ -1,0 +1,179 @@
+import DeckCore
+import Dispatch
+import Foundation
+import Testing
+
+@Suite("Terminal kit: key decoding")
+struct KeyDecoderTests {
+  func keys(_ text: String) -> [Key] {
+    var decoder = KeyDecoder()
+    return decoder.decode(Array(text.utf8))
+  }
+
+  @Test("digits, letters and UTF-8 characters are characters")
+  func characters() {
+    #expect(
+      keys("15aé€😀") == [
+        .character("1"), .character("5"), .character("a"), .character("é"), .character("€"), .character("😀"),
+      ])
+  }
+
+  @Test("Enter (CR or LF), Backspace (DEL or BS), Tab and Esc")
+  func editingKeys() {
+    #expect(keys("\r\n\u{7F}\u{8}\t") == [.enter, .enter, .backspace, .backspace, .tab])
+    #expect(keys("\u{1B}") == [.escape])
+    #expect(keys("\u{1B}x") == [.escape, .character("x")])
+  }
+
+  @Test("arrow keys in CSI and SS3 form, with or without parameters")
+  func arrows() {
+    #expect(keys("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.up, .down, .right, .left])
+    #expect(keys("\u{1B}OA\u{1B}OD") == [.up, .left])
+    #expect(keys("\u{1B}[1;5C") == [.right])
+    // Other sequences (F-keys, Home) are consumed whole, not typed as characters.
+    #expect(keys("\u{1B}[15~\u{1B}[Hx") == [.character("x")])
+  }
+
+  @Test("Ctrl and a letter")
+  func controlKeys() {
+    #expect(keys("\u{3}\u{12}\u{4}") == [.control("c"), .control("r"), .control("d")])
+  }
+
+  @Test("a sequence or character split across reads is finished by the next read")
+  func splitAcrossReads() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x1B, UInt8(ascii: "[")]) == [])
+    #expect(decoder.decode([UInt8(ascii: "A"), UInt8(ascii: "1")]) == [.up, .character("1")])
+    let euro = Array("€".utf8)
+    #expect(decoder.decode(Array(euro.prefix(2))) == [])
+    #expect(decoder.decode(Array(euro.suffix(1))) == [.character("€")])
+  }
+
+  @Test("garbage never traps and never grows without bound")
+  func garbage() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode([0x80, 0xBF, 0xFF, 0xC3, 0x28]) == [.character("(")])
+    // An escape sequence that never ends is dropped once it is too long to be a key.
+    let endless = [0x1B, UInt8(ascii: "[")] + [UInt8](repeating: UInt8(ascii: "1"), count: 100)
+    #expect(decoder.decode(endless) == [])
+    #expect(decoder.decode(Array("x".utf8)) == [.character("x")])
+  }
+}
+
+@Suite("Terminal kit: layout, frames and budgets")
+struct TerminalLayoutTests {
+  @Test("wrapping keeps words whole, cuts only words longer than the width")
+  func wrap() {
+    #expect(TextLayout.wrap("the quick brown fox", width: 9) == ["the quick", "brown fox"])
+    #expect(TextLayout.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
+    #expect(TextLayout.wrap("a\nb", width: 0) == ["a", "b"])
+  }
+
+  @Test("escape sequences take no columns")
+  func visibleWidth() {
+    #expect(TextLayout.visibleWidth("\u{1B}[1;31mred\u{1B}[0m") == 3)
+    #expect(TextLayout.centred("ab", columns: 7) == "  ab")
+  }
+
+  @Test("a frame rewrites only changed lines, everything after a resize, and clears lines that went away")
+  func frames() {
+    final class Sink: @unchecked Sendable { var text: [String] = [] }
+    let sink = Sink()
+    let renderer = FrameRenderer { sink.text.append($0) }
+    renderer.draw(["one", "two"], columns: 10, rows: 5)
+    #expect(sink.text.last?.hasPrefix("\u{1B}[H\u{1B}[2J") == true)
+    renderer.draw(["one", "TWO"], columns: 10, rows: 5)
+    #expect(sink.text.last == "\u{1B}[2;1HTWO\u{1B}[0m\u{1B}[K")
+    renderer.draw(["one"], columns: 10, rows: 5)
+    #expect(sink.text.last == "\u{1B}[2;1H\u{1B}[K")
+    let count = sink.text.count
+    renderer.draw(["one"], columns: 10, rows: 5)
+    #expect(sink.text.count == count, "an unchanged frame writes nothing")
+    renderer.draw(["one"], columns: 20, rows: 5)
+    #expect(sink.text.last?.hasPrefix("\u{1B}[H\u{1B}[2J") == true)
+  }
+
+  /// Budgeted blocks its caller, as readline's completion callback does: call it from a thread
+  /// of its own, never from the cooperative pool the work itself needs.
+  func onThread<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in Thread { continuation.resume(returning: body()) }.start() }
+  }
+
+  @Test("budgeted work returns its value in time, and nil (cancelled) when it runs over or fails")
+  func budget() async {
+    // Generous where the work finishes at once: the cooperative pool may be busy with other tests.
+    #expect(await onThread { Budgeted.run(within: .seconds(120)) { 42 } } == 42)
+    // The caller is released at the budget, whatever the work does (timed on the caller's thread).
+    let (late, elapsed) = await onThread { () -> (Int?, Duration) in
+      let start = ContinuousClock.now
+      let value: Int? = Budgeted.run(within: .milliseconds(50)) {
+        try await Task.sleep(for: .seconds(10))
+        return 1
+      }
+      return (value, ContinuousClock.now - start)
+    }
+    #expect(late == nil)
+    #expect(elapsed < .seconds(2))
+    let failed: Int? = await onThread {
+      Budgeted.run(within: .seconds(120)) { () async throws -> Int in throw CancellationError() }
+    }
+    #expect(failed == nil)
+  }
+
+  @Test("durations convert to dispatch intervals without overflow")
+  func durations() {
+    #expect(DispatchTimeInterval(.milliseconds(300)) == .nanoseconds(300_000_000))
+    #expect(DispatchTimeInterval(.seconds(Int64.max)) == .nanoseconds(Int.max))
+    #expect(DispatchTimeInterval(.seconds(-5)) == .nanoseconds(0))
+  }
+
+  @Test("yes/no answers")
+  func yesNo() {
+    #expect(Prompt.yesNo(" Y ", default: false) == true)
+    #expect(Prompt.yesNo("no", default: true) == false)
+    #expect(Prompt.yesNo("", default: true) == true)
+    #expect(Prompt.yesNo("maybe", default: true) == nil)
+  }
+}
+
+@Suite("Help texts")
+struct HelpTextTests {
+  @Test("discussions are reflowed into paragraphs; list and indented lines stay lines")
+  func reflow() {
+    let text = HelpText.discussion(
+      """
+      First paragraph wrapped
+      at any width.
+
+      - a list item
+      - another
+        continued code
+      Last one.
+      """, exits: [])
+    #expect(
+      text == """
+        First paragraph wrapped at any width.
+
+        - a list item
+        - another
+          continued code
+        Last one.
+
+        Exit codes:
+          0    ok
+        """)
+  }
+
+  @Test("exit codes come from one table, sorted, with each command's own meanings")
+  func exitCodes() {
+    let text = HelpText.exitCodes([.unavailable(), .usage(), .failure("no such invite")])
+    #expect(
+      text == """
+        Exit codes:
+          0    ok
+          1    no such invite
+          64   usage error (nothing was sent)
+          69   service unavailable
+        """)
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `deck sandbox serve`: loopback only unless asked, and its admin token reaching deck with no
+/// manual step.
+@Suite("deck sandbox serve", .timeLimit(.minutes(2)))
+struct ServeTests {
+  @Test func aNonLoopbackHostIsRefusedUnlessAllowed() throws {
+    let deck = try DeckCLI()
+    let refused = try deck.run([
+      "sandbox", "serve", "--host", "0.0.0.0", "--port", "0", "--db", deck.home + "/s.sqlite",
+    ])
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("--allow-remote"))
+    #expect(refused.stdout.isEmpty, "nothing listened")
+  }
+
+  /// A free loopback port (bound, read and released).
+  static func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    #expect(bound == 0)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  @Test func serveSavesItsTokenForTheEnvironmentsPointingAtIt() throws {
+    let deck = try DeckCLI()
+    let port = try Self.freePort()
+    let url = "http://127.0.0.1:\(port)"
+    #expect(try deck.run(["env", "add", "mine", "--from", "local"]).status == 0)
+    var assignments = ["env", "set", "mine"]
+    for service in ["flyr", "kiosk", "recruiting", "nudge", "auth"] { assignments.append("\(service)=\(url)") }
+    #expect(try deck.run(assignments).status == 0)
+    // The same user (same config directory) serves on that port.
+    let serve = try deck.start(["sandbox", "serve", "--port", "\(port)", "--db", deck.home + "/served.sqlite"])
+    #expect(serve.firstLine() == url)
+    let config = deck.configDirectory + "/config.yml"
+    var saved = ""
+    for _ in 0..<100 where !saved.contains("sandbox-admin-token") {
+      Thread.sleep(forTimeInterval: 0.05)
+      saved = (try? String(contentsOfFile: config, encoding: .utf8)) ?? ""
+    }
+    #expect(saved.contains("sandbox-admin-token"), "saved for \"mine\"")
+    let mode = try FileManager.default.attributesOfItem(atPath: config)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    // No manual step: the operator commands work, and the token is never printed or traced.
+    let status = try deck.run(["--env", "mine", "sandbox", "status", "--trace=body"])
+    #expect(status.status == 0, "\(status.stderr)")
+    let token = try #require(
+      saved.split(separator: "\n").first { $0.contains("sandbox-admin-token") }?.split(separator: " ").last)
+    #expect(!status.all.contains(String(token)))
+    #expect(!(try deck.run(["env", "show", "mine"]).all.contains(String(token))))
+    // A wrong token is refused with the fix; an override of the URL does not get the token.
+    #expect(try deck.run(["env", "set", "mine", "sandbox-admin-token=wrong"]).status == 0)
+    let wrong = try deck.run(["--env", "mine", "sandbox", "status"])
+    #expect(wrong.status == 77)
+    #expect(wrong.stderr.contains("refused the admin token"))
+    let overridden = try deck.run(
+      ["--env", "mine", "sandbox", "status"], environment: ["DECK_FLYR_URL": "http://127.0.0.1:9"])
+    #expect(overridden.status == 77)
+    #expect(overridden.stderr.contains("DECK_FLYR_URL"))
+    serve.process.interrupt()
+    #expect(serve.wait(timeout: 10).status == 0)
+  }
+}
