@@ -229,7 +229,7 @@ import Testing
     #expect(reply.string("msg")?.isEmpty == false, sourceLocation: sourceLocation)
   }
 
-  @Test(.timeLimit(.minutes(1))) func sessionAndUserHaveGoTruesShape() async throws {
+  @Test(.timeLimit(.minutes(3))) func sessionAndUserHaveGoTruesShape() async throws {
     try await withServer { server in
       let signup = try await server.signUp(" Ath@Example.com ", data: #"{"role":"athlete"}"#)
       #expect(signup.status == 200, "\(signup.body)")
@@ -273,7 +273,7 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1))) func errorsHaveGoTruesCodes() async throws {
+  @Test(.timeLimit(.minutes(3))) func errorsHaveGoTruesCodes() async throws {
     try await withServer { server in
       #expect(try await server.signUp("taken@example.com").status == 200)
       expectError(try await server.signUp("Taken@example.com"), 422, "user_already_exists")
@@ -315,7 +315,7 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1))) func updateUserMergesMetadataAndChangesThePassword() async throws {
+  @Test(.timeLimit(.minutes(3))) func updateUserMergesMetadataAndChangesThePassword() async throws {
     try await withServer { server in
       let signup = try await server.signUp("parent@example.com", data: #"{"role":"athlete","team":"U12"}"#)
       let token = try #require(signup.string("access_token"))
@@ -345,7 +345,7 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1))) func logoutScopes() async throws {
+  @Test(.timeLimit(.minutes(3))) func logoutScopes() async throws {
     try await withServer { server in
       #expect(try await server.signUp("multi@example.com").status == 200)
       var sessions: [Reply] = []
@@ -376,7 +376,7 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1))) func apiKeyIsOptionalButMustBeTheAnonKey() async throws {
+  @Test(.timeLimit(.minutes(3))) func apiKeyIsOptionalButMustBeTheAnonKey() async throws {
     try await withServer { server in
       let anonKey = try SandboxServer.anonKey(databasePath: server.databasePath)
       let body = #"{"email":"owner@sandbox.test","password":"sandbox"}"#
@@ -397,7 +397,7 @@ import Testing
     }
   }
 
-  @Test(.timeLimit(.minutes(1))) func resetEndsEverySessionButKeepsTheAnonKey() async throws {
+  @Test(.timeLimit(.minutes(3))) func resetEndsEverySessionButKeepsTheAnonKey() async throws {
     try await withServer { server in
       let anonKey = try SandboxServer.anonKey(databasePath: server.databasePath)
       let login = try await server.signIn(SandboxSeed.demoEmail, password: SandboxSeed.demoPassword)
