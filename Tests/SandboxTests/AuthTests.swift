@@ -237,8 +237,14 @@ import Testing
         Set(signup.body.keys) == ["access_token", "token_type", "expires_in", "expires_at", "refresh_token", "user"])
       #expect(signup.string("token_type") == "bearer")
       #expect(signup.body["expires_in"] as? Int == 3600)
+      // expires_at is the access token's exp, an hour after it was issued.
       let expiresAt = try #require(signup.body["expires_at"] as? Int)
-      #expect(abs(expiresAt - (Int(Date().timeIntervalSince1970) + 3600)) < 10)
+      let accessToken = try #require(signup.string("access_token"))
+      let payload = try #require(Base64URL.decode(accessToken.split(separator: ".")[1]))
+      let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+      #expect(claims["exp"] as? Int == expiresAt)
+      #expect(expiresAt - (claims["iat"] as? Int ?? 0) == 3600)
+      #expect(expiresAt > Int(Date().timeIntervalSince1970))
       let user = signup.user
       for key in [
         "id", "aud", "role", "email", "email_confirmed_at", "phone", "confirmed_at", "last_sign_in_at", "app_metadata",
