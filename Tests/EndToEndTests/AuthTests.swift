@@ -76,6 +76,20 @@ struct AuthTests {
     #expect(result.stderr.contains("deck auth login --email owner@sandbox.test"))
   }
 
+  @Test func statusAfterAResetAsksToLogInAgain() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    #expect(
+      try deck.run(["auth", "login", "--email", "owner@sandbox.test", "--password-stdin"], stdin: "sandbox").status == 0
+    )
+    #expect(try deck.run(["sandbox", "reset"]).status == 0)
+    // The access token has not expired, but its session ended with the reset.
+    let status = try deck.run(["auth", "status"])
+    #expect(status.status == 77)
+    #expect(status.stderr.contains("no longer valid"), "\(status.stderr)")
+    #expect(status.stderr.contains("deck auth login --email owner@sandbox.test"))
+  }
+
   @Test func tokenFileIsPrivateAndAReadableOneIsRefused() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
@@ -124,4 +138,69 @@ struct AuthTests {
     #expect(try deck.run(["auth", "signup", "--email", "not-an-email", "--password-stdin"], stdin: "pw").status == 64)
     #expect(try deck.run(["auth", "signup", "--email", "a@b.test", "--password-stdin"], stdin: "").status == 64)
   }
+
+  /// The status of a password sign-in to `server` that sends `apiKey`, with curl (as any client would).
+  func signInStatus(_ server: SandboxProcess, apiKey: String) throws -> String {
+    try DeckCLI.execute(
+      "/usr/bin/env",
+      [
+        "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "apikey: \(apiKey)", "-H",
+        "Content-Type: application/json", "-d", #"{"email":"owner@sandbox.test","password":"sandbox"}"#,
+        server.url + "/auth/v1/token?grant_type=password",
+      ], stdin: nil, environment: ProcessInfo.processInfo.environment, in: server.directory
+    ).stdout
+  }
+
+  @Test(.timeLimit(.minutes(2))) func statusShowsTheAnonKeyTheServerAccepts() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let status = try deck.run(["sandbox", "status", "--json"])
+    #expect(status.status == 0, "\(status.stderr)")
+    let info = try #require(try json(status.stdout) as? [String: Any])
+    let anonKey = try #require(info["anon_key"] as? String)
+    #expect(anonKey.split(separator: ".").count == 3)
+    #expect(try deck.run(["sandbox", "status"]).stdout.contains(anonKey))
+    #expect(try signInStatus(server, apiKey: anonKey) == "200")
+    #expect(try signInStatus(server, apiKey: anonKey + "x") == "401")
+    // A reset keeps the key.
+    #expect(try deck.run(["sandbox", "reset"]).status == 0)
+    #expect(try signInStatus(server, apiKey: anonKey) == "200")
+  }
+
+  @Test(.timeLimit(.minutes(2))) func servePrintsTheURLThenTheAnonKey() throws {
+    let directory = NSTemporaryDirectory() + "deck-serve-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: DeckCLI.binary)
+    process.arguments = ["sandbox", "serve", "--port", "0", "--db", directory + "/sandbox.sqlite"]
+    process.environment = ["HOME": directory, "XDG_CONFIG_HOME": directory + "/config"]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+      process.interrupt()
+      process.waitUntilExit()
+    }
+    var buffer = Data()
+    let deadline = Date().addingTimeInterval(60)
+    // The URL, the admin token, then the anon key (a whole line).
+    func keyLineIsComplete() -> Bool {
+      let text = String(decoding: buffer, as: UTF8.self)
+      guard let start = text.range(of: "sandbox-anon-key=") else { return false }
+      return text[start.upperBound...].contains("\n")
+    }
+    while !keyLineIsComplete() && Date() < deadline {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      buffer += chunk
+    }
+    let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("http://127.0.0.1:") == true, "the first line stays the URL")
+    let keyLine = try #require(lines.first { $0.hasPrefix("sandbox-anon-key=") })
+    #expect((lines.firstIndex(of: keyLine) ?? 0) > 0)
+    #expect(keyLine.dropFirst("sandbox-anon-key=".count).split(separator: ".").count == 3)
+  }
+
 }

@@ -62,7 +62,7 @@ import Testing
     let bad = try await request(
       base, "POST", "/auth/v1/token?grant_type=password", body: #"{"email":"owner@sandbox.test","password":"nope"}"#)
     #expect(bad.status == 400)
-    #expect((bad.json as? [String: String])?["error"] == "invalid_grant")
+    #expect((bad.json as? [String: Any])?["error_code"] as? String == "invalid_credentials")
     let login = try await request(
       base, "POST", "/auth/v1/token?grant_type=password",
       body: #"{"email":" Owner@Sandbox.test","password":"sandbox"}"#)
@@ -78,14 +78,14 @@ import Testing
     #expect((user.json as? [String: Any])?["email"] as? String == "owner@sandbox.test")
     let anonymous = try await request(base, "GET", "/auth/v1/user")
     #expect(anonymous.status == 401)
-    #expect((anonymous.json as? [String: Any])?["msg"] as? String == "invalid JWT")
+    #expect((anonymous.json as? [String: Any])?["error_code"] as? String == "no_authorization")
 
     let refreshBody = #"{"refresh_token":"\#(refreshToken)"}"#
     let refreshed = try await request(base, "POST", "/auth/v1/token?grant_type=refresh_token", body: refreshBody)
     #expect(refreshed.status == 200)
     let reused = try await request(base, "POST", "/auth/v1/token?grant_type=refresh_token", body: refreshBody)
     #expect(reused.status == 400)
-    #expect((reused.json as? [String: String])?["error_description"] == "Invalid Refresh Token")
+    #expect((reused.json as? [String: Any])?["error_code"] as? String == "refresh_token_already_used")
 
     // Sign up.
     let signup = try await request(
@@ -128,8 +128,8 @@ import Testing
     let reset = try await request(base, "POST", "/__sandbox/v1/reset", body: "{}", bearer: sandbox.adminToken)
     #expect((reset.json as? [String: Any])?["brokerages"] as? Int == CanonicalBrokerages.names.count)
     #expect((reset.json as? [String: Any])?["users"] as? Int == 1)
-    // The reset replaced the JWT secret.
-    #expect(try await request(base, "GET", "/auth/v1/user", bearer: accessToken).status == 401)
+    // The reset ended every session.
+    #expect(try await request(base, "GET", "/auth/v1/user", bearer: accessToken).status == 403)
 
     await sandbox.stop()
   }

@@ -8,6 +8,8 @@ import Synchronization
 /// Keeping them behind this protocol keeps the core, the command tree and the spec logic
 /// free of NIO, GRDB and Hummingbird.
 public protocol ServiceProviders: Sendable {
+  /// The anon key (the auth service's `apikey`) of the sandbox database at this path.
+  func sandboxAnonKey(databasePath: String) throws -> String
   /// An HTTP transport on the shared connection pool, with this per-request timeout.
   func makeTransport(timeout: Duration) -> any ClientTransport
   /// Starts the sandbox server in this process on an ephemeral loopback port.

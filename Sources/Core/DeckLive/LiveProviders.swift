@@ -18,6 +18,10 @@ public final class LiveProviders: ServiceProviders {
     HTTPTransportFactory.shared.transport(timeout: timeout)
   }
 
+  public func sandboxAnonKey(databasePath: String) throws -> String {
+    try SandboxServer.anonKey(databasePath: databasePath)
+  }
+
   public func startEmbeddedSandbox(databasePath: String) async throws -> URL {
     let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath))
     embedded.withLock { $0 = running }

@@ -120,14 +120,17 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   }
 
   private func currentInfo() async throws -> SandboxAdminAPI.Components.Schemas.Info {
-    let (brokerages, users) = try await state.pool.read { db in
+    let state = self.state
+    let (brokerages, users, anonKey) = try await state.pool.read { db in
       (
         try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages") ?? 0,
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,
+        try state.signer(db).anonKey()
       )
     }
     return .init(
-      sandbox: true, version: "1", brokerages: brokerages, users: users, database: state.options.databasePath)
+      sandbox: true, version: "1", brokerages: brokerages, users: users, database: state.options.databasePath,
+      anon_key: anonKey)
   }
 
   @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)

@@ -116,6 +116,7 @@ enum SandboxDatabase {
           """)
     }
     MbtiSchema.register(in: &migrator)
+    AuthSchema.register(in: &migrator)
     return migrator
   }
 

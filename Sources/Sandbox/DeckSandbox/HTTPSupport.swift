@@ -13,17 +13,6 @@ struct SandboxAPIError: Error, HTTPResponseConvertible {
     SandboxAPIError(status: status, json: ["error": .string(message)])
   }
 
-  /// GoTrue style: `{"code": status, "msg": message}`.
-  static func goTrue(_ status: HTTPResponse.Status, _ message: String) -> SandboxAPIError {
-    SandboxAPIError(status: status, json: ["code": .int(status.code), "msg": .string(message)])
-  }
-
-  /// GoTrue OAuth style (token endpoint): `{"error": code, "error_description": description}`.
-  static func oauth(_ error: String, _ description: String) -> SandboxAPIError {
-    SandboxAPIError(
-      status: .badRequest, json: ["error": .string(error), "error_description": .string(description)])
-  }
-
   static let internalError = simple(.internalServerError, "internal error")
 
   var httpStatus: HTTPResponse.Status { status }

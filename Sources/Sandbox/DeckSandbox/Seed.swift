@@ -53,12 +53,17 @@ enum SandboxSeed {
       arguments: [jwtSecretKey, newSecret()])
   }
 
-  /// Drops all data (every table, including feature tables) and seeds the defaults again,
-  /// with a new JWT secret, so every outstanding token becomes invalid.
+  /// Drops all data (every table, including feature tables) and seeds the defaults again.
+  /// The JWT secret and the admin token are kept, so the anon key and the operator clients
+  /// stay valid; every session is gone, so every outstanding access and refresh token stops working.
   static func reset(_ db: Database) throws {
+    let jwtSecret = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [jwtSecretKey])
     let adminToken = try String.fetchOne(
       db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [adminTokenKey])
     try SandboxDatabase.deleteAllData(db)
+    if let jwtSecret {
+      try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [jwtSecretKey, jwtSecret])
+    }
     if let adminToken {
       try db.execute(
         sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [adminTokenKey, adminToken])

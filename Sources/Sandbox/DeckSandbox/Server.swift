@@ -54,6 +54,13 @@ public enum SandboxServer {
     try await group.run()
   }
 
+  /// The anon key of the sandbox database at `databasePath` (the `apikey` of the Supabase
+  /// clients), opening, migrating and seeding the database if needed.
+  public static func anonKey(databasePath: String) throws -> String {
+    let state = try SandboxState.open(SandboxOptions(databasePath: databasePath))
+    return try state.pool.read { db in try state.signer(db).anonKey() }
+  }
+
   /// The router with every API registered, and its middleware.
   static func makeRouter(state: SandboxState) throws -> SandboxRouter {
     let router = SandboxRouter(context: SandboxRequestContext.self)
@@ -68,12 +75,7 @@ public enum SandboxServer {
     router.middlewares.add(DelayMiddleware(state: state))
     let transport = RecordingTransport(router: router, table: routes)
     try AuthHandlers(state: state).registerHandlers(
-      on: transport, serverURL: URL(string: "/auth/v1")!,
-      middlewares: [
-        ErrorResponseMiddleware(
-          requestError: AuthHandlers.requestError,
-          internalError: .goTrue(.internalServerError, "Internal server error"))
-      ])
+      on: transport, serverURL: URL(string: "/auth/v1")!, middlewares: AuthHandlers.middlewares(state: state))
     try FlyrHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/")!,
       middlewares: [

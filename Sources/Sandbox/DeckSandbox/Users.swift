@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HummingbirdBcrypt
+import OpenAPIRuntime
 
 /// A row of `users`.
 struct UserRecord: Sendable, Equatable {
@@ -8,16 +9,27 @@ struct UserRecord: Sendable, Equatable {
   var email: String
   var passwordHash: String
   var createdAt: String
+  /// `user_metadata`, a JSON object.
+  var userMetadata: String = "{}"
+  /// Nil until the row is first changed (the user's `updated_at` is then `created_at`).
+  var updatedAt: String?
+  /// Nil until the user first signs in.
+  var lastSignInAt: String?
 
-  init(id: String, email: String, passwordHash: String, createdAt: String) {
+  init(id: String, email: String, passwordHash: String, createdAt: String, userMetadata: String = "{}") {
     self.id = id
     self.email = email
     self.passwordHash = passwordHash
     self.createdAt = createdAt
+    self.userMetadata = userMetadata
   }
 
   init(row: Row) {
-    self.init(id: row["id"], email: row["email"], passwordHash: row["password_hash"], createdAt: row["created_at"])
+    self.init(
+      id: row["id"], email: row["email"], passwordHash: row["password_hash"], createdAt: row["created_at"],
+      userMetadata: row["user_metadata"])
+    self.updatedAt = row["updated_at"]
+    self.lastSignInAt = row["last_sign_in_at"]
   }
 
   static func fetch(_ db: Database, id: String) throws -> UserRecord? {
@@ -30,8 +42,40 @@ struct UserRecord: Sendable, Equatable {
 
   func insert(_ db: Database) throws {
     try db.execute(
-      sql: "INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)",
-      arguments: [id, email, passwordHash, createdAt])
+      sql: "INSERT INTO users (id, email, password_hash, created_at, user_metadata) VALUES (?, ?, ?, ?, ?)",
+      arguments: [id, email, passwordHash, createdAt, userMetadata])
+  }
+
+  /// `user_metadata` as a JSON object (an empty one if the stored text is not an object).
+  var metadata: OpenAPIObjectContainer {
+    (try? JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(userMetadata.utf8))) ?? .init()
+  }
+}
+
+/// The auth tables' later columns: GoTrue's user fields and sessions. (`users` and
+/// `refresh_tokens` themselves are in the "v1-auth" migration.)
+enum AuthSchema {
+  static func register(in migrator: inout DatabaseMigrator) {
+    migrator.registerMigration("v2-auth-gotrue") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE users ADD COLUMN user_metadata TEXT NOT NULL DEFAULT '{}';
+          ALTER TABLE users ADD COLUMN updated_at TEXT;
+          ALTER TABLE users ADD COLUMN last_sign_in_at TEXT;
+          -- One row per sign-in; its refresh tokens (rotated) and access tokens (session_id) die with it.
+          CREATE TABLE auth_sessions (
+            id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            signed_in_at INTEGER NOT NULL
+          );
+          CREATE INDEX auth_sessions_user ON auth_sessions(user_id);
+          -- Tokens from before sessions existed cannot be refreshed any more.
+          DELETE FROM refresh_tokens;
+          ALTER TABLE refresh_tokens ADD COLUMN session_id TEXT REFERENCES auth_sessions(id) ON DELETE CASCADE;
+          CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
+          """)
+    }
   }
 }
 

@@ -96,6 +96,7 @@ enum SandboxAdmin {
     var rows: [(String, String)] = [("environment", try context.environment().name)]
     if let database = info.database { rows.append(("database", database)) }
     rows += [("brokerages", "\(info.brokerages)"), ("users", "\(info.users)")]
+    rows.append(("anon key", info.anon_key))
     context.output.fields(rows)
   }
 }

@@ -15,6 +15,8 @@ struct SandboxServe: DeckCommand {
       sandbox environments whose URL is the one it listens on (`local` for the defaults), so
       `deck --env local sandbox …` works at once; for another environment:
       deck env set NAME sandbox-admin-token=TOKEN, or export DECK_SANDBOX_ADMIN_TOKEN=TOKEN.
+      A later line, sandbox-anon-key=KEY, gives the auth service's anon key (the Supabase
+      clients' apikey).
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -66,9 +68,14 @@ struct SandboxServe: DeckCommand {
       publicURL: publicURL)
     let output = context.output
     let store = context.configStore
+    let providers = context.session.providers
     try await context.session.providers.serveSandbox(request) { url, token in
       output.line(url.absoluteString)
       output.line("\(ConfigFile.sandboxAdminTokenKey)=\(token)")
+      // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
+      if let anonKey = try? providers.sandboxAnonKey(databasePath: request.databasePath) {
+        output.line("sandbox-anon-key=\(anonKey)")
+      }
       output.info(
         "deck sandbox listening on \(url.absoluteString) (database \(request.databasePath)); Ctrl-C stops it.")
       let saved: [String]

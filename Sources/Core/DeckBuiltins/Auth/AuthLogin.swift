@@ -51,7 +51,7 @@ struct AuthLogin: DeckCommand {
         query: .init(grant_type: .password), body: .json(.init(email: email, password: password))
       ).ok.body.json
     } catch {
-      // GoTrue answers bad credentials with 400 invalid_grant: to a user that is an authentication failure.
+      // GoTrue answers bad credentials with 400 invalid_credentials: to a user that is an authentication failure.
       let failure = ErrorPresenter.deckError(for: error)
       guard case .rejected = failure.kind else { throw error }
       throw DeckError(

@@ -34,7 +34,19 @@ struct AuthStatus: DeckCommand {
     if !offline {
       // Refreshes an expired token first, then asks the server who the token belongs to.
       _ = try await context.accessToken()
-      let user = try await context.authClient(auth: .required).getUser().ok.body.json
+      let user: Components.Schemas.User
+      do {
+        user = try await context.authClient(auth: .required).getUser().ok.body.json
+      } catch {
+        // GoTrue answers 403 for a token whose session has ended (signed out elsewhere, or a
+        // sandbox reset) or whose user is gone: to the user, a session to sign in again.
+        let failure = ErrorPresenter.deckError(for: error)
+        guard case .unauthorized(status: 403) = failure.kind else { throw error }
+        throw DeckError(
+          .unauthorized(status: 403),
+          "The session of \(active.email) in environment \"\(environment.name)\" is no longer valid: \(failure.message)",
+          hint: "Sign in again with: deck auth login --email \(active.email) --password-stdin")
+      }
       verified = user.email.lowercased() == active.email.lowercased()
       accounts = try context.tokenStore.accounts(in: environment.name)
     }
