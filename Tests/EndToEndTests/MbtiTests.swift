@@ -359,10 +359,16 @@ final class EventsBlackhole: @unchecked Sendable {
     let rewritten = text.replacingOccurrences(
       of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n", options: [], range: text.range(of: "\r\n\r\n"))
     _ = Array(rewritten.utf8).withUnsafeBytes { write(upstreamSocket, $0.baseAddress, $0.count) }
+    var response = Data()
     while true {
       let count = read(upstreamSocket, &chunk, chunk.count)
-      if count <= 0 { return }
-      _ = chunk.withUnsafeBytes { write(client, $0.baseAddress, count) }
+      if count <= 0 { break }
+      response.append(contentsOf: chunk[0..<count])
     }
+    // The answer says the connection closes, so that deck never reuses it for another request.
+    if let lineEnd = response.range(of: Data("\r\n".utf8)) {
+      response.insert(contentsOf: Data("Connection: close\r\n".utf8), at: lineEnd.upperBound)
+    }
+    _ = response.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
   }
 }
