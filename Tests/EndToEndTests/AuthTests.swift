@@ -151,7 +151,7 @@ struct AuthTests {
     ).stdout
   }
 
-  @Test(.timeLimit(.minutes(2))) func statusShowsTheAnonKeyTheServerAccepts() throws {
+  @Test(.timeLimit(.minutes(3))) func statusShowsTheAnonKeyTheServerAccepts() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
     let status = try deck.run(["sandbox", "status", "--json"])
@@ -167,7 +167,7 @@ struct AuthTests {
     #expect(try signInStatus(server, apiKey: anonKey) == "200")
   }
 
-  @Test(.timeLimit(.minutes(2))) func servePrintsTheURLThenTheAnonKey() throws {
+  @Test(.timeLimit(.minutes(3))) func servePrintsTheURLThenTheAnonKey() throws {
     let directory = NSTemporaryDirectory() + "deck-serve-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Modules register through the registry", .timeLimit(.minutes(1)))
+@Suite("Modules register through the registry", .timeLimit(.minutes(3)))
 struct RegistryTests {
   @Test("a feature completes another feature's values through the provider the owner registered")
   func crossFeatureCompletion() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("Usage errors that help", .timeLimit(.minutes(1)))
+@Suite("Usage errors that help", .timeLimit(.minutes(3)))
 struct UsageTests {
   @Test("a mistyped subcommand names the word, suggests the nearest command and exits 64")
   func mistypedSubcommand() throws {
@@ -45,7 +45,7 @@ struct UsageTests {
   }
 }
 
-@Suite("Help texts read as paragraphs", .timeLimit(.minutes(1)))
+@Suite("Help texts read as paragraphs", .timeLimit(.minutes(3)))
 struct HelpTextEndToEndTests {
   /// Lines of the discussion (before USAGE) that end a paragraph early: a short line followed
   /// by a non-blank line of the same paragraph, which is what re-wrapping hard-wrapped text gives.
