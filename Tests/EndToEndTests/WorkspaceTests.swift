@@ -288,10 +288,11 @@ struct WorkspaceTests {
     #expect(custom["brokerage_name"] as? String == "Brand New Brokerage")
     #expect(custom["brokerage_id"] is NSNull)
 
-    // An id that is a UUID but no brokerage's is refused by the server.
+    // An id that is a UUID but no brokerage's is refused by the server: 404, the brokerage is
+    // not found (the contract says so; exit 1).
     try deck.signUp("row2b@example.com")
     let unknown = try deck.onboard(["--brokerage-id", "00000000-0000-4000-8000-000000000000"])
-    #expect(unknown.status == 65)
+    #expect(unknown.status == 1)
     #expect(unknown.stderr.contains("Brokerage not found"))
   }
 

@@ -17,27 +17,31 @@ import Testing
     }
   }
 
-  /// Runs curl and returns the status, body and response headers.
-  static func curl(_ arguments: [String]) throws -> Reply {
+  /// Runs curl and returns the status, body and response headers. Waits off the cooperative
+  /// thread pool, which the in-process server needs to answer.
+  static func curl(_ arguments: [String]) async throws -> Reply {
     let directory = NSTemporaryDirectory() + "deck-curl-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
     process.arguments =
-      ["-s", "-o", directory + "/body", "-D", directory + "/headers", "-w", "%{http_code}", "--max-time", "20"]
-      + arguments
-    let out = Pipe()
-    process.standardOutput = out
+      [
+        "-s", "-o", directory + "/body", "-D", directory + "/headers", "-w", "%{http_code}", "--max-time", "20",
+      ] + arguments
+    _ = FileManager.default.createFile(atPath: directory + "/code", contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/code"))
     process.standardError = FileHandle.nullDevice
-    try process.run()
-    let code = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      process.terminationHandler = { _ in continuation.resume() }
+      do { try process.run() } catch { continuation.resume() }
+    }
+    let code = (try? String(contentsOfFile: directory + "/code", encoding: .utf8)) ?? ""
     return Reply(
-      status: Int(String(decoding: code, as: UTF8.self)) ?? 0,
+      status: Int(code) ?? 0,
       body: (try? String(contentsOfFile: directory + "/body", encoding: .utf8)) ?? "",
       headers: (try? String(contentsOfFile: directory + "/headers", encoding: .utf8)) ?? "",
-      curlExit: process.terminationStatus)
+      curlExit: process.isRunning ? -1 : process.terminationStatus)
   }
 
   struct Server {
@@ -47,12 +51,13 @@ import Testing
     var auth: [String] { ["-H", "Authorization: Bearer \(sandbox.adminToken)"] }
     var json: [String] { ["-H", "Content-Type: application/json"] }
 
-    func admin(_ method: String, _ path: String, body: String? = nil, extra: [String] = []) throws -> Reply {
-      try curl(["-X", method] + auth + json + (body.map { ["--data-binary", $0] } ?? []) + extra + [base + path])
+    func admin(_ method: String, _ path: String, body: String? = nil, extra: [String] = []) async throws -> Reply {
+      try await curl(
+        ["-X", method] + auth + json + (body.map { ["--data-binary", $0] } ?? []) + extra + [base + path])
     }
 
-    func addFault(_ body: String) throws -> Reply {
-      try admin("POST", "/__sandbox/v1/faults", body: body)
+    func addFault(_ body: String) async throws -> Reply {
+      try await admin("POST", "/__sandbox/v1/faults", body: body)
     }
 
     func stop() async {
@@ -68,8 +73,8 @@ import Testing
     return Server(sandbox: sandbox, directory: directory)
   }
 
-  static func rules(_ server: Server) throws -> [[String: Any]] {
-    let body = try server.admin("GET", "/__sandbox/v1/faults").body
+  static func rules(_ server: Server) async throws -> [[String: Any]] {
+    let body = try await server.admin("GET", "/__sandbox/v1/faults").body
     return try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Any]])
   }
 
@@ -77,33 +82,37 @@ import Testing
     let server = try await Self.start()
     defer { Task { await server.stop() } }
     // A bare POST, as a web page could send it, resets nothing.
-    let bare = try Self.curl(["-X", "POST", server.base + "/__sandbox/v1/reset"])
+    let bare = try await Self.curl(["-X", "POST", server.base + "/__sandbox/v1/reset"])
     #expect(bare.status == 401)
     #expect(bare.headers.lowercased().contains("www-authenticate: bearer"))
-    #expect(try Self.curl([server.base + "/__sandbox/v1/info"]).status == 401)
-    let wrong = try Self.curl(["-H", "Authorization: Bearer nope", server.base + "/__sandbox/v1/workspace/outbox"])
+    #expect(try await Self.curl([server.base + "/__sandbox/v1/info"]).status == 401)
+    let wrong = try await Self.curl([
+      "-H", "Authorization: Bearer nope", server.base + "/__sandbox/v1/workspace/outbox",
+    ])
     #expect(wrong.status == 401)
-    #expect(try Self.curl(server.auth + [server.base + "/__sandbox/v1/info"]).status == 200)
+    #expect(try await Self.curl(server.auth + [server.base + "/__sandbox/v1/info"]).status == 200)
     // With the token but no JSON content type: 415.
-    let plain = try Self.curl(["-X", "POST"] + server.auth + [server.base + "/__sandbox/v1/reset"])
+    let plain = try await Self.curl(["-X", "POST"] + server.auth + [server.base + "/__sandbox/v1/reset"])
     #expect(plain.status == 415)
-    let form = try Self.curl(
+    let form = try await Self.curl(
       ["-X", "POST", "-H", "Content-Type: text/plain", "--data", "{}"] + server.auth
         + [server.base + "/__sandbox/v1/reset"])
     #expect(form.status == 415)
     // A page elsewhere (Origin) or a rebinding DNS name (Host): 403.
-    let origin = try server.admin(
+    let origin = try await server.admin(
       "POST", "/__sandbox/v1/reset", body: "{}", extra: ["-H", "Origin: http://evil.example"])
     #expect(origin.status == 403)
-    let host = try server.admin("POST", "/__sandbox/v1/reset", body: "{}", extra: ["-H", "Host: evil.example:80"])
+    let host = try await server.admin(
+      "POST", "/__sandbox/v1/reset", body: "{}", extra: ["-H", "Host: evil.example:80"])
     #expect(host.status == 403)
-    let prefix = try server.admin(
+    let prefix = try await server.admin(
       "POST", "/__sandbox/v1/reset", body: "{}", extra: ["-H", "Host: 127.attacker.example"])
     #expect(prefix.status == 403)
     // All of it right: the reset happens, and keeps the admin token.
-    let reset = try server.admin("POST", "/__sandbox/v1/reset", body: "{}", extra: ["-H", "Origin: http://127.0.0.1"])
+    let reset = try await server.admin(
+      "POST", "/__sandbox/v1/reset", body: "{}", extra: ["-H", "Origin: http://127.0.0.1"])
     #expect(reset.status == 200)
-    #expect(try Self.curl(server.auth + [server.base + "/__sandbox/v1/info"]).status == 200)
+    #expect(try await Self.curl(server.auth + [server.base + "/__sandbox/v1/info"]).status == 200)
     // The token is per database, and stable across restarts.
     let path = server.directory.path("sandbox.sqlite")
     let again = try await SandboxServer.start(.init(databasePath: path))
@@ -121,10 +130,10 @@ import Testing
     let file = server.directory.path("big.json")
     let big = "{\"email\":\"" + String(repeating: "a", count: 2 << 20) + "\"}"
     try big.write(toFile: file, atomically: true, encoding: .utf8)
-    let declared = try Self.curl(
+    let declared = try await Self.curl(
       ["-H", "Content-Type: application/json", "--data-binary", "@" + file, server.base + "/auth/v1/signup"])
     #expect(declared.status == 413)
-    let streamed = try Self.curl(
+    let streamed = try await Self.curl(
       [
         "-H", "Content-Type: application/json", "-H", "Transfer-Encoding: chunked", "--data-binary", "@" + file,
         server.base + "/auth/v1/signup",
@@ -132,47 +141,47 @@ import Testing
     #expect(streamed.status == 413)
     #expect(streamed.json?["error"] as? String == BodyLimitMiddleware.message)
     // Operator endpoints too, and the server still answers afterwards.
-    let admin = try server.admin("POST", "/__sandbox/v1/seed", body: "@" + file)
+    let admin = try await server.admin("POST", "/__sandbox/v1/seed", body: "@" + file)
     #expect(admin.status == 413)
-    let small = try Self.curl([server.base + "/api/brokerages/search?q=keller"])
+    let small = try await Self.curl([server.base + "/api/brokerages/search?q=keller"])
     #expect(small.status == 200)
   }
 
   @Test func undeclaredMethodsGet405() async throws {
     let server = try await Self.start()
     defer { Task { await server.stop() } }
-    let patch = try Self.curl(["-X", "PATCH", server.base + "/api/brokerages/search?q=a"])
+    let patch = try await Self.curl(["-X", "PATCH", server.base + "/api/brokerages/search?q=a"])
     #expect(patch.status == 405)
     #expect(patch.headers.contains("Allow: GET") || patch.headers.contains("allow: GET"))
-    let next = try Self.curl(["-X", "DELETE", server.base + "/api/v1/kiosk/store_demo/next"])
+    let next = try await Self.curl(["-X", "DELETE", server.base + "/api/v1/kiosk/store_demo/next"])
     #expect(next.status == 405)
-    #expect(try Self.curl([server.base + "/api/nothing-here"]).status == 404)
+    #expect(try await Self.curl([server.base + "/api/nothing-here"]).status == 404)
   }
 
   @Test func linksUseTheConfiguredAddressNotTheHostHeader() async throws {
     let server = try await Self.start(publicURL: "http://sandbox.example.test:9999/")
     defer { Task { await server.stop() } }
-    let login = try Self.curl(
+    let login = try await Self.curl(
       [
         "-H", "Content-Type: application/json", "--data", #"{"email":"owner@sandbox.test","password":"sandbox"}"#,
         server.base + "/auth/v1/token?grant_type=password",
       ])
     let token = try #require(login.json?["access_token"] as? String)
     let bearer = ["-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json"]
-    let onboard = try Self.curl(
+    let onboard = try await Self.curl(
       bearer + [
         "-H", "Host: evil.example", "--data", #"{"useCase":"team","inviteEmails":["a@example.com"]}"#,
         server.base + "/api/onboarding/complete",
       ])
     #expect(onboard.status == 200)
-    let checkout = try Self.curl(
+    let checkout = try await Self.curl(
       bearer + [
         "-H", "Host: evil.example", "--data", #"{"plan":"annual","currency":"USD"}"#,
         server.base + "/api/billing/stripe/checkout",
       ])
     let url = try #require(checkout.json?["url"] as? String)
     #expect(url.hasPrefix("http://sandbox.example.test:9999/__sandbox/checkout/"))
-    let outbox = try server.admin("GET", "/__sandbox/v1/workspace/outbox?to=a@example.com")
+    let outbox = try await server.admin("GET", "/__sandbox/v1/workspace/outbox?to=a@example.com")
     let emails = try #require(try JSONSerialization.jsonObject(with: Data(outbox.body.utf8)) as? [[String: Any]])
     let link = try #require(emails.first?["join_url"] as? String)
     #expect(link.hasPrefix("http://sandbox.example.test:9999/join?token="))
@@ -195,52 +204,52 @@ import Testing
     defer { Task { await server.stop() } }
     let search = server.base + "/api/brokerages/search?q=keller"
     // Everything fails with 503 and Retry-After, twice; operator routes are untouched.
-    let added = try server.addFault(#"{"path":"/**","action":"status","status":503,"retryAfter":7,"times":2}"#)
+    let added = try await server.addFault(#"{"path":"/**","action":"status","status":503,"retryAfter":7,"times":2}"#)
     #expect(added.status == 201)
     #expect(added.json?["id"] as? Int == 1)
-    let first = try Self.curl([search])
+    let first = try await Self.curl([search])
     #expect(first.status == 503)
     #expect(first.headers.lowercased().contains("retry-after: 7"))
-    #expect(try server.admin("GET", "/__sandbox/v1/info").status == 200)
-    #expect(try Self.curl([search]).status == 503)
-    #expect(try Self.curl([search]).status == 200, "the rule fired its two times and is gone")
-    #expect(try Self.rules(server).isEmpty)
+    #expect(try await server.admin("GET", "/__sandbox/v1/info").status == 200)
+    #expect(try await Self.curl([search]).status == 503)
+    #expect(try await Self.curl([search]).status == 200, "the rule fired its two times and is gone")
+    #expect(try await Self.rules(server).isEmpty)
 
     // Method and pattern: only GETs of the kiosk's next.
-    _ = try server.addFault(#"{"method":"GET","path":"/api/v1/kiosk/*/next","action":"status","status":502}"#)
-    #expect(try Self.curl([server.base + "/api/v1/kiosk/store_demo/next"]).status == 502)
-    #expect(try Self.curl(["-X", "POST", server.base + "/api/v1/kiosk/store_demo/next"]).status == 405)
-    #expect(try Self.curl([search]).status == 200)
-    #expect(try server.admin("POST", "/__sandbox/v1/faults/clear", body: "{}").json?["cleared"] as? Int == 1)
+    _ = try await server.addFault(#"{"method":"GET","path":"/api/v1/kiosk/*/next","action":"status","status":502}"#)
+    #expect(try await Self.curl([server.base + "/api/v1/kiosk/store_demo/next"]).status == 502)
+    #expect(try await Self.curl(["-X", "POST", server.base + "/api/v1/kiosk/store_demo/next"]).status == 405)
+    #expect(try await Self.curl([search]).status == 200)
+    #expect(try await server.admin("POST", "/__sandbox/v1/faults/clear", body: "{}").json?["cleared"] as? Int == 1)
 
     // Reset: curl sees the connection reset or closed with no answer.
-    _ = try server.addFault(#"{"path":"/api/brokerages/search","action":"reset","times":1}"#)
-    let reset = try Self.curl([search])
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"reset","times":1}"#)
+    let reset = try await Self.curl([search])
     #expect(reset.status == 0)
     #expect(reset.curlExit == 56 || reset.curlExit == 52)
     // Truncate: the head promises more than arrives (curl: 18, partial file).
-    _ = try server.addFault(#"{"path":"/api/brokerages/search","action":"truncate","times":1}"#)
-    let truncated = try Self.curl([search])
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"truncate","times":1}"#)
+    let truncated = try await Self.curl([search])
     #expect(truncated.curlExit == 18)
     // Malformed: 200 and a body that is not JSON.
-    _ = try server.addFault(#"{"path":"/api/brokerages/search","action":"malformed","times":1}"#)
-    let malformed = try Self.curl([search])
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"malformed","times":1}"#)
+    let malformed = try await Self.curl([search])
     #expect(malformed.status == 200)
     #expect(malformed.json == nil)
     // Latency: the real answer, late.
-    _ = try server.addFault(#"{"path":"/api/brokerages/search","action":"latency","latencyMs":400,"times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"latency","latencyMs":400,"times":1}"#)
     let started = Date()
-    let late = try Self.curl([search])
+    let late = try await Self.curl([search])
     #expect(late.status == 200)
     #expect(Date().timeIntervalSince(started) >= 0.4)
 
     // Bad rules are refused with the reason.
-    #expect(try server.addFault(#"{"path":"api","action":"reset"}"#).status == 400)
-    #expect(try server.addFault(#"{"path":"/a","action":"status","status":99}"#).status == 400)
-    #expect(try server.addFault(#"{"path":"/a","action":"status","probability":0}"#).status == 400)
-    #expect(try server.addFault(#"{"path":"/a","action":"explode"}"#).status == 400)
-    #expect(try server.addFault(#"{"path":"/a","action":"reset","extra":1}"#).status == 400)
-    #expect(try server.admin("POST", "/__sandbox/v1/faults/clear", body: #"{"id":99}"#).status == 404)
+    #expect(try await server.addFault(#"{"path":"api","action":"reset"}"#).status == 400)
+    #expect(try await server.addFault(#"{"path":"/a","action":"status","status":99}"#).status == 400)
+    #expect(try await server.addFault(#"{"path":"/a","action":"status","probability":0}"#).status == 400)
+    #expect(try await server.addFault(#"{"path":"/a","action":"explode"}"#).status == 400)
+    #expect(try await server.addFault(#"{"path":"/a","action":"reset","extra":1}"#).status == 400)
+    #expect(try await server.admin("POST", "/__sandbox/v1/faults/clear", body: #"{"id":99}"#).status == 404)
   }
 
   @Test func faultPatternsAndProbability() {
@@ -264,5 +273,37 @@ import Testing
     #expect(rules.clear() == 1)
     for _ in 0..<FaultRules.maximumRules { #expect(rules.add(rule) != nil) }
     #expect(rules.add(rule) == nil)
+  }
+}
+
+/// Found by schemathesis: requests the documents allow, which the server got wrong.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ContractFindingsTests {
+  @Test func aQueryWithANulIsAnEmptyResultNotA500() async throws {
+    let server = try await OperatorTests.start()
+    defer { Task { await server.stop() } }
+    let reply = try await OperatorTests.curl([server.base + "/api/brokerages/search?q=n%00abc"])
+    #expect(reply.status == 200)
+    #expect((try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [Any])?.isEmpty == true)
+  }
+
+  @Test func unknownPropertiesMayBeNullButDeclaredOnesMayNot() async throws {
+    let server = try await OperatorTests.start()
+    defer { Task { await server.stop() } }
+    let purchases = "/__sandbox/v1/kiosk/stores/store_demo/purchases"
+    let extra = try await server.admin("POST", purchases, body: #"{"other": null}"#)
+    #expect(extra.status == 201)
+    let declared = try await server.admin("POST", purchases, body: #"{"items": null}"#)
+    #expect(declared.status == 400)
+  }
+
+  @Test func timestampsFollowTheDocumentedPattern() {
+    #expect(ContractText.parseTimestamp("2026-02-30") != nil, "rolls over to March")
+    #expect(ContractText.parseTimestamp("2026-01-01T10:00Z") != nil)
+    #expect(ContractText.parseTimestamp("2026-01-01T10:00:00.5+02:00") != nil)
+    #expect(ContractText.parseTimestamp("2026-01-01T10:00") == nil, "a time needs a zone")
+    #expect(ContractText.parseTimestamp("") == nil)
+    #expect(ContractText.isEmail("a@b.co"))
+    #expect(!ContractText.isEmail(" a@b.co"))
+    #expect(!ContractText.isEmail("a@b..co"))
   }
 }

@@ -130,6 +130,8 @@ enum BrokerageSearch {
 
   /// Searches with an already normalized query (see ``validate(query:limit:)``).
   static func search(_ db: Database, query: String, limit: Int) throws -> [Match] {
+    // No name holds a NUL, and SQLite functions stop at one: a query with one matches nothing.
+    guard !query.unicodeScalars.contains("\u{0}") else { return [] }
     var results = Results(limit: limit)
     let upper = query + "\u{10FFFF}"
     let queryLength = query.unicodeScalars.count

@@ -134,7 +134,7 @@ extension Response {
 /// Refuses a JSON `null` for a property the document does not declare nullable: the generated
 /// decoder reads `null` as absent, which would accept what the schema forbids.
 struct RejectNullsMiddleware: ServerMiddleware {
-  /// Operation id → the properties that may be null.
+  /// Operation id → its declared properties that may not be null (unknown properties may be).
   let operations: [String: Set<String>]
   let error: @Sendable (String, HTTPRequest) -> SandboxAPIError
 
@@ -142,10 +142,10 @@ struct RejectNullsMiddleware: ServerMiddleware {
     _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
     next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws -> (HTTPResponse, HTTPBody?) {
-    guard let nullable = operations[operationID], let body else { return try await next(request, body, metadata) }
+    guard let nonNullable = operations[operationID], let body else { return try await next(request, body, metadata) }
     let data = try await Data(collecting: body, upTo: BodyLimitMiddleware.limit)
     if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      object.contains(where: { $0.value is NSNull && !nullable.contains($0.key) })
+      object.contains(where: { $0.value is NSNull && nonNullable.contains($0.key) })
     {
       return error(operationID, request).response
     }

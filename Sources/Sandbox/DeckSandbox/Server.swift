@@ -81,7 +81,13 @@ public enum SandboxServer {
       middlewares: [
         ErrorResponseMiddleware(requestError: FlyrHandlers.requestError),
         RejectNullsMiddleware(
-          operations: ["completeOnboarding": ["referralCode"], "createCheckoutSession": [], "acceptInvite": []],
+          operations: [
+            "completeOnboarding": [
+              "firstName", "lastName", "workspaceName", "industry", "useCase", "inviteEmails", "brokerage",
+              "brokerageId",
+            ],
+            "createCheckoutSession": ["plan", "currency", "priceId"], "acceptInvite": ["token"],
+          ],
           error: { FlyrHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     try AdminHandlers(state: state).registerHandlers(
@@ -89,7 +95,10 @@ public enum SandboxServer {
       middlewares: [
         ErrorResponseMiddleware(requestError: AdminHandlers.requestError),
         RejectNullsMiddleware(
-          operations: ["seed": [], "setDelay": [], "addFault": [], "clearFaults": [], "reset": []],
+          operations: [
+            "seed": ["brokerages"], "setDelay": ["milliseconds"], "clearFaults": ["id"],
+            "addFault": ["method", "path", "action", "status", "retryAfter", "latencyMs", "times", "probability"],
+          ],
           error: { AdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     // Feature routes (their own files): contracts, operator endpoints and HTML pages.

@@ -210,21 +210,31 @@ struct ScriptedKiosk {
   private func attempt(
     _ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> KioskRequest
   ) async -> DeckError? {
+    let request: KioskRequest
+    do {
+      request = try action(&state)
+    } catch {
+      return DeckError.usage(error.description)
+    }
+    // The call stays pending in the state machine while it is tried again, so the machine
+    // sees one outcome (a failed Done would otherwise move on and leave the session APPROVED).
     var warned: String?
     while true {
-      let request: KioskRequest
       do {
-        request = try action(&state)
+        state.succeed(try await service.perform(request), at: Date())
+        return nil
       } catch {
-        return DeckError.usage(error.description)
+        let failure = ErrorPresenter.deckError(for: error)
+        guard case .unavailable = failure.kind, !Task.isCancelled else {
+          state.fail(failure.message, at: Date())
+          return failure
+        }
+        if failure.message != warned {
+          context.output.error("\(failure.message) (trying again every \(timings.pollInterval)s)")
+          warned = failure.message
+        }
+        try? await Task.sleep(for: .milliseconds(Int(timings.pollInterval * 1000)))
       }
-      guard let failure = await service.run(request, on: &state) else { return nil }
-      guard case .unavailable = failure.kind, !Task.isCancelled else { return failure }
-      if failure.message != warned {
-        context.output.error("\(failure.message) (trying again every \(timings.pollInterval)s)")
-        warned = failure.message
-      }
-      try? await Task.sleep(for: .milliseconds(Int(timings.pollInterval * 1000)))
     }
   }
 

@@ -20,7 +20,7 @@ enum KioskRoutes {
       middlewares: [
         ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError),
         RejectNullsMiddleware(
-          operations: ["triggerPurchase": []],
+          operations: ["triggerPurchase": ["totalAmount", "items"]],
           error: { KioskAdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     router.get("/r/:sessionPublicId") { _, context -> Response in

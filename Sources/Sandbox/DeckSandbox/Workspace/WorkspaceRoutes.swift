@@ -11,7 +11,7 @@ enum WorkspaceRoutes {
       middlewares: [
         ErrorResponseMiddleware(requestError: WorkspaceAdminHandlers.requestError),
         RejectNullsMiddleware(
-          operations: ["setSubscription": [], "expireInvite": []],
+          operations: ["setSubscription": ["email", "status", "trial_ends_at"], "expireInvite": ["token"]],
           error: { WorkspaceAdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     CheckoutPage.register(on: router, state: state)
