@@ -99,22 +99,28 @@ struct SandboxServe: DeckCommand {
   /// Writes the token (atomically) into the config entries of the sandbox environments whose
   /// flyr URL is `url`, and returns their names. Never touches a file it cannot parse.
   static func saveToken(_ token: String, for url: String, store: ConfigStore) throws -> [String] {
-    var file = try store.load()
-    let resolver = EnvironmentResolver(file: file, processEnvironment: [:])
     guard let wanted = origin(url) else { return [] }
-    let names = resolver.definitions.filter { definition in
-      guard definition.isSandbox, !definition.isEmbedded, let flyr = definition.urls[.flyr] else { return false }
-      return origin(flyr) == wanted
-    }.map(\.name)
-    var changed = false
-    for name in names where file.entry(name)?.sandboxAdminToken != token {
-      var entry = file.entry(name) ?? ConfigFile.Entry()
-      entry.sandboxAdminToken = token
-      file.setEntry(name, entry)
-      changed = true
+    func matching(_ file: ConfigFile) -> [String] {
+      EnvironmentResolver(file: file, processEnvironment: [:]).definitions.filter { definition in
+        guard definition.isSandbox, !definition.isEmbedded, let flyr = definition.urls[.flyr] else { return false }
+        return origin(flyr) == wanted
+      }.map(\.name)
     }
-    if changed { try store.save(file) }
-    return names
+    // Nothing to change: leave the file (or its absence) as it is.
+    let current = try store.load()
+    guard matching(current).contains(where: { current.entry($0)?.sandboxAdminToken != token }) else {
+      return matching(current)
+    }
+    // Read, change and write under the config file's lock, as every other writer does.
+    return try store.update { file in
+      let names = matching(file)
+      for name in names where file.entry(name)?.sandboxAdminToken != token {
+        var entry = file.entry(name) ?? ConfigFile.Entry()
+        entry.sandboxAdminToken = token
+        file.setEntry(name, entry)
+      }
+      return names
+    }
   }
 
   /// `scheme://host:port` of a base URL with no path (nil when it has one), for comparing.
