@@ -7,6 +7,7 @@ local queries = {
   "re%2Fmax", "coldwell",
 }
 local fixed = os.getenv("DECK_WRK_PATH")
+if fixed == "" then fixed = nil end
 local counter = 0
 
 function request()
