@@ -144,6 +144,8 @@ struct MbtiServerTests {
       base, "POST", "/events/", body: ["user_id": UUID().uuidString, "event_type": "onboarding_take_test"])
     #expect(try await request(base, "POST", "/events/", body: ["user_id": "x", "event_type": "a"]).status == 400)
     #expect(try await request(base, "POST", "/events/", body: ["user_id": user, "event_type": ""]).status == 400)
+    let nullDetails: [String: Any] = ["user_id": user, "event_type": "a", "details": NSNull()]
+    #expect(try await request(base, "POST", "/events/", body: nullDetails).status == 400, "null is not an object")
 
     #expect(
       try await request(base, "GET", "/__sandbox/v1/mbti/events").status == 401, "operator endpoints need the token")

@@ -165,7 +165,7 @@ enum MbtiRoutes {
       middlewares: [
         ErrorResponseMiddleware(requestError: MbtiHandlers.requestError),
         RejectNullsMiddleware(
-          operations: ["submitAnswers": [], "postEvent": []],
+          operations: ["submitAnswers": ["user_id", "answers"], "postEvent": ["user_id", "event_type", "details"]],
           error: { MbtiHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     try MbtiAdminHandlers(state: state).registerHandlers(
