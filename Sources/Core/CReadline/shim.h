@@ -15,39 +15,21 @@
 
 typedef char **(*deck_completion_function)(const char *text, int start, int end);
 
-// Ctrl-C while readline waits for a key: deck's SIGINT handler (in Swift) sets a flag and, when
-// the signal landed on another thread, wakes the thread blocked in readline's read(2) with
-// DECK_WAKE_SIGNAL, whose handler does nothing. The read returns EINTR, and deck's getc
-// function empties the line and ends it in normal context, so readline returns "".
-#define DECK_WAKE_SIGNAL SIGUSR2
-
-static void deck_wake_handler(int signal_number) { (void)signal_number; }
-
-/// Lets DECK_WAKE_SIGNAL reach the calling thread (libdispatch threads block signals) and
-/// returns the previous mask, for deck_restore_signal_mask.
-static inline sigset_t deck_unblock_wake_signal(void) {
-  sigset_t wake, previous;
-  sigemptyset(&wake);
-  sigaddset(&wake, DECK_WAKE_SIGNAL);
-  pthread_sigmask(SIG_UNBLOCK, &wake, &previous);
-  return previous;
-}
-
-static inline void deck_restore_signal_mask(sigset_t mask) { pthread_sigmask(SIG_SETMASK, &mask, NULL); }
+// Ctrl-C: deck's SIGINT handler only writes a byte to a pipe (async-signal-safe). A watcher
+// thread reads it and decides, under a lock, whether it ends the prompt readline shows or
+// cancels the running command; a prompt is ended through a second pipe that deck's getc
+// function polls next to the terminal, so no wake-up depends on which thread got the signal.
 
 static inline void deck_rl_set_getc(rl_getc_func_t *getc_function) { rl_getc_function = getc_function; }
 
-/// Installs the SIGINT handler and the wake-up handler, without SA_RESTART, so that Ctrl-C
-/// interrupts a blocked read.
+/// Installs the SIGINT handler (SA_RESTART: other reads are not disturbed; getc uses poll).
 static inline void deck_install_sigint(void (*handler)(int)) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
   sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;
+  action.sa_flags = SA_RESTART;
   action.sa_handler = handler;
   sigaction(SIGINT, &action, NULL);
-  action.sa_handler = deck_wake_handler;
-  sigaction(DECK_WAKE_SIGNAL, &action, NULL);
 }
 
 static inline void deck_rl_configure(const char *name, deck_completion_function complete) {

@@ -13,30 +13,55 @@ import Synchronization
 ///
 /// readline's callbacks are C function pointers without context, so their state lives in
 /// these globals, guarded by `Mutex` and `Atomic`.
+///
+/// Ctrl-C: the SIGINT handler only writes a byte to a pipe. A watcher thread reads it and
+/// decides under ``prompt``'s lock: a prompt that is up ends empty (the watcher wakes `getc`,
+/// which polls a second pipe next to the terminal), else the REPL's running command is
+/// interrupted. Because a prompt ends only once the watcher has decided, one Ctrl-C can never
+/// both end a prompt and cancel the command typed after it.
 enum Readline {
   /// Candidates for the word under the cursor, given the line up to the cursor.
   static let completer = Mutex<(@Sendable (String) -> [String])?>(nil)
-  /// True while a command runs (Ctrl-C cancels it instead of clearing the line).
-  static let commandRunning = Atomic<Bool>(false)
-  /// The write end of the pipe the SIGINT handler signals a running command through.
-  static let interruptFD = Atomic<Int32>(-1)
-  /// Set by SIGINT; read and cleared around each prompt.
-  static let interruptRequested = Atomic<Bool>(false)
-  /// The thread blocked in readline, while it is (so SIGINT can wake it).
-  static let readlineThread = Atomic<UInt>(0)
-  static let readlineWaiting = Atomic<Bool>(false)
+  /// What Ctrl-C does while no prompt is up: interrupt the REPL's command. Nil outside the
+  /// REPL, where Ctrl-C ends deck as it would had readline never been loaded.
+  static let commandInterrupt = Mutex<(@Sendable () -> Void)?>(nil)
 
-  /// Reads a key for readline; after Ctrl-C, ends the line empty instead.
+  private struct PromptState {
+    var active = false
+    var interrupted = false
+  }
+  /// Whether readline shows a prompt now, and whether Ctrl-C ended it.
+  private static let prompt = Mutex(PromptState())
+  /// The SIGINT handler writes here; the watcher thread reads.
+  private static let signalWrite = Atomic<Int32>(-1)
+  /// The watcher writes here to end a prompt; `getc` polls the read end (non-blocking).
+  private static let wakeRead = Atomic<Int32>(-1)
+  private static let wakeWrite = Atomic<Int32>(-1)
+
+  /// Reads a key for readline; after Ctrl-C at this prompt, ends the line empty instead.
   static let getc: @convention(c) (UnsafeMutablePointer<FILE>?) -> Int32 = { stream in
-    var byte: UInt8 = 0
     let fd = stream.map { fileno($0) } ?? 0
+    let wake = wakeRead.load(ordering: .relaxed)
+    var byte: UInt8 = 0
     while true {
-      let count = Glibc.read(fd, &byte, 1)
-      if count == 1 { return Int32(byte) }
-      if count == 0 || errno != EINTR { return EOF }
-      if interruptRequested.load(ordering: .relaxed) {
-        rl_replace_line("", 0)
-        return 10  // newline: readline returns the (now empty) line
+      var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+      if poll(&fds, 2, -1) < 0 {
+        if errno == EINTR { continue }
+        return EOF
+      }
+      if fds[0].revents != 0 {
+        while Glibc.read(wake, &byte, 1) == 1 {}
+        if prompt.withLock({ $0.interrupted }) {
+          rl_replace_line("", 0)
+          return 10  // newline: readline returns the (now empty) line
+        }
+        continue
+      }
+      if fds[1].revents != 0 {
+        let count = Glibc.read(fd, &byte, 1)
+        if count == 1 { return Int32(byte) }
+        if count < 0 && errno == EINTR { continue }
+        return EOF
       }
     }
   }
@@ -81,29 +106,59 @@ enum Readline {
     return prefix
   }
 
-  /// Installs the handlers. SIGINT: clear the line, or cancel the command. SIGTERM, SIGHUP
-  /// and crashes: restore the terminal, then die of the same signal.
+  /// Installs the handlers. SIGINT: the watcher decides (see the type's documentation).
+  /// SIGTERM, SIGHUP and crashes: restore the terminal, then die of the same signal.
   static func install(name: String) {
     guard !installed.exchange(true, ordering: .relaxed) else { return }
     deck_rl_configure(strdup(name), complete)
     deck_rl_set_getc(getc)
+    var signals: [Int32] = [-1, -1]
+    var wake: [Int32] = [-1, -1]
+    guard pipe(&signals) == 0, pipe(&wake) == 0 else { return }
+    for fd in signals + wake { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(wake[0], F_SETFL, fcntl(wake[0], F_GETFL) | O_NONBLOCK)
+    let signalRead = signals[0]
+    signalWrite.store(signals[1], ordering: .relaxed)
+    wakeRead.store(wake[0], ordering: .relaxed)
+    wakeWrite.store(wake[1], ordering: .relaxed)
+    let watcher = Thread { watchInterrupts(signalRead) }
+    watcher.name = "deck-interrupts"
+    watcher.start()
     deck_install_sigint { _ in
-      // If readline is waiting for a key, it returns an empty line (see `getc`).
-      Readline.interruptRequested.store(true, ordering: .relaxed)
-      if Readline.readlineWaiting.load(ordering: .relaxed) {
-        let thread = pthread_t(Readline.readlineThread.load(ordering: .relaxed))
-        if pthread_equal(pthread_self(), thread) == 0 { pthread_kill(thread, SIGUSR2) }
-      }
-      if Readline.commandRunning.load(ordering: .relaxed) {
-        var byte: UInt8 = 1
-        _ = write(Readline.interruptFD.load(ordering: .relaxed), &byte, 1)
-      }
+      var byte: UInt8 = 1
+      _ = write(Readline.signalWrite.load(ordering: .relaxed), &byte, 1)
     }
     for fatal in [SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE] {
       signal(fatal) { number in
         deck_rl_restore_terminal()
         signal(number, SIG_DFL)
         raise(number)
+      }
+    }
+  }
+
+  /// The watcher thread: one Ctrl-C per byte, each decided under the prompt's lock.
+  private static func watchInterrupts(_ fd: Int32) {
+    var byte: UInt8 = 0
+    while true {
+      let count = Glibc.read(fd, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return }
+      let endsPrompt = prompt.withLock { state in
+        guard state.active else { return false }
+        state.interrupted = true
+        return true
+      }
+      if endsPrompt {
+        var one: UInt8 = 1
+        _ = write(wakeWrite.load(ordering: .relaxed), &one, 1)
+      } else if let interrupt = commandInterrupt.withLock({ $0 }) {
+        interrupt()
+      } else {
+        // A one-shot command, no prompt up: Ctrl-C ends deck, as it does before readline loads.
+        deck_rl_restore_terminal()
+        signal(SIGINT, SIG_DFL)
+        raise(SIGINT)
       }
     }
   }
@@ -118,18 +173,18 @@ enum Readline {
   }
 
   /// One line from the terminal.
-  static func read(prompt: String) -> Input {
-    interruptRequested.store(false, ordering: .relaxed)
-    readlineThread.store(UInt(pthread_self()), ordering: .relaxed)
-    // readline may run on any thread (after an await, a libdispatch thread, which blocks
-    // signals): let the wake-up signal in while it waits.
-    let mask = deck_unblock_wake_signal()
-    readlineWaiting.store(true, ordering: .relaxed)
-    let pointer = readline(prompt)
-    readlineWaiting.store(false, ordering: .relaxed)
-    deck_restore_signal_mask(mask)
+  static func read(prompt text: String) -> Input {
+    let outer = prompt.withLock { state in
+      defer { state = PromptState(active: true) }
+      return state
+    }
+    let pointer = readline(text)
+    let interrupted = prompt.withLock { state in
+      defer { state = outer }
+      return state.interrupted
+    }
     defer { free(pointer) }
-    if interruptRequested.exchange(false, ordering: .relaxed) {
+    if interrupted {
       writeStdout("^C\n")
       return .interrupted
     }

@@ -39,7 +39,8 @@ public struct REPL: Sendable {
     Readline.install(name: "deck")
     for line in history.load() { Readline.addToHistory(line) }
     let commands = CommandSlot(output: session.output)
-    commands.startWatching()
+    Readline.commandInterrupt.withLock { $0 = { commands.interrupt() } }
+    defer { Readline.commandInterrupt.withLock { $0 = nil } }
     let plugins = Plugins.discover(path: session.processEnvironment["PATH"], builtins: DeckShell.builtinNames)
       .filter { !$0.shadowed }.map(\.name)
     let engine = CompletionEngine(
@@ -208,15 +209,18 @@ final class CommandSlot: Sendable {
   init(output: Output) { self.output = output }
 
   func run(_ body: @escaping @Sendable () async -> Int32) async -> Int32 {
-    Readline.commandRunning.store(true, ordering: .relaxed)
-    defer { Readline.commandRunning.store(false, ordering: .relaxed) }
-    return await withCheckedContinuation { continuation in
+    await withCheckedContinuation { continuation in
       state.withLock { $0 = State(continuation: continuation) }
       let task = Task.detached { [self] in
         let code = await body()
         finish(code)
       }
-      state.withLock { $0.task = task }
+      // A Ctrl-C that came before the task was recorded cancels it now.
+      let early = state.withLock { state in
+        state.task = task
+        return state.interrupts > 0
+      }
+      if early { task.cancel() }
     }
   }
 
@@ -228,8 +232,11 @@ final class CommandSlot: Sendable {
     continuation?.resume(returning: code)
   }
 
+  /// Ctrl-C while no prompt is up (from the interrupt watcher). Between commands it does nothing.
   func interrupt() {
-    let (task, presses, continuation) = state.withLock { state in
+    let (task, presses, continuation) = state.withLock {
+      state -> (Task<Void, Never>?, Int, CheckedContinuation<Int32, Never>?) in
+      guard state.continuation != nil else { return (nil, 0, nil) }
       state.interrupts += 1
       let abandon = state.interrupts >= 2 ? state.continuation : nil
       if abandon != nil { state = State() }
@@ -241,24 +248,5 @@ final class CommandSlot: Sendable {
     } else if presses == 1, let task {
       task.cancel()
     }
-  }
-
-  /// A thread that turns the SIGINT handler's pipe writes into `interrupt()` calls.
-  func startWatching() {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return }
-    Readline.interruptFD.store(fds[1], ordering: .relaxed)
-    let readEnd = fds[0]
-    let thread = Thread { [self] in
-      var byte: UInt8 = 0
-      while true {
-        let count = read(readEnd, &byte, 1)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return }
-        interrupt()
-      }
-    }
-    thread.name = "deck-interrupts"
-    thread.start()
   }
 }

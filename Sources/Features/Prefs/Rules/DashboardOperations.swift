@@ -1,0 +1,40 @@
+/// The dashboard page's actions: toggling items by name, Select All / Deselect All per section, and
+/// the empty-dashboard check.
+extension DashboardWidgetVisibility {
+  /// The items named shown. Names are JSON keys in any case or kebab-case (`social-media`); unknown
+  /// names are refused together, each with the nearest valid names.
+  public func showing(_ names: [String]) throws(Validation) -> Self { try setting(names, shown: true) }
+
+  /// The items named hidden; names as for `showing`.
+  public func hiding(_ names: [String]) throws(Validation) -> Self { try setting(names, shown: false) }
+
+  /// Every item of `section` shown (Select All).
+  public func selectingAll(in section: DashboardSection) -> Self { setting(section, shown: true) }
+
+  /// Every item of `section` hidden (Deselect All).
+  public func deselectingAll(in section: DashboardSection) -> Self { setting(section, shown: false) }
+
+  /// Whether nothing at all is shown: the dashboard then shows its empty state.
+  public var isEverythingHidden: Bool { statsCards.shown.isEmpty && widgets.shown.isEmpty }
+
+  private func setting(_ names: [String], shown: Bool) throws(Validation) -> Self {
+    var keys: [String] = []
+    var issues: [ValidationIssue] = []
+    for name in names {
+      do { keys.append(try Self.category.field(named: name).key) } catch { issues += error.issues }
+    }
+    try Validation(issues).check()
+    var copy = self
+    for field in Self.fields where keys.contains(field.spec.key) { field.write(&copy, .bool(shown)) }
+    return copy
+  }
+
+  private func setting(_ section: DashboardSection, shown: Bool) -> Self {
+    var copy = self
+    switch section {
+    case .statsCards: copy.statsCards = shown ? .allShown : .allHidden
+    case .widgets: copy.widgets = shown ? .allShown : .allHidden
+    }
+    return copy
+  }
+}

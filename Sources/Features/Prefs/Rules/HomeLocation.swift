@@ -1,0 +1,45 @@
+/// The home location used for distance calculations (spec 2E). Every field is optional.
+public struct HomeLocation: FieldRecord {
+  public var address: String?
+  public var city: String?
+  public var state: String?
+  public var zip: String?
+  public var latitude: Double?
+  public var longitude: Double?
+
+  public init(
+    address: String? = nil, city: String? = nil, state: String? = nil, zip: String? = nil,
+    latitude: Double? = nil, longitude: Double? = nil
+  ) {
+    self.address = address
+    self.city = city
+    self.state = state
+    self.zip = zip
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+
+  public static let category = PrefsCategory.location
+  public static let defaults = HomeLocation()
+  public var tagged: PrefsValue { .location(self) }
+
+  /// Whether both coordinates are set (the form's "Coordinates ready").
+  public var hasCoordinates: Bool { latitude != nil && longitude != nil }
+
+  /// The catalog: the form's Address and Coordinates sections.
+  public static let fields: [Field<HomeLocation>] =
+    Field.section(
+      "Address",
+      [
+        Field("address", \.address, "Street Address", .text),
+        Field("city", \.city, "City", .text),
+        Field("state", \.state, "State", .usState),
+        Field("zip", \.zip, "ZIP", .zip),
+      ])
+    + Field.section(
+      "Coordinates",
+      [
+        Field("latitude", \.latitude, "Latitude", .doubleRange(-90.0...90.0), aliases: ["lat"]),
+        Field("longitude", \.longitude, "Longitude", .doubleRange(-180.0...180.0), aliases: ["lon", "lng"]),
+      ])
+}
