@@ -44,7 +44,9 @@ enum Readline {
     let wake = wakeRead.load(ordering: .relaxed)
     var byte: UInt8 = 0
     while true {
-      var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+      var fds = [
+        pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+      ]
       if poll(&fds, 2, -1) < 0 {
         if errno == EINTR { continue }
         return EOF
