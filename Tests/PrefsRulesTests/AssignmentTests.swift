@@ -19,7 +19,9 @@ struct AssignmentTests {
   func parsed() throws {
     #expect(try PlayerDetails.assignment("gpa=4") == Assignment(key: "gpa", value: .double(4)))
     #expect(try PlayerDetails.assignment("satScore = 1400 ") == Assignment(key: "satScore", value: .int(1400)))
-    #expect(try PlayerDetails.assignment("positions=SS, 2B") == Assignment(key: "positions", value: .array([.string("SS"), .string("2B")])))
+    #expect(
+      try PlayerDetails.assignment("positions=SS, 2B")
+        == Assignment(key: "positions", value: .array([.string("SS"), .string("2B")])))
     #expect(try PlayerDetails.assignment("gpa=") == Assignment(key: "gpa", value: .null))
   }
 
@@ -43,17 +45,23 @@ struct AssignmentTests {
     let (cleared, changes) = try player.applying(["gpa=", "positions="])
     #expect(cleared.gpa == nil)
     #expect(cleared.positions == nil)
-    #expect(changes == [FieldChange(field: "positions", old: "C", new: nil), FieldChange(field: "gpa", old: "3.2", new: nil)])
+    #expect(
+      changes == [FieldChange(field: "positions", old: "C", new: nil), FieldChange(field: "gpa", old: "3.2", new: nil)])
   }
 
-  @Test("keys are found in any case, kebab- or snake-case, or by alias", arguments: ["graduationYear", "GRADUATIONYEAR", "graduation-year", "graduation_year", "Graduation Year"])
+  @Test(
+    "keys are found in any case, kebab- or snake-case, or by alias",
+    arguments: ["graduationYear", "GRADUATIONYEAR", "graduation-year", "graduation_year", "Graduation Year"])
   func keySpellings(key: String) throws {
     #expect(try PlayerDetails().applying(["\(key)=2028"]).value.graduationYear == 2028)
   }
 
   @Test("unknown keys suggest the nearest")
   func unknownKeys() {
-    #expect(refusal(PlayerDetails(), ["graduatonYear=2027"]) == ["graduatonYear: unknown player field; did you mean graduationYear?"])
+    #expect(
+      refusal(PlayerDetails(), ["graduatonYear=2027"]) == [
+        "graduatonYear: unknown player field; did you mean graduationYear?"
+      ])
     #expect(refusal(PlayerDetails(), ["gpaa=3"]) == ["gpaa: unknown player field; did you mean gpa?"])
     #expect(refusal(HomeLocation(), ["zipcode=02139"]) == ["zipcode: unknown location field; did you mean zip?"])
     #expect(

@@ -17,7 +17,10 @@ struct CatalogTests {
   func categoryNames() throws {
     #expect(try PrefsCategory.named("Player Details") == .player)
     #expect(try PrefsCategory.named("NOTIFICATIONS") == .notifications)
-    #expect(refusal { () throws(Validation) in try PrefsCategory.named("locaton") } == ["locaton: unknown category; did you mean location?"])
+    #expect(
+      refusal { () throws(Validation) in try PrefsCategory.named("locaton") } == [
+        "locaton: unknown category; did you mean location?"
+      ])
   }
 
   @Test("sections in form order")

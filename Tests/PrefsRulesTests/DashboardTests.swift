@@ -33,8 +33,12 @@ struct DashboardTests {
   func defaults() throws {
     let object = try encodedObject(DashboardWidgetVisibility.defaults)
     #expect(Set(object.keys) == ["statsCards", "widgets"])
-    #expect(object["statsCards"] == .object(Dictionary(uniqueKeysWithValues: StatsCard.allCases.map { ($0.rawValue, .bool(true)) })))
-    #expect(object["widgets"] == .object(Dictionary(uniqueKeysWithValues: DashboardWidget.allCases.map { ($0.rawValue, .bool(true)) })))
+    #expect(
+      object["statsCards"]
+        == .object(Dictionary(uniqueKeysWithValues: StatsCard.allCases.map { ($0.rawValue, .bool(true)) })))
+    #expect(
+      object["widgets"]
+        == .object(Dictionary(uniqueKeysWithValues: DashboardWidget.allCases.map { ($0.rawValue, .bool(true)) })))
   }
 
   @Test("hidden items round-trip; missing items read as shown")
@@ -66,7 +70,9 @@ struct DashboardTests {
   @Test("unknown names are refused together, each with the nearest valid names")
   func unknownNames() {
     #expect(
-      refusal { () throws(Validation) in try DashboardWidgetVisibility().hiding(["socal-media", "quick-task", "coaches"]) }
+      refusal { () throws(Validation) in
+        try DashboardWidgetVisibility().hiding(["socal-media", "quick-task", "coaches"])
+      }
         == [
           "socal-media: unknown dashboard item; did you mean socialMedia?",
           "quick-task: unknown dashboard item; did you mean quickTasks?",

@@ -40,7 +40,9 @@ struct DiffTests {
         FieldChange(field: "must_have", old: nil, new: "3. Nursing"),
       ])
     let other = old.applying(.closeToHome, newID: { "c" })
-    #expect(old.changes(to: other).last == FieldChange(field: "templateUsed", old: "Best Fit (Balanced)", new: "Close to Home"))
+    #expect(
+      old.changes(to: other).last
+        == FieldChange(field: "templateUsed", old: "Best Fit (Balanced)", new: "Close to Home"))
   }
 
   @Test("the tagged form diffs within a category only")

@@ -32,10 +32,17 @@ struct LocationTests {
       ])
   }
 
-  @Test("ZIP is 5 digits with an optional -dddd", arguments: [("02139", true), ("02139-4307", true), ("2139", false), ("021394307", false), ("02139-43", false), ("ABCDE", false), ("02139-43071", false)])
+  @Test(
+    "ZIP is 5 digits with an optional -dddd",
+    arguments: [
+      ("02139", true), ("02139-4307", true), ("2139", false), ("021394307", false), ("02139-43", false),
+      ("ABCDE", false), ("02139-43071", false),
+    ])
   func zip(value: String, valid: Bool) {
     let expected =
-      valid ? [] : ["zip: \"\(value)\" is not a ZIP code; use 5 digits, optionally followed by -dddd, e.g. 02139 or 02139-4307"]
+      valid
+      ? []
+      : ["zip: \"\(value)\" is not a ZIP code; use 5 digits, optionally followed by -dddd, e.g. 02139 or 02139-4307"]
     #expect(refusal(HomeLocation(), ["zip=\(value)"]) == expected)
   }
 
@@ -58,7 +65,8 @@ struct LocationTests {
   func defaults() throws {
     #expect(HomeLocation.defaults == HomeLocation())
     #expect(try encodedJSON(HomeLocation.defaults) == .object([:]))
-    let full = HomeLocation(address: "1 Main St", city: "Boston", state: "MA", zip: "02139", latitude: 42.36, longitude: -71.06)
+    let full = HomeLocation(
+      address: "1 Main St", city: "Boston", state: "MA", zip: "02139", latitude: 42.36, longitude: -71.06)
     #expect(Set(try encodedObject(full).keys) == ["address", "city", "state", "zip", "latitude", "longitude"])
   }
 }

@@ -50,7 +50,12 @@ struct NotificationTests {
     #expect(try NotificationSettings().applying(["quietHoursEnd=7:30"]).value.quietHoursEnd == "07:30")
   }
 
-  @Test("toggles take true/false/yes/no/on/off/1/0 in any case", arguments: [("yes", true), ("NO", false), ("on", true), ("Off", false), ("1", true), ("0", false), ("TRUE", true), ("false", false)])
+  @Test(
+    "toggles take true/false/yes/no/on/off/1/0 in any case",
+    arguments: [
+      ("yes", true), ("NO", false), ("on", true), ("Off", false), ("1", true), ("0", false), ("TRUE", true),
+      ("false", false),
+    ])
   func toggles(text: String, value: Bool) throws {
     let start = NotificationSettings(enableDailyDigest: !value)
     #expect(try start.applying(["enableDailyDigest=\(text)"]).value.enableDailyDigest == value)
@@ -58,7 +63,10 @@ struct NotificationTests {
 
   @Test("a toggle refuses other words and cannot be cleared")
   func badToggle() {
-    #expect(refusal(NotificationSettings(), ["enableDailyDigest=maybe"]) == ["enableDailyDigest: \"maybe\" is not true or false"])
+    #expect(
+      refusal(NotificationSettings(), ["enableDailyDigest=maybe"]) == [
+        "enableDailyDigest: \"maybe\" is not true or false"
+      ])
     #expect(
       refusal(NotificationSettings(), ["followUpReminderDays="]) == [
         "followUpReminderDays: cannot be cleared; it always has a value (1–90)"

@@ -105,24 +105,41 @@ struct PlayerDetailsTests {
     #expect(refusal(PlayerDetails(), ["tiktokHandle=tiktok.com/@jane"]).count == 1)
   }
 
-  @Test("email addresses", arguments: [("jane@example.com", true), ("j.doe+rec@mail.school.edu", true), ("jane@example", false), ("jane example@x.com", false), ("@example.com", false), ("jane@@example.com", false)])
+  @Test(
+    "email addresses",
+    arguments: [
+      ("jane@example.com", true), ("j.doe+rec@mail.school.edu", true), ("jane@example", false),
+      ("jane example@x.com", false), ("@example.com", false), ("jane@@example.com", false),
+    ])
   func email(value: String, valid: Bool) {
     let expected = valid ? [] : ["email: \"\(value)\" is not an email address; use an address like name@example.com"]
     #expect(refusal(PlayerDetails(), ["email=\(value)"]) == expected)
   }
 
-  @Test("facebookUrl is an http(s) URL", arguments: [("https://facebook.com/jane", true), ("http://fb.com/x?id=1", true), ("facebook.com/jane", false), ("ftp://facebook.com/jane", false), ("https://", false)])
+  @Test(
+    "facebookUrl is an http(s) URL",
+    arguments: [
+      ("https://facebook.com/jane", true), ("http://fb.com/x?id=1", true), ("facebook.com/jane", false),
+      ("ftp://facebook.com/jane", false), ("https://", false),
+    ])
   func facebook(value: String, valid: Bool) {
     let expected = valid ? [] : ["facebookUrl: \"\(value)\" is not a web address; use an http:// or https:// URL"]
     #expect(refusal(PlayerDetails(), ["facebookUrl=\(value)"]) == expected)
   }
 
-  @Test("phone numbers", arguments: [("(555) 123-4567", true), ("+1 555 123 4567", true), ("555.123.4567", true), ("12345", false), ("555-CALL-NOW", false)])
+  @Test(
+    "phone numbers",
+    arguments: [
+      ("(555) 123-4567", true), ("+1 555 123 4567", true), ("555.123.4567", true), ("12345", false),
+      ("555-CALL-NOW", false),
+    ])
   func phone(value: String, valid: Bool) {
     let expected =
       valid
       ? []
-      : ["phone: \"\(value)\" is not a phone number; use 7–15 digits, optionally with +, spaces, dashes, dots or parentheses"]
+      : [
+        "phone: \"\(value)\" is not a phone number; use 7–15 digits, optionally with +, spaces, dashes, dots or parentheses"
+      ]
     #expect(refusal(PlayerDetails(), ["phone=\(value)"]) == expected)
   }
 
@@ -139,7 +156,8 @@ struct PlayerDetailsTests {
       refusal(PlayerDetails(), ["clubTeam=\(long)"]) == [
         "clubTeam: \"\(String(repeating: "a", count: 60))…\" is too long (201 characters); use text of up to 200 characters"
       ])
-    #expect(try PlayerDetails().applying(["clubTeam=\(String(repeating: "a", count: 200))"]).value.clubTeam?.count == 200)
+    #expect(
+      try PlayerDetails().applying(["clubTeam=\(String(repeating: "a", count: 200))"]).value.clubTeam?.count == 200)
   }
 
   @Test("throws_ is the JSON key throws, both ways")

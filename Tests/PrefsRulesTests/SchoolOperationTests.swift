@@ -36,7 +36,9 @@ struct SchoolOperationTests {
     #expect(try SchoolTemplate.named(name.uppercased()) == template)
     let ids = IDCounter()
     let existing = SchoolPreferences(
-      preferences: [SchoolPreference(id: "old", type: .mustHave, value: .string("Nursing"), priority: 1, isDealbreaker: true)],
+      preferences: [
+        SchoolPreference(id: "old", type: .mustHave, value: .string("Nursing"), priority: 1, isDealbreaker: true)
+      ],
       templateUsed: nil, lastUpdated: "2026-02-08T10:00:00Z")
     let applied = existing.applying(template, newID: ids.make)
     #expect(
@@ -52,7 +54,10 @@ struct SchoolOperationTests {
 
   @Test("templates are listed in the table's order")
   func templateOrder() {
-    #expect(SchoolTemplate.allCases.map(\.slug) == ["d1-power-conference", "academic-excellence", "close-to-home", "best-fit"])
+    #expect(
+      SchoolTemplate.allCases.map(\.slug) == [
+        "d1-power-conference", "academic-excellence", "close-to-home", "best-fit",
+      ])
     #expect(
       refusal { () throws(Validation) in try SchoolTemplate.named("close-to-hom") } == [
         "close-to-hom: unknown template; did you mean close-to-home?"
@@ -68,7 +73,11 @@ struct SchoolOperationTests {
     let list = try Self.three().adding(
       type: "preferred-regions", value: "midwest, Northeast", isDealbreaker: true, id: "new")
     #expect(list.preferences.map(\.priority) == [1, 2, 3, 4])
-    #expect(list.preferences[3] == SchoolPreference(id: "new", type: .preferredRegions, value: .strings(["Midwest", "Northeast"]), priority: 4, isDealbreaker: true))
+    #expect(
+      list.preferences[3]
+        == SchoolPreference(
+          id: "new", type: .preferredRegions, value: .strings(["Midwest", "Northeast"]), priority: 4,
+          isDealbreaker: true))
   }
 
   @Test("add refuses a used or empty id and an invalid value, together")
@@ -82,7 +91,12 @@ struct SchoolOperationTests {
         == [#"id: "" is empty; use a unique id"#])
   }
 
-  @Test("move takes a preference to a new priority and renumbers", arguments: [(3, 1, ["id3", "id1", "id2"]), (1, 3, ["id2", "id3", "id1"]), (2, 2, ["id1", "id2", "id3"]), (1, 2, ["id2", "id1", "id3"])])
+  @Test(
+    "move takes a preference to a new priority and renumbers",
+    arguments: [
+      (3, 1, ["id3", "id1", "id2"]), (1, 3, ["id2", "id3", "id1"]), (2, 2, ["id1", "id2", "id3"]),
+      (1, 2, ["id2", "id1", "id3"]),
+    ])
   func move(from: Int, to: Int, order: [String]) throws {
     let moved = try Self.three().moving(fromPriority: from, toPriority: to)
     #expect(moved.preferences.map(\.id) == order)

@@ -19,6 +19,16 @@ struct SchoolPreferenceTests {
     #expect(!type.label.isEmpty)
   }
 
+  @Test("JSON names of the types and categories")
+  func rawValues() {
+    #expect(
+      SchoolPreferenceType.allCases.map(\.rawValue) == [
+        "max_distance_miles", "preferred_regions", "preferred_states", "min_academic_rating", "school_size", "division",
+        "conference_type", "scholarship_required", "must_have", "nice_to_have",
+      ])
+    #expect(PreferenceCategory.allCases.map(\.rawValue) == ["location", "academic", "program", "custom"])
+  }
+
   @Test("allowed values of the enumerated types")
   func allowed() {
     #expect(SchoolPreferenceType.maxDistanceMiles.allowed == "50–3000")
@@ -40,7 +50,8 @@ struct SchoolPreferenceTests {
       (.preferredStates, .strings(["CA"]), #"["CA"]"#), (.minAcademicRating, .int(4), "4"),
       (.schoolSize, .string("very_large"), #""very_large""#), (.division, .strings(["D1", "D3"]), #"["D1","D3"]"#),
       (.conferenceType, .strings(["Power 4"]), #"["Power 4"]"#), (.scholarshipRequired, .bool(true), "true"),
-      (.mustHave, .string("Engineering"), #""Engineering""#), (.niceToHave, .string("Near a beach"), #""Near a beach""#),
+      (.mustHave, .string("Engineering"), #""Engineering""#),
+      (.niceToHave, .string("Near a beach"), #""Near a beach""#),
     ])
   func valueCoding(type: SchoolPreferenceType, value: PreferenceValue, plain: String) throws {
     let preference = SchoolPreference(id: "a", type: type, value: value, priority: 1)
@@ -50,16 +61,19 @@ struct SchoolPreferenceTests {
     #expect(object["category"] == .string(type.category.rawValue))
     #expect(object["isDealbreaker"] == .bool(false))
     #expect(Set(object.keys) == ["id", "category", "type", "value", "priority", "isDealbreaker"])
-    let text = #"{"id":"a","category":"\#(type.category.rawValue)","type":"\#(type.rawValue)","value":\#(plain),"priority":1,"isDealbreaker":false}"#
+    let text =
+      #"{"id":"a","category":"\#(type.category.rawValue)","type":"\#(type.rawValue)","value":\#(plain),"priority":1,"isDealbreaker":false}"#
     #expect(try JSONDecoder().decode(SchoolPreference.self, from: json(text)) == preference)
   }
 
   @Test("a value of the wrong JSON type for its type is refused, naming the preference")
   func wrongValueType() {
-    let text = #"{"preferences": [{"id":"a","category":"location","type":"max_distance_miles","value":"300","priority":1,"isDealbreaker":false}]}"#
+    let text =
+      #"{"preferences": [{"id":"a","category":"location","type":"max_distance_miles","value":"300","priority":1,"isDealbreaker":false}]}"#
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(SchoolPreferences.self, from: json(text)) }
     let (_, issues) = SchoolPreferences.read(JSONValue.parse(json(text)) ?? .null)
-    #expect(issues.map(\.message) == [#"preference 1 max_distance_miles: "300" is not a whole number; allowed 50–3000"#])
+    #expect(
+      issues.map(\.message) == [#"preference 1 max_distance_miles: "300" is not a whole number; allowed 50–3000"#])
   }
 
   @Test(
@@ -100,7 +114,9 @@ struct SchoolPreferenceTests {
       ("max_distance_miles", "300.5", #"max_distance_miles: "300.5" is not a whole number; allowed 50–3000"#),
     ] as [(String, String, String?)])
   func valueRules(type: String, value: String, message: String?) {
-    #expect(refusal { () throws(Validation) in try SchoolCriterion.parse(type: type, value: value) } == (message.map { [$0] } ?? []))
+    #expect(
+      refusal { () throws(Validation) in try SchoolCriterion.parse(type: type, value: value) }
+        == (message.map { [$0] } ?? []))
   }
 
   @Test("parsed values are put in their canonical spelling")
@@ -160,7 +176,8 @@ struct SchoolPreferenceTests {
   func summaries() {
     #expect(SchoolPreference(id: "a", type: .maxDistanceMiles, value: .int(300), priority: 1).summary == "1. 300 miles")
     #expect(
-      SchoolPreference(id: "b", type: .division, value: .strings(["D1", "D3"]), priority: 2, isDealbreaker: true).summary
+      SchoolPreference(id: "b", type: .division, value: .strings(["D1", "D3"]), priority: 2, isDealbreaker: true)
+        .summary
         == "2. D1, D3 (dealbreaker)")
     #expect(
       SchoolPreference(id: "c", type: .scholarshipRequired, value: .bool(false), priority: 3).summary
@@ -171,7 +188,9 @@ struct SchoolPreferenceTests {
   @Test("the list round-trips; nil templateUsed and lastUpdated are omitted")
   func listCoding() throws {
     let list = SchoolPreferences(
-      preferences: [SchoolPreference(id: "a", type: .division, value: .strings(["D2"]), priority: 1, isDealbreaker: true)],
+      preferences: [
+        SchoolPreference(id: "a", type: .division, value: .strings(["D2"]), priority: 1, isDealbreaker: true)
+      ],
       templateUsed: "Close to Home")
     let object = try encodedObject(list)
     #expect(Set(object.keys) == ["preferences", "templateUsed"])

@@ -32,7 +32,8 @@ struct StoredTests {
 
   @Test("wrongly typed fields are all named")
   func wrongTypes() {
-    let stored = PlayerDetails.decodeStored(json(#"{"gpa": "high", "satScore": 1200.5, "positions": ["SS", 2], "bats": "R"}"#))
+    let stored = PlayerDetails.decodeStored(
+      json(#"{"gpa": "high", "satScore": 1200.5, "positions": ["SS", 2], "bats": "R"}"#))
     #expect(stored.value == .defaults)
     #expect(
       stored.warnings == [
@@ -52,7 +53,8 @@ struct StoredTests {
 
   @Test("unknown keys are ignored, missing keys take the defaults, and values are normalised")
   func lenient() {
-    let stored = NotificationSettings.decodeStored(json(#"{"enableDailyDigest": false, "colour": "blue", "quietHoursStart": "7:30"}"#))
+    let stored = NotificationSettings.decodeStored(
+      json(#"{"enableDailyDigest": false, "colour": "blue", "quietHoursStart": "7:30"}"#))
     #expect(stored.warnings.isEmpty)
     #expect(stored.value == NotificationSettings(enableDailyDigest: false, quietHoursStart: "07:30"))
     let location = HomeLocation.decodeStored(json(#"{"state": "ma", "zip": null, "extra": {"a": 1}}"#))
@@ -62,7 +64,8 @@ struct StoredTests {
 
   @Test("corrupted dashboard sections and school lists are named")
   func nested() {
-    let dashboard = DashboardWidgetVisibility.decodeStored(json(#"{"statsCards": [true], "widgets": {"quickTasks": "no"}}"#))
+    let dashboard = DashboardWidgetVisibility.decodeStored(
+      json(#"{"statsCards": [true], "widgets": {"quickTasks": "no"}}"#))
     #expect(dashboard.value == .defaults)
     #expect(
       dashboard.warnings == [
@@ -80,7 +83,9 @@ struct StoredTests {
   @Test("a valid school list is read, with missing category and isDealbreaker filled in")
   func school() {
     let stored = SchoolPreferences.decodeStored(
-      json(#"{"preferences": [{"id": "a", "type": "division", "value": ["d1"], "priority": 1}], "templateUsed": "Custom"}"#))
+      json(
+        #"{"preferences": [{"id": "a", "type": "division", "value": ["d1"], "priority": 1}], "templateUsed": "Custom"}"#
+      ))
     #expect(stored.warnings.isEmpty)
     #expect(
       stored.value
@@ -91,7 +96,8 @@ struct StoredTests {
 
   @Test("a school list with missing required parts names them")
   func schoolMissing() {
-    let stored = SchoolPreferences.decodeStored(json(#"{"preferences": [{"type": "school_size", "category": "program"}]}"#))
+    let stored = SchoolPreferences.decodeStored(
+      json(#"{"preferences": [{"type": "school_size", "category": "program"}]}"#))
     #expect(
       stored.warnings == [
         "stored school preferences are invalid (preference 1 id: missing; use a unique id; preference 1 priority: missing; use a whole number from 1; preference 1 school_size: missing; use small, medium, large or very_large); showing the defaults"

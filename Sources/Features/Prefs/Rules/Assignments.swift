@@ -25,7 +25,7 @@ extension FieldRecord {
           allowed: "key=value")
       ])
     }
-    let spec = try category.field(named: String(text[..<equals]))
+    let spec = try field(named: String(text[..<equals])).spec
     switch spec.parse(String(text[text.index(after: equals)...])) {
     case .success(let value): return Assignment(key: spec.key, value: value)
     case .failure(let issue): throw Validation([issue])
@@ -54,15 +54,16 @@ extension FieldRecord {
     var seen: Set<String> = []
     var nested: [FieldSpec] = []
     for assignment in assignments {
-      guard let field = Self.fields.first(where: { $0.spec.key == assignment.key }) else {
-        issues.append(
-          NameMatching.unknown(assignment.key, what: "\(Self.category.rawValue) field", candidates: Self.specs.map(\.key)))
+      let field: Field<Self>
+      do { field = try Self.field(named: assignment.key) } catch {
+        issues += error.issues
         continue
       }
-      guard seen.insert(assignment.key).inserted else {
+      guard seen.insert(field.spec.key).inserted else {
         issues.append(
           ValidationIssue(
-            field: assignment.key, value: "", problem: "is set more than once", advice: "set each key once", allowed: ""))
+            field: field.spec.key, value: "", problem: "is set more than once", advice: "set each key once",
+            allowed: ""))
         continue
       }
       if field.spec.parent != nil { nested.append(field.spec) }

@@ -18,14 +18,12 @@ extension DashboardWidgetVisibility {
   public var isEverythingHidden: Bool { statsCards.shown.isEmpty && widgets.shown.isEmpty }
 
   private func setting(_ names: [String], shown: Bool) throws(Validation) -> Self {
-    var keys: [String] = []
+    var copy = self
     var issues: [ValidationIssue] = []
     for name in names {
-      do { keys.append(try Self.category.field(named: name).key) } catch { issues += error.issues }
+      do { try Self.field(named: name).write(&copy, .bool(shown)) } catch { issues += error.issues }
     }
     try Validation(issues).check()
-    var copy = self
-    for field in Self.fields where keys.contains(field.spec.key) { field.write(&copy, .bool(shown)) }
     return copy
   }
 

@@ -54,14 +54,18 @@ public struct FieldSpec: Sendable, Equatable {
   /// The issue for clearing a field that always has a value.
   var clearingIssue: ValidationIssue {
     ValidationIssue(
-      field: key, value: "", problem: "cannot be cleared", advice: "it always has a value (\(allowed))", allowed: allowed)
+      field: key, value: "", problem: "cannot be cleared", advice: "it always has a value (\(allowed))",
+      allowed: allowed)
   }
 
-  /// A decoded JSON value as the field's value (`.null` when absent), or the issue naming the field.
-  func coerce(_ value: JSONValue) -> Result<JSONValue, ValidationIssue> {
+  /// A decoded JSON value as the field's value (`.null` when absent), or the issue naming the field
+  /// (as `field` when given).
+  func coerce(_ value: JSONValue, field: String? = nil) -> Result<JSONValue, ValidationIssue> {
     if value == .null { return .success(.null) }
     guard let typed = kind.coerce(value) else {
-      return .failure(.wrongType(key, value.literal, expected: kind.noun, allowed: allowed))
+      let nonFinite = if case .double(let number) = value { !number.isFinite } else { false }
+      let expected = nonFinite ? "a finite number" : kind.noun
+      return .failure(.wrongType(field ?? key, value.literal, expected: expected, allowed: allowed))
     }
     return .success(typed)
   }
@@ -80,14 +84,11 @@ public struct FieldSpec: Sendable, Equatable {
   /// The problems of the field's current value.
   func check(_ value: JSONValue, field: String? = nil) -> [ValidationIssue] {
     let name = field ?? key
-    if value == .null {
-      return isOptional ? [] : [.missing(name, allowed: allowed)]
+    switch coerce(value, field: name) {
+    case .success(.null): return isOptional ? [] : [.missing(name, allowed: allowed)]
+    case .success(let typed): return rule.check(typed, field: name, kind: kind)
+    case .failure(let issue): return [issue]
     }
-    guard let typed = kind.coerce(value) else {
-      let nonFinite = if case .double(let number) = value { !number.isFinite } else { false }
-      return [.wrongType(name, value.literal, expected: nonFinite ? "a finite number" : kind.noun, allowed: allowed)]
-    }
-    return rule.check(typed, field: name, kind: kind)
   }
 
   /// The value as shown to users (text plain, lists comma-separated, heights as `5'11"`); nil when unset.

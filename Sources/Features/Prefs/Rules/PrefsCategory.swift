@@ -51,13 +51,16 @@ public enum PrefsCategory: String, Sendable, Codable, CaseIterable {
   /// `-`, `_` and spaces (`graduation-year`), or an alias (`height`); otherwise an issue suggesting
   /// the nearest keys.
   public func field(named name: String) throws(Validation) -> FieldSpec {
-    let what =
-      switch self {
-      case .school: "school preference type"
-      case .dashboard: "dashboard item"
-      default: "\(rawValue) field"
-      }
-    return try NameMatching.resolve(name, in: fields, what: what) { [$0.key] + $0.aliases }
+    try NameMatching.resolve(name, in: fields, what: entryNoun) { [$0.key] + $0.aliases }
+  }
+
+  /// What one catalog entry is called in "unknown …" messages.
+  var entryNoun: String {
+    switch self {
+    case .school: "school preference type"
+    case .dashboard: "dashboard item"
+    default: "\(rawValue) field"
+    }
   }
 
   /// The category a user's name refers to (`player`, `Player Details`, `player-details`, …).

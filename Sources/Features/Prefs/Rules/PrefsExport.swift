@@ -83,7 +83,8 @@ public struct PrefsExport: Sendable, Equatable, Codable {
     let (document, problems) = Self.read(try JSONValue(from: decoder))
     guard problems.isEmpty else {
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: problems.messages.joined(separator: "; ")))
+        DecodingError.Context(
+          codingPath: decoder.codingPath, debugDescription: problems.messages.joined(separator: "; ")))
     }
     self = document
   }

@@ -126,6 +126,11 @@ extension FieldRecord {
     }
   }
 
+  /// The field a user's name refers to; see `PrefsCategory.field(named:)`.
+  public static func field(named name: String) throws(Validation) -> Field<Self> {
+    try NameMatching.resolve(name, in: fields, what: category.entryNoun) { [$0.spec.key] + $0.spec.aliases }
+  }
+
   /// The value of the field with JSON key `key`, `.null` when unset or unknown.
   public subscript(key: String) -> JSONValue {
     Self.fields.first { $0.spec.key == key }?.read(self) ?? .null

@@ -18,7 +18,9 @@ public struct SchoolCriterion: Sendable, Equatable {
     let text = text.trimmed
     guard let raw = spec.rule.parse(text, as: spec.kind), let value = PreferenceValue(json: raw, kind: spec.kind)
     else {
-      throw Validation([.wrongType(type.rawValue, JSONValue.quoted(text), expected: spec.kind.noun, allowed: spec.allowed)])
+      throw Validation([
+        .wrongType(type.rawValue, JSONValue.quoted(text), expected: spec.kind.noun, allowed: spec.allowed)
+      ])
     }
     let criterion = SchoolCriterion(type, value).normalized()
     try criterion.validate().check()

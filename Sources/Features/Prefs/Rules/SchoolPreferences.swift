@@ -97,7 +97,7 @@ public struct SchoolPreference: Sendable, Equatable, Codable, Identifiable {
       return (nil, [.invalid("preference \(position)", json.literal, "is not a JSON object", allowed: allowed)])
     }
     var issues: [ValidationIssue] = []
-    func read<Value: FieldValue>(_ key: String, _ allowed: String, _ fallback: Value? = nil) -> Value? {
+    func part<Value: FieldValue>(_ key: String, _ allowed: String, _ fallback: Value? = nil) -> Value? {
       switch object[key] {
       case nil, .null:
         if fallback == nil { issues.append(.missing(field(position, key), allowed: allowed)) }
@@ -116,24 +116,21 @@ public struct SchoolPreference: Sendable, Equatable, Codable, Identifiable {
       return nil
     }
 
-    let id: String? = read("id", "a unique id")
+    let id: String? = part("id", "a unique id")
     let types = FieldRule.orList(SchoolPreferenceType.allCases.map(\.rawValue))
-    let type: SchoolPreferenceType? = oneOf("type", read("type", types))
+    let type: SchoolPreferenceType? = oneOf("type", part("type", types))
     let categories = FieldRule.orList(PreferenceCategory.allCases.map(\.rawValue))
     let category: PreferenceCategory? =
-      [nil, .null].contains(object["category"]) ? type?.category : oneOf("category", read("category", categories))
-    let priority: Int? = read("priority", "a whole number from 1")
-    let isDealbreaker: Bool? = read("isDealbreaker", "true or false", false)
+      [nil, .null].contains(object["category"]) ? type?.category : oneOf("category", part("category", categories))
+    let priority: Int? = part("priority", "a whole number from 1")
+    let isDealbreaker: Bool? = part("isDealbreaker", "true or false", false)
     var value: PreferenceValue?
     if let type {
-      switch object["value"] {
-      case nil, .null: issues.append(.missing(field(position, type.rawValue), allowed: type.allowed))
-      case .some(let raw):
-        value = PreferenceValue(json: raw, kind: type.valueKind)
-        if value == nil {
-          issues.append(
-            .wrongType(field(position, type.rawValue), raw.literal, expected: type.valueKind.noun, allowed: type.allowed))
-        }
+      let name = field(position, type.rawValue)
+      switch type.spec.coerce(object["value"] ?? .null, field: name) {
+      case .success(.null): issues.append(.missing(name, allowed: type.allowed))
+      case .success(let typed): value = PreferenceValue(json: typed, kind: type.valueKind)
+      case .failure(let issue): issues.append(issue)
       }
     }
     guard let id, let type, let category, let value, let priority, let isDealbreaker else { return (nil, issues) }

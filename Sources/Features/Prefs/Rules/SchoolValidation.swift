@@ -10,7 +10,8 @@ extension SchoolPreferences {
       var normalized = SchoolPreference(
         id: preference.id.trimmed, type: preference.type, value: preference.value,
         priority: preference.priority, isDealbreaker: preference.isDealbreaker, category: preference.category)
-      normalized.value = PreferenceValue(json: spec.normalize(preference.value.json), kind: spec.kind) ?? preference.value
+      normalized.value =
+        PreferenceValue(json: spec.normalize(preference.value.json), kind: spec.kind) ?? preference.value
       return normalized
     }
     copy.templateUsed = templateUsed?.trimmed.nonEmpty

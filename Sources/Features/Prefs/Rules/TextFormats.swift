@@ -33,7 +33,8 @@ enum TextFormat {
 
   /// A social handle without the `@`: 1–30 ASCII letters, digits, `_` or `.`.
   static func isHandle(_ text: String) -> Bool {
-    (1...30).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }
+    (1...30).contains(text.count)
+      && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }
   }
 
   /// 7–15 digits, with an optional leading `+` and spaces, dashes, dots or parentheses between.
@@ -41,7 +42,8 @@ enum TextFormat {
     let body = text.hasPrefix("+") ? text.dropFirst() : Substring(text)
     let separators = Set(" -.()")
     let digits = body.filter(asciiDigits.contains).count
-    return text.count <= 30 && (7...15).contains(digits) && body.allSatisfy { asciiDigits.contains($0) || separators.contains($0) }
+    return text.count <= 30 && (7...15).contains(digits)
+      && body.allSatisfy { asciiDigits.contains($0) || separators.contains($0) }
   }
 
   /// `HH:MM` on a 24-hour clock, 00:00–23:59.
