@@ -18,12 +18,38 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let openAPIRuntime = Target.Dependency.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
 let openAPIGenerator = Target.PluginUsage.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")
 
-/// A target generated from one service's OpenAPI document (types, client and server stubs).
+/// A target generated from one OpenAPI document (types, client and server stubs).
 @MainActor func contract(_ name: String) -> Target {
   .target(
     name: name, dependencies: [openAPIRuntime], path: "Sources/Contracts/\(name)",
     swiftSettings: swiftSettings, plugins: [openAPIGenerator])
 }
+
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+
+/// One feature, one folder: `Sources/Features/<name>/Rules` (the spec's logic, pure),
+/// `Commands` (its `deck` command tree, a DeckModule) and `Sandbox` (its part of the sandbox
+/// server, a SandboxFeature). The targets are `<name>Rules`, `<name>Module` and `<name>Sandbox`.
+@MainActor func feature(
+  _ name: String, rules: [Target.Dependency] = [], commands: [Target.Dependency] = [],
+  sandbox: [Target.Dependency] = []
+) -> [Target] {
+  let folder = "Sources/Features/\(name)"
+  return [
+    .target(name: "\(name)Rules", dependencies: rules, path: "\(folder)/Rules", swiftSettings: swiftSettings),
+    .target(
+      name: "\(name)Module", dependencies: ["DeckCore", .target(name: "\(name)Rules"), argumentParser] + commands,
+      path: "\(folder)/Commands", swiftSettings: swiftSettings),
+    .target(
+      name: "\(name)Sandbox",
+      dependencies: ["SandboxKit", .target(name: "\(name)Rules"), grdb, hummingbird, openAPIRuntime] + sandbox,
+      path: "\(folder)/Sandbox", swiftSettings: swiftSettings),
+  ]
+}
+
+/// The features deck is built with, in registry order (Sources/App/Registry.swift).
+let features = ["Brokerage", "Workspace", "Kiosk", "Mbti"]
 
 let package = Package(
   name: "deck",
@@ -91,135 +117,124 @@ let package = Package(
 
     // MARK: Contracts (OpenAPI documents -> generated types, client and server)
     contract("AuthAPI"),
-    contract("FlyrAPI"),
     contract("SandboxAdminAPI"),
-    contract("KioskAPI"),
+    contract("BrokerageAPI"),
+    contract("WorkspaceAPI"),
     contract("SandboxWorkspaceAPI"),
+    contract("KioskAPI"),
     contract("SandboxKioskAPI"),
     contract("NudgeAPI"),
     contract("SandboxMbtiAPI"),
 
-    // MARK: Feature modules
-    .target(name: "BrokerageRules", path: "Sources/Features/Brokerage/Rules", swiftSettings: swiftSettings),
-    .target(
-      name: "BrokerageModule",
-      dependencies: ["DeckCore", "BrokerageRules", "FlyrAPI", argumentParser],
-      path: "Sources/Features/Brokerage/Commands", swiftSettings: swiftSettings),
-
-    .target(
-      name: "WorkspaceRules", dependencies: ["BrokerageRules"], path: "Sources/Features/Workspace/Rules",
-      swiftSettings: swiftSettings),
-    .target(
-      name: "WorkspaceModule",
-      dependencies: [
-        "DeckCore", "WorkspaceRules", "BrokerageRules", "FlyrAPI", argumentParser,
-      ],
-      path: "Sources/Features/Workspace/Commands", swiftSettings: swiftSettings),
+    // MARK: Features
     .systemLibrary(name: "CQRencode", path: "Sources/Features/Kiosk/CQRencode"),
     .systemLibrary(name: "CZlib", path: "Sources/Features/Kiosk/CZlib"),
-    .target(name: "KioskRules", path: "Sources/Features/Kiosk/Rules", swiftSettings: swiftSettings),
-    .target(
-      name: "KioskModule",
-      dependencies: ["DeckCore", "KioskRules", "KioskAPI", "CQRencode", "CZlib", argumentParser],
-      path: "Sources/Features/Kiosk/Commands", swiftSettings: swiftSettings),
-
-    .target(name: "MbtiRules", path: "Sources/Features/Mbti/Rules", swiftSettings: swiftSettings),
-    .target(
-      name: "MbtiModule",
-      dependencies: ["DeckCore", "MbtiRules", "NudgeAPI", openAPIRuntime, argumentParser],
-      path: "Sources/Features/Mbti/Commands", swiftSettings: swiftSettings),
-
-    // MARK: Heavy modules: the HTTP transport and the sandbox server
-    .target(
-      name: "DeckHTTPTransport",
-      dependencies: [
-        "DeckSupport", "DeckConfig", openAPIRuntime,
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-      ],
-      path: "Sources/Shared/DeckHTTPTransport", swiftSettings: swiftSettings),
-    .target(
-      name: "DeckSandbox",
-      dependencies: [
-        "AuthAPI", "FlyrAPI", "SandboxAdminAPI", "KioskAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", "NudgeAPI",
-        "SandboxMbtiAPI",
-        "BrokerageRules", "WorkspaceRules", "KioskRules", openAPIRuntime,
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-        .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "NIOCore", package: "swift-nio"),
-      ],
-      path: "Sources/Sandbox/DeckSandbox", swiftSettings: swiftSettings),
-    .target(
-      name: "SandboxModule",
-      dependencies: [
-        "DeckCore", "SandboxAdminAPI", "SandboxWorkspaceAPI", "SandboxKioskAPI", "SandboxMbtiAPI", openAPIRuntime,
-        argumentParser, .product(name: "HTTPTypes", package: "swift-http-types"),
-      ],
-      path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
-
-    // MARK: The live providers: what the core's ServiceProviders protocol stands for
-    .target(
-      name: "DeckLive",
-      dependencies: ["DeckCore", "DeckHTTPTransport", "DeckSandbox", openAPIRuntime],
-      path: "Sources/Core/DeckLive", swiftSettings: swiftSettings),
-
-    // MARK: The executable
-    .executableTarget(
-      name: "deck",
-      dependencies: [
-        "DeckCore", "DeckBuiltins", "DeckREPL", "BrokerageModule", "WorkspaceModule", "KioskModule", "MbtiModule",
-        "SandboxModule",
-        "DeckLive", argumentParser,
-      ],
-      path: "Sources/deck", swiftSettings: swiftSettings),
-
-    // MARK: Plugins
-    .plugin(
-      name: "GenerateCompletions",
-      capability: .command(
-        intent: .custom(
-          verb: "generate-completions", description: "Write deck's bash, zsh and fish completion scripts"),
-        permissions: [
-          .writeToPackageDirectory(reason: "Writes completions/deck.bash, completions/_deck and completions/deck.fish")
-        ]
-      ),
-      path: "Plugins/GenerateCompletions"),
-
-    // MARK: Tests
-    .testTarget(
-      name: "DeckCoreTests",
-      dependencies: [
-        "DeckCore", "DeckREPL", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime,
-      ],
-      path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
-    .testTarget(
-      name: "BrokerageRulesTests", dependencies: ["BrokerageRules"],
-      path: "Tests/BrokerageRulesTests", swiftSettings: swiftSettings),
-    .testTarget(
-      name: "WorkspaceRulesTests", dependencies: ["WorkspaceRules", "BrokerageRules"],
-      path: "Tests/WorkspaceRulesTests", swiftSettings: swiftSettings),
-    .testTarget(
-      name: "KioskRulesTests", dependencies: ["KioskRules"],
-      path: "Tests/KioskRulesTests", swiftSettings: swiftSettings),
-    .testTarget(
-      name: "MbtiRulesTests", dependencies: ["MbtiRules"],
-      path: "Tests/MbtiRulesTests", swiftSettings: swiftSettings),
-    .testTarget(
-      name: "SandboxTests", dependencies: ["DeckSandbox", .product(name: "GRDB", package: "GRDB.swift")],
-      path: "Tests/SandboxTests", swiftSettings: swiftSettings),
-    .testTarget(
-      name: "CommandTests",
-      dependencies: ["DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "DeckBuiltins", argumentParser],
-      path: "Tests/CommandTests", swiftSettings: swiftSettings),
-    .testTarget(
-      name: "EndToEndTests", dependencies: ["deck"],
-      path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
   ]
+    + feature("Brokerage", commands: ["BrokerageAPI"], sandbox: ["BrokerageAPI"])
+    + feature(
+      "Workspace", rules: ["BrokerageRules"],
+      commands: ["BrokerageRules", "BrokerageAPI", "WorkspaceAPI", "SandboxWorkspaceAPI"],
+      sandbox: ["BrokerageRules", "BrokerageSandbox", "WorkspaceAPI", "SandboxWorkspaceAPI"])
+    + feature(
+      "Kiosk", commands: ["KioskAPI", "SandboxKioskAPI", "CQRencode", "CZlib"],
+      sandbox: ["KioskAPI", "SandboxKioskAPI"])
+    + feature("Mbti", commands: ["NudgeAPI", "SandboxMbtiAPI"], sandbox: ["NudgeAPI", "SandboxMbtiAPI"])
+    + [
+      .target(name: "PrefsRules", path: "Sources/Features/Prefs/Rules", swiftSettings: swiftSettings),
+
+      // MARK: Heavy modules: the HTTP transport and the sandbox server
+      .target(
+        name: "DeckHTTPTransport",
+        dependencies: [
+          "DeckSupport", "DeckConfig", openAPIRuntime,
+          .product(name: "AsyncHTTPClient", package: "async-http-client"),
+          .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+          .product(name: "NIOCore", package: "swift-nio"),
+          .product(name: "NIOPosix", package: "swift-nio"),
+        ],
+        path: "Sources/Shared/DeckHTTPTransport", swiftSettings: swiftSettings),
+      .target(
+        name: "SandboxKit",
+        dependencies: [
+          "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb,
+          .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+          .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+          .product(name: "Crypto", package: "swift-crypto"),
+          .product(name: "Logging", package: "swift-log"),
+          .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+          .product(name: "NIOCore", package: "swift-nio"),
+        ],
+        path: "Sources/Sandbox/SandboxKit", swiftSettings: swiftSettings),
+      .target(
+        name: "SandboxModule",
+        dependencies: ["DeckCore", "SandboxAdminAPI", openAPIRuntime, argumentParser],
+        path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
+
+      // MARK: The live providers: what the core's ServiceProviders protocol stands for
+      .target(
+        name: "DeckLive",
+        dependencies: ["DeckCore", "DeckHTTPTransport", "SandboxKit", openAPIRuntime],
+        path: "Sources/Core/DeckLive", swiftSettings: swiftSettings),
+
+      // MARK: The application: the registry of modules and the root command; and the executable
+      .target(
+        name: "DeckApp",
+        dependencies: [
+          "DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "SandboxKit", "DeckLive", argumentParser,
+        ]
+          + features.flatMap { [.target(name: "\($0)Module"), .target(name: "\($0)Sandbox")] },
+        path: "Sources/App", swiftSettings: swiftSettings),
+      .executableTarget(
+        name: "deck", dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL"], path: "Sources/deck",
+        swiftSettings: swiftSettings),
+
+      // MARK: Plugins
+      .plugin(
+        name: "GenerateCompletions",
+        capability: .command(
+          intent: .custom(
+            verb: "generate-completions", description: "Write deck's bash, zsh and fish completion scripts"),
+          permissions: [
+            .writeToPackageDirectory(
+              reason: "Writes completions/deck.bash, completions/_deck and completions/deck.fish")
+          ]
+        ),
+        path: "Plugins/GenerateCompletions"),
+
+      // MARK: Tests
+      .testTarget(
+        name: "DeckCoreTests",
+        dependencies: [
+          "DeckCore", "DeckREPL", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime,
+        ],
+        path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "BrokerageRulesTests", dependencies: ["BrokerageRules"],
+        path: "Tests/BrokerageRulesTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "WorkspaceRulesTests", dependencies: ["WorkspaceRules", "BrokerageRules"],
+        path: "Tests/WorkspaceRulesTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "KioskRulesTests", dependencies: ["KioskRules"],
+        path: "Tests/KioskRulesTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "MbtiRulesTests", dependencies: ["MbtiRules"],
+        path: "Tests/MbtiRulesTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "PrefsRulesTests", dependencies: ["PrefsRules"],
+        path: "Tests/PrefsRulesTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "SandboxTests",
+        dependencies: ["DeckApp", "SandboxKit", grdb] + features.map { .target(name: "\($0)Sandbox") },
+        path: "Tests/SandboxTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "CommandTests",
+        dependencies: [
+          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "DeckBuiltins", argumentParser,
+        ],
+        path: "Tests/CommandTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "EndToEndTests", dependencies: ["deck"],
+        path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
+    ]
 )

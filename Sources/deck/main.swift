@@ -1,3 +1,4 @@
+import DeckApp
 import DeckCore
 import DeckLive
 import DeckREPL
@@ -14,11 +15,12 @@ let environment = ProcessInfo.processInfo.environment
 let scriptMode = (arguments.isEmpty && isatty(0) == 0) || arguments.first == "run"
 var output = Output.standard(environment: environment)
 if scriptMode { output = output.withoutColor() }
+DeckRegistry.install(Registry.modules)
 let session = DeckSession(
-  processEnvironment: environment, providers: LiveProviders(), output: output, lineReader: ReadlineLineReader(),
-  registry: Registry.shared)
+  processEnvironment: environment, providers: LiveProviders(sandboxFeatures: Registry.sandboxFeatures),
+  output: output, lineReader: ReadlineLineReader(), registry: Registry.modules)
 CompletionSession.register { session }
-DynamicCompletion.register(Registry.shared.completionProviders)
+DynamicCompletion.register(Registry.modules.completionProviders)
 DeckShell.register(root: Deck.self)
 
 let code: Int32

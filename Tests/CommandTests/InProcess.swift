@@ -1,5 +1,6 @@
 import ArgumentParser
 import BrokerageModule
+import DeckApp
 import DeckBuiltins
 import DeckCore
 import DeckLive
@@ -51,7 +52,8 @@ final class InProcessDeck: Sendable {
         "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
         "XDG_DATA_HOME": home + "/data",
       ],
-      providers: LiveProviders(), output: output, registry: DeckRegistry(Root.modules))
+      providers: LiveProviders(sandboxFeatures: Registry.sandboxFeatures), output: output,
+      registry: DeckRegistry(Root.modules))
     DynamicCompletion.register(session.registry.completionProviders)
   }
 

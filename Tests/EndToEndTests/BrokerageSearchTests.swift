@@ -105,11 +105,12 @@ struct EmbeddedSandboxTests {
       ["auth", "signup", "--email", "new@example.com", "--password-stdin"], stdin: "s3cret-pw\n")
     #expect(signup.status == 0, "\(signup.stderr)")
     let before = try deck.run(["sandbox", "status", "--json"])
-    let users = try #require(try json(before.stdout) as? [String: Any])["users"] as? Int
+    let counts = try #require(try json(before.stdout) as? [String: Any])["counts"] as? [String: Int]
+    let users = counts?["users"]
     #expect(users == 2, "the demo owner and the new account")
     #expect(try deck.run(["sandbox", "reset"]).status == 0)
     let after = try #require(try json(try deck.run(["sandbox", "status", "--json"]).stdout) as? [String: Any])
-    #expect(after["users"] as? Int == 1)
+    #expect((after["counts"] as? [String: Int])?["users"] == 1)
     #expect(
       try deck.run(["auth", "login", "--email", "new@example.com", "--password-stdin"], stdin: "s3cret-pw").status == 77
     )

@@ -1,7 +1,8 @@
+import DeckApp
 import Foundation
 import Testing
 
-@testable import DeckSandbox
+@testable import SandboxKit
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -408,7 +409,7 @@ import Testing
       let anonKey = try SandboxServer.anonKey(databasePath: server.databasePath)
       let login = try await server.signIn(SandboxSeed.demoEmail, password: SandboxSeed.demoPassword)
       let state = try SandboxState.open(.init(databasePath: server.databasePath))
-      try await state.pool.write { db in try SandboxSeed.reset(db) }
+      try await state.pool.write { db in try SandboxSeed.reset(db, features: Registry.sandboxFeatures) }
       #expect(try SandboxServer.anonKey(databasePath: server.databasePath) == anonKey)
       // The demo user is seeded again with the same id, but the session is gone.
       expectError(try await server.send("GET", "/user", bearer: login.string("access_token")), 403, "session_not_found")

@@ -1,8 +1,10 @@
+import DeckApp
 import Foundation
 import GRDB
 import Testing
 
-@testable import DeckSandbox
+@testable import BrokerageSandbox
+@testable import SandboxKit
 
 @Suite struct BrokerageSearchTests {
   static let names = [
@@ -95,8 +97,8 @@ import Testing
   @Test func prefixTiersUseIndexes() throws {
     try withEmptyDatabase { pool in
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db)
-        try SandboxSeed.addSyntheticBrokerages(20_000, db)
+        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SyntheticBrokerages.add(db, 20_000)
       }
       let upper = "summit\u{10FFFF}"
       let (plans, substring, walks) = try pool.read { db in
@@ -145,8 +147,8 @@ import Testing
   @Test(.timeLimit(.minutes(5))) func rankedWalksMatchSortingEveryMatch() throws {
     try withEmptyDatabase { pool in
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db)
-        try SandboxSeed.addSyntheticBrokerages(20_000, db)
+        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SyntheticBrokerages.add(db, 20_000)
         let writer = try BrokerageWriter(db)
         // Many substring matches of "éla", one of them only through the trigram index's case folding.
         for index in 0..<250 { try writer.insert(name: "Bélair Homes \(index)") }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import DeckSandbox
+@testable import MbtiSandbox
+@testable import SandboxKit
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

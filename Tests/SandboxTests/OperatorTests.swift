@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import DeckSandbox
+@testable import SandboxKit
 
 /// The operator endpoints' guard, the body limit, 405s, link addresses and fault rules, over
 /// real HTTP (curl, which can send any Host or Origin) against an embedded server.

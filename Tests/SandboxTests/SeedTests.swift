@@ -1,8 +1,10 @@
+import DeckApp
 import Foundation
 import GRDB
 import Testing
 
-@testable import DeckSandbox
+@testable import BrokerageSandbox
+@testable import SandboxKit
 
 @Suite struct SeedTests {
   @Test func canonicalBrokerages() {
@@ -15,9 +17,9 @@ import Testing
   }
 
   @Test func idsAreStableNameBasedUUIDs() throws {
-    let id = NameUUID.brokerageID("Compass")
-    #expect(id == NameUUID.brokerageID("Compass"))
-    #expect(id != NameUUID.brokerageID("compass"))
+    let id = BrokerageWriter.id("Compass")
+    #expect(id == BrokerageWriter.id("Compass"))
+    #expect(id != BrokerageWriter.id("compass"))
     let uuid = try #require(UUID(uuidString: id))
     #expect(uuid.uuid.6 >> 4 == 5)  // version 5
     #expect(uuid.uuid.8 >> 6 == 0b10)  // RFC variant
@@ -59,15 +61,15 @@ import Testing
   @Test func resetDropsDataAndSessionsButKeepsTheSecret() throws {
     try withEmptyDatabase { pool in
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db)
-        try SandboxSeed.addSyntheticBrokerages(100, db)
+        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SyntheticBrokerages.add(db, 100)
         try UserRecord(id: "u1", email: "a@b.co", passwordHash: "x", createdAt: "now").insert(db)
         try db.execute(
           sql: "INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES ('s1', 'u1', 'now', 0)")
       }
       let before = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")
       }
-      try pool.write { db in try SandboxSeed.reset(db) }
+      try pool.write { db in try SandboxSeed.reset(db, features: Registry.sandboxFeatures) }
       let (brokerages, emails, secret, trigrams) = try pool.read { db in
         (
           try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages"),
@@ -90,8 +92,8 @@ import Testing
     try withEmptyDatabase { pool in
       let start = ContinuousClock.now
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db)
-        try SandboxSeed.addSyntheticBrokerages(20_000, db)
+        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SyntheticBrokerages.add(db, 20_000)
       }
       let elapsed = ContinuousClock.now - start
       #expect(elapsed < .seconds(30), "seeding 20k took \(elapsed)")
@@ -105,7 +107,7 @@ import Testing
       let total = CanonicalBrokerages.names.count + 20_000
       #expect(counts == [total, total, total])
       // A second seed continues the sequence instead of repeating it.
-      try pool.write { db in try SandboxSeed.addSyntheticBrokerages(10, db) }
+      try pool.write { db in try SyntheticBrokerages.add(db, 10) }
       let names = try pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM brokerages") }
       #expect(Set(names).count == CanonicalBrokerages.names.count + 20_010)
     }

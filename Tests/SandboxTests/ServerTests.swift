@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import DeckSandbox
+@testable import BrokerageSandbox
+@testable import SandboxKit
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -14,6 +15,9 @@ import Testing
     var data: Data
 
     var json: Any? { data.isEmpty ? nil : try? JSONSerialization.jsonObject(with: data) }
+    var text: String { String(decoding: data, as: UTF8.self) }
+    /// `counts` of an Info answer.
+    var counts: [String: Int]? { (json as? [String: Any])?["counts"] as? [String: Int] }
   }
 
   func request(
@@ -42,7 +46,12 @@ import Testing
     #expect(info.status == 200)
     let infoBody = info.json as? [String: Any]
     #expect(infoBody?["sandbox"] as? Bool == true)
-    #expect(infoBody?["users"] as? Int == 1)
+    let counts = infoBody?["counts"] as? [String: Int]
+    #expect(counts?["users"] == 1)
+    // Every feature counts what it holds.
+    #expect(counts?["brokerages"] == CanonicalBrokerages.names.count)
+    #expect(counts?["workspaces"] == 1)
+    #expect(counts?["kiosk stores"] == 2)
 
     // Search and its errors.
     let search = try await request(base, "GET", "/api/brokerages/search?q=%20Compass%20&limit=2")
@@ -123,11 +132,15 @@ import Testing
 
     // Seed and reset.
     let seeded = try await request(
-      base, "POST", "/__sandbox/v1/seed", body: #"{"brokerages":500}"#, bearer: sandbox.adminToken)
-    #expect((seeded.json as? [String: Any])?["brokerages"] as? Int == CanonicalBrokerages.names.count + 500)
+      base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"brokerages":500}}"#, bearer: sandbox.adminToken)
+    #expect(seeded.counts?["brokerages"] == CanonicalBrokerages.names.count + 500)
+    let unknownKind = try await request(
+      base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"unicorns":5}}"#, bearer: sandbox.adminToken)
+    #expect(unknownKind.status == 400)
+    #expect(unknownKind.text.contains(#"no synthetic data of kind \"unicorns\"; known: brokerages"#))
     let reset = try await request(base, "POST", "/__sandbox/v1/reset", body: "{}", bearer: sandbox.adminToken)
-    #expect((reset.json as? [String: Any])?["brokerages"] as? Int == CanonicalBrokerages.names.count)
-    #expect((reset.json as? [String: Any])?["users"] as? Int == 1)
+    #expect(reset.counts?["brokerages"] == CanonicalBrokerages.names.count)
+    #expect(reset.counts?["users"] == 1)
     // The reset ended every session.
     #expect(try await request(base, "GET", "/auth/v1/user", bearer: accessToken).status == 403)
 

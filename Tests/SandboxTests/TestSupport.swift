@@ -1,7 +1,9 @@
+import DeckApp
 import Foundation
 import GRDB
 
-@testable import DeckSandbox
+@testable import BrokerageSandbox
+@testable import SandboxKit
 
 /// A fresh directory under the system temporary directory, removed by `cleanUp()`.
 struct TemporaryDirectory {
@@ -22,7 +24,7 @@ struct TemporaryDirectory {
 func withEmptyDatabase<T>(_ body: (DatabasePool) throws -> T) throws -> T {
   let directory = try TemporaryDirectory()
   defer { directory.cleanUp() }
-  let pool = try SandboxDatabase.open(path: directory.path("sandbox.sqlite"))
+  let pool = try SandboxDatabase.open(path: directory.path("sandbox.sqlite"), features: Registry.sandboxFeatures)
   return try body(pool)
 }
 
@@ -38,4 +40,23 @@ func insertBrokerages(_ names: [String], into pool: DatabasePool) throws {
 func searchNames(_ pool: DatabasePool, _ query: String, limit: Int? = nil) throws -> [String] {
   let (normalized, limit) = try BrokerageSearch.validate(query: query, limit: limit)
   return try pool.read { db in try BrokerageSearch.search(db, query: normalized, limit: limit) }.map(\.name)
+}
+
+extension SandboxOptions {
+  /// Options for a test server with every feature deck registers.
+  init(
+    databasePath: String, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 3600,
+    publicURL: String? = nil
+  ) {
+    self.init(
+      databasePath: databasePath, host: host, port: port, accessTokenTTL: accessTokenTTL, publicURL: publicURL,
+      features: Registry.sandboxFeatures)
+  }
+}
+
+extension SandboxServer {
+  /// The anon key of the test database at `databasePath`.
+  static func anonKey(databasePath: String) throws -> String {
+    try anonKey(SandboxOptions(databasePath: databasePath))
+  }
 }

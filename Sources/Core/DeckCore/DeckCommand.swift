@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckConfig
+import Synchronization
 
 /// A deck command: a swift-argument-parser command that runs with the shared context.
 ///
@@ -33,11 +34,34 @@ public protocol DeckModule: SendableMetatype {
   /// Dynamic completion providers the module owns, registered by id at start-up so that any
   /// argument (of this module or another) can complete through them.
   static var completionProviders: [any CompletionProvider.Type] { get }
+  /// The module's operator commands for its part of the sandbox: `deck sandbox inspect …`,
+  /// `deck sandbox trigger …` and any others under `deck sandbox`.
+  static var sandboxCommands: SandboxCommands { get }
 }
 
 extension DeckModule {
   public static var services: [Service] { [] }
   public static var completionProviders: [any CompletionProvider.Type] { [] }
+  public static var sandboxCommands: SandboxCommands { SandboxCommands() }
+}
+
+/// A module's commands under `deck sandbox`, which gathers them from every registered module.
+public struct SandboxCommands: Sendable {
+  /// Subcommands of `deck sandbox inspect` (what the feature's part of the sandbox stores).
+  public var inspect: [any ParsableCommand.Type]
+  /// Subcommands of `deck sandbox trigger` (events a real backend gets from outside).
+  public var trigger: [any ParsableCommand.Type]
+  /// Other subcommands of `deck sandbox` (e.g. `outbox`).
+  public var other: [any ParsableCommand.Type]
+
+  public init(
+    inspect: [any ParsableCommand.Type] = [], trigger: [any ParsableCommand.Type] = [],
+    other: [any ParsableCommand.Type] = []
+  ) {
+    self.inspect = inspect
+    self.trigger = trigger
+    self.other = other
+  }
 }
 
 /// The registered modules: the root command's subcommands, the completion providers and which
@@ -52,6 +76,27 @@ public struct DeckRegistry: Sendable {
   public var commands: [any ParsableCommand.Type] { modules.flatMap { $0.commands } }
 
   public var completionProviders: [any CompletionProvider.Type] { modules.flatMap { $0.completionProviders } }
+
+  /// Every module's `deck sandbox` commands, in registry order.
+  public var sandboxCommands: SandboxCommands {
+    modules.map { $0.sandboxCommands }.reduce(into: SandboxCommands()) { all, module in
+      all.inspect += module.inspect
+      all.trigger += module.trigger
+      all.other += module.other
+    }
+  }
+
+  private static let installed = Mutex(DeckRegistry([]))
+
+  /// The registry deck runs with: set once at start-up, before any parsing, for command trees
+  /// that gather other modules' commands (`deck sandbox inspect`). Argument-parser
+  /// configurations are static, so they read it here.
+  public static var current: DeckRegistry { installed.withLock { $0 } }
+
+  /// Makes `registry` the ``current`` one.
+  public static func install(_ registry: DeckRegistry) {
+    installed.withLock { $0 = registry }
+  }
 
   /// The names of the modules that talk to `service`, in registry order.
   public func modules(using service: Service) -> [String] {

@@ -1,8 +1,8 @@
 import DeckCore
 import DeckHTTPTransport
-import DeckSandbox
 import Foundation
 import OpenAPIRuntime
+import SandboxKit
 import Synchronization
 
 /// The real implementations behind the core's `ServiceProviders`: the async-http-client
@@ -11,19 +11,23 @@ import Synchronization
 public final class LiveProviders: ServiceProviders {
   /// Keeps the embedded sandbox alive for the life of the session.
   private let embedded = Mutex<RunningSandbox?>(nil)
+  /// The sandbox server's features (the registry's).
+  private let features: [any SandboxFeature.Type]
 
-  public init() {}
+  package init(sandboxFeatures: [any SandboxFeature.Type]) {
+    self.features = sandboxFeatures
+  }
 
   public func makeTransport(timeout: Duration) -> any ClientTransport {
     HTTPTransportFactory.shared.transport(timeout: timeout)
   }
 
   public func sandboxAnonKey(databasePath: String) throws -> String {
-    try SandboxServer.anonKey(databasePath: databasePath)
+    try SandboxServer.anonKey(SandboxOptions(databasePath: databasePath, features: features))
   }
 
   public func startEmbeddedSandbox(databasePath: String) async throws -> URL {
-    let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath))
+    let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath, features: features))
     embedded.withLock { $0 = running }
     return running.baseURL
   }
@@ -34,7 +38,7 @@ public final class LiveProviders: ServiceProviders {
     try await SandboxServer.serve(
       SandboxOptions(
         databasePath: request.databasePath, host: request.host, port: request.port,
-        accessTokenTTL: request.accessTokenTTL, publicURL: request.publicURL),
+        accessTokenTTL: request.accessTokenTTL, publicURL: request.publicURL, features: features),
       onListening: onListening)
   }
 

@@ -1,7 +1,11 @@
 import ArgumentParser
+import DeckCore
 
+/// `deck sandbox inspect`: each feature's `inspect` subcommands (``DeckModule/sandboxCommands``).
 struct SandboxInspect: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "inspect", abstract: "Show what the sandbox stores, as an operator would check it.",
-    subcommands: [InspectWorkspace.self, InspectSession.self, InspectStore.self, InspectEvents.self])
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      commandName: "inspect", abstract: "Show what the sandbox stores, as an operator would check it.",
+      subcommands: DeckRegistry.current.sandboxCommands.inspect)
+  }
 }

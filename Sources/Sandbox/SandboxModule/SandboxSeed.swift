@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckCore
+import SandboxAdminAPI
 
 struct SandboxSeed: DeckCommand {
   static let configuration = CommandConfiguration(
@@ -19,7 +20,10 @@ struct SandboxSeed: DeckCommand {
   }
 
   func run(_ context: DeckContext) async throws {
-    let info = try await SandboxAdmin.client(context).seed(body: .json(.init(brokerages: brokerages))).ok.body.json
+    let synthetic = brokerages.map {
+      Components.Schemas.SeedRequest.syntheticPayload(additionalProperties: ["brokerages": $0])
+    }
+    let info = try await SandboxAdmin.client(context).seed(body: .json(.init(synthetic: synthetic))).ok.body.json
     try SandboxAdmin.show(
       info, context: context, message: brokerages.map { "Added \($0) synthetic brokerages." } ?? "Seeded the demo data."
     )

@@ -1,7 +1,11 @@
 import ArgumentParser
+import DeckCore
 
+/// `deck sandbox trigger`: each feature's `trigger` subcommands (``DeckModule/sandboxCommands``).
 struct SandboxTrigger: ParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "trigger", abstract: "Make things happen that a real backend gets from outside (webhooks).",
-    subcommands: [TriggerSubscription.self, TriggerInviteExpiry.self, TriggerPurchase.self])
+  static var configuration: CommandConfiguration {
+    CommandConfiguration(
+      commandName: "trigger", abstract: "Make things happen that a real backend gets from outside (webhooks).",
+      subcommands: DeckRegistry.current.sandboxCommands.trigger)
+  }
 }

@@ -29,9 +29,8 @@ public final class HTTPTransportFactory: Sendable {
 
   /// A transport with a per-request timeout; errors come out as `DeckError`s.
   public func transport(timeout: Duration) -> any ClientTransport {
-    let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-    return DeckTransport(
-      base: AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .nanoseconds(nanoseconds))),
+    DeckTransport(
+      base: AsyncHTTPClientTransport(configuration: .init(client: client, timeout: TimeAmount(timeout))),
       timeout: timeout)
   }
 }
@@ -69,7 +68,7 @@ struct DeckTransport: ClientTransport {
       case .deadlineExceeded, .readTimeout:
         return DeckError(
           .unavailable(status: nil),
-          "\(host) did not answer within \(timeout.components.seconds) s.",
+          "\(host) did not answer within \(String(format: "%g", timeout / .seconds(1))) s.",
           hint: "Try again, or allow more time with --timeout SECONDS.")
       case .remoteConnectionClosed:
         return DeckError(.unavailable(status: nil), "\(host) closed the connection before answering.")

@@ -39,8 +39,7 @@ public struct RetryPolicy: Sendable, Equatable {
   public func delay(afterAttempt attempt: Int, retryAfter: String?, jitter: Double) -> Duration? {
     if let retryAfter, let seconds = Self.parseRetryAfter(retryAfter) {
       // parseRetryAfter gives a finite value in 0...maxRetryAfterSeconds, so this cannot overflow.
-      let limit = Double(maxRetryAfter.components.seconds) + Double(maxRetryAfter.components.attoseconds) / 1e18
-      guard seconds <= limit else { return nil }
+      guard seconds <= maxRetryAfter / .seconds(1) else { return nil }
       return .milliseconds(Int64((seconds * 1000).rounded()))
     }
     let exponent = attempt <= 1 ? 0 : min(attempt - 1, 20)
@@ -69,13 +68,6 @@ public struct RetryPolicy: Sendable, Equatable {
     guard now.isFinite, let date = HTTPDate.parse(trimmed) else { return nil }
     let wait = max(date - now, 0)
     return wait.isFinite && wait <= maxRetryAfterSeconds ? wait : nil
-  }
-}
-
-extension Duration {
-  fileprivate static func * (lhs: Duration, rhs: Double) -> Duration {
-    let seconds = Double(lhs.components.seconds) + Double(lhs.components.attoseconds) / 1e18
-    return .nanoseconds(Int64(seconds * rhs * 1e9))
   }
 }
 

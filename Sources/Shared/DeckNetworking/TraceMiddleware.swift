@@ -69,8 +69,7 @@ public struct TraceMiddleware: ClientMiddleware {
   }
 
   static func format(_ duration: Duration) -> String {
-    let ms = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    return String(format: "%.1f ms", ms)
+    String(format: "%.1f ms", duration / .milliseconds(1))
   }
 }
 

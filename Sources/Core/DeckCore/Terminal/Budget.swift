@@ -24,12 +24,9 @@ public enum Budgeted {
 }
 
 extension DispatchTimeInterval {
-  /// The duration, to the nanosecond (saturating at `Int.max` nanoseconds).
+  /// The duration, to the nanosecond, within 0 and a day (a budget is never longer).
   public init(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    let (sum, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-    let nanoseconds = overflow || carry ? (seconds < 0 ? 0 : Int64.max) : sum
-    self = .nanoseconds(Int(clamping: max(0, nanoseconds)))
+    let bounded = min(max(duration, .zero), .seconds(86_400))
+    self = .nanoseconds(Int(bounded / .nanoseconds(1)))
   }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
+import BrokerageAPI
 import BrokerageRules
 import DeckConfig
 import DeckCore
-import FlyrAPI
 
 /// `deck brokerage`: the brokerage typeahead of onboarding (brokerage-onboarding.md).
 public enum BrokerageModule: DeckModule {

@@ -1,7 +1,7 @@
+import BrokerageAPI
 import BrokerageRules
 import DeckCore
 import DeckSupport
-import FlyrAPI
 
 /// Calls the brokerage endpoints of the flyr service. Other modules (workspace onboarding)
 /// use it too, through this public API.

@@ -8,6 +8,9 @@ public enum KioskModule: DeckModule {
   public static let summary = "Pair and run the in-store review kiosk."
   public static let services: [Service] = [.kiosk]
   public static var commands: [any ParsableCommand.Type] { [KioskCommand.self] }
+  public static var sandboxCommands: SandboxCommands {
+    SandboxCommands(inspect: [InspectSession.self, InspectStore.self], trigger: [TriggerPurchase.self])
+  }
 }
 
 struct KioskCommand: ParsableCommand {

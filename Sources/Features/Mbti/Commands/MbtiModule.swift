@@ -8,6 +8,7 @@ public enum MbtiModule: DeckModule {
   public static let summary = "Take the MBTI quiz, submit answers, and see the result."
   public static let services: [Service] = [.nudge]
   public static var commands: [any ParsableCommand.Type] { [MbtiCommand.self] }
+  public static var sandboxCommands: SandboxCommands { SandboxCommands(inspect: [InspectEvents.self]) }
 }
 
 struct MbtiCommand: ParsableCommand {

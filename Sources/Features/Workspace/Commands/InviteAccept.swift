@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
-import FlyrAPI
+import WorkspaceAPI
 
 struct InviteAccept: DeckCommand {
   static let configuration = CommandConfiguration(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeckCore
-import FlyrAPI
+import WorkspaceAPI
 
 struct WorkspaceAccess: DeckCommand {
   static let configuration = CommandConfiguration(

@@ -11,6 +11,11 @@ public enum WorkspaceModule: DeckModule {
   public static let summary = "Access, onboarding, invites and checkout of FLYR workspaces."
   public static let services: [Service] = [.flyr]
   public static var commands: [any ParsableCommand.Type] { [WorkspaceCommand.self] }
+  public static var sandboxCommands: SandboxCommands {
+    SandboxCommands(
+      inspect: [InspectWorkspace.self], trigger: [TriggerSubscription.self, TriggerInviteExpiry.self],
+      other: [SandboxOutbox.self])
+  }
 }
 
 struct WorkspaceCommand: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import BrokerageRules
 import DeckCore
 import DeckSupport
-import FlyrAPI
+import WorkspaceAPI
 import WorkspaceRules
 
 struct WorkspaceOnboard: DeckCommand {

@@ -1,8 +1,8 @@
 import BrokerageRules
 import DeckCore
 import DeckSupport
-import FlyrAPI
 import Foundation
+import WorkspaceAPI
 import WorkspaceRules
 
 /// Calls the workspace endpoints of the flyr service (workspace-onboarding.md, section 3).
@@ -28,14 +28,6 @@ struct WorkspaceService: Sendable {
         return .init(redirect: .login, path: GateRedirect.login.path)
       }
       throw error
-    }
-  }
-
-  /// `GET /api/brokerages/search` for the onboarding typeahead (brokerage-onboarding.md,
-  /// section 4): the first 15 matches.
-  func brokerageSuggestions(_ query: String) async throws -> [BrokerageSuggestion] {
-    try await client(auth: .none).searchBrokerages(query: .init(q: query, limit: 15)).ok.body.json.map {
-      BrokerageSuggestion(id: $0.id, name: $0.name)
     }
   }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
-import FlyrAPI
 import Foundation
+import WorkspaceAPI
 import WorkspaceRules
 
 struct WorkspaceSubscribe: DeckCommand {

@@ -1,0 +1,25 @@
+import ArgumentParser
+import DeckCore
+import DeckSupport
+
+/// The root command: its subcommands are the registered modules' command trees.
+public struct Deck: AsyncParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "deck",
+    abstract: "Drive the backends of the brokerage, workspace, kiosk, preferences and MBTI features.",
+    discussion: HelpText.discussion(
+      """
+      Environments: sandbox (the default, runs in-process), local (deck sandbox serve), dev, staging,
+      production, and any you add with `deck env add`.
+      """,
+      exits: [
+        .failure("failure (including a bad config or token file, and 404)"), .usage(), .rejected(), .unavailable(),
+        .unauthorized("not authenticated or not allowed"), .interrupted(),
+      ]),
+    version: DeckVersion.current,
+    subcommands: Registry.modules.commands)
+
+  @OptionGroup var global: GlobalOptions
+
+  public init() {}
+}

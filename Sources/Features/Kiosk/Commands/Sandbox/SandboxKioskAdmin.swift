@@ -1,0 +1,80 @@
+import DeckCore
+import DeckSupport
+import Foundation
+import SandboxKioskAPI
+
+/// The kiosk's operator endpoints (/__sandbox/v1/kiosk) of the current environment's sandbox,
+/// on the kiosk service's URL. Nothing is sent to an environment that is not a sandbox.
+enum SandboxKioskAdmin {
+  static func client(_ context: DeckContext) async throws -> SandboxKioskAPI.Client {
+    try await SandboxOperator.client(context, service: .kiosk, path: "/__sandbox/v1/kiosk") {
+      SandboxKioskAPI.Client(serverURL: $0, transport: $1, middlewares: $2)
+    }
+  }
+
+  /// A session as the operator commands print it (every key present, nulls included).
+  struct SessionView: Encodable {
+    var publicId: String
+    var storePublicId: String
+    var status: String
+    var starRating: Int?
+    var generatedReviewText: String?
+    var createdAt: String
+    var updatedAt: String
+    var order: Components.Schemas.Order
+
+    init(_ detail: Components.Schemas.SessionDetail) {
+      publicId = detail.publicId
+      storePublicId = detail.storePublicId
+      status = detail.status.rawValue
+      starRating = detail.starRating
+      generatedReviewText = detail.generatedReviewText
+      createdAt = detail.createdAt
+      updatedAt = detail.updatedAt
+      order = detail.order
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case publicId, storePublicId, status, starRating, generatedReviewText, createdAt, updatedAt, order
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(publicId, forKey: .publicId)
+      try container.encode(storePublicId, forKey: .storePublicId)
+      try container.encode(status, forKey: .status)
+      try container.encode(starRating, forKey: .starRating)
+      try container.encode(generatedReviewText, forKey: .generatedReviewText)
+      try container.encode(createdAt, forKey: .createdAt)
+      try container.encode(updatedAt, forKey: .updatedAt)
+      try container.encode(order, forKey: .order)
+    }
+  }
+
+  /// Prints a session: JSON, or aligned fields and the order's lines.
+  static func show(_ detail: Components.Schemas.SessionDetail, context: DeckContext) throws {
+    if context.isJSON { return try context.output.json(SessionView(detail)) }
+    let order = detail.order
+    context.output.fields([
+      ("publicId", detail.publicId),
+      ("store", detail.storePublicId),
+      ("status", detail.status.rawValue),
+      ("starRating", detail.starRating.map { "\($0)" } ?? "-"),
+      ("generatedReviewText", detail.generatedReviewText ?? "-"),
+      ("order", order.publicId),
+      ("total", formatAmount(order.totalAmount, currency: order.currency)),
+      ("created", detail.createdAt),
+      ("updated", detail.updatedAt),
+    ])
+    context.output.line()
+    context.output.table(
+      ["ITEM", "QTY", "AMOUNT"],
+      order.items.map { [$0.name, "\($0.quantity)", formatAmount($0.amount, currency: order.currency)] })
+  }
+
+  /// `$45.99` for USD, else `45.99 EUR`.
+  static func formatAmount(_ cents: Int, currency: String) -> String {
+    let number = String(format: "%d.%02d", cents / 100, abs(cents % 100))
+    return currency.uppercased() == "USD" ? "$" + number : "\(number) \(currency.uppercased())"
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import Hummingbird
+import KioskRules
+import SandboxKioskAPI
+import SandboxKit
+
+/// The kiosk's sandbox operator endpoints under /__sandbox/v1/kiosk: the purchase webhook,
+/// and sessions and stores as the backend stores them.
+struct KioskAdminHandlers: SandboxKioskAPI.APIProtocol {
+  let state: SandboxState
+
+  typealias Schemas = SandboxKioskAPI.Components.Schemas
+
+  func triggerPurchase(_ input: SandboxKioskAPI.Operations.triggerPurchase.Input) async throws
+    -> SandboxKioskAPI.Operations.triggerPurchase.Output
+  {
+    guard case .json(let body) = input.body else { throw SandboxAPIError.internalError }
+    let storeId = input.path.storeId
+    do {
+      let detail = try await state.pool.write { db in
+        let session = try KioskStore.createPurchase(
+          db, store: storeId, totalAmount: body.totalAmount, itemNames: body.items)
+        return try Self.detail(db, session)
+      }
+      return .created(.init(body: .json(detail)))
+    } catch let failure as KioskStore.Failure {
+      if case .storeNotFound = failure { return .notFound(Self.error(failure)) }
+      return .badRequest(Self.error(failure))
+    }
+  }
+
+  func inspectSession(_ input: SandboxKioskAPI.Operations.inspectSession.Input) async throws
+    -> SandboxKioskAPI.Operations.inspectSession.Output
+  {
+    let id = input.path.publicId
+    let detail = try await state.pool.read { db in
+      try KioskStore.session(db, id).map { try Self.detail(db, $0) }
+    }
+    guard let detail else { return .notFound(Self.error(.sessionNotFound(id, store: nil))) }
+    return .ok(.init(body: .json(detail)))
+  }
+
+  func inspectStore(_ input: SandboxKioskAPI.Operations.inspectStore.Input) async throws
+    -> SandboxKioskAPI.Operations.inspectStore.Output
+  {
+    let id = input.path.storeId
+    let found = try await state.pool.read { db -> (KioskStore.Store, [KioskSessionStatus: Int])? in
+      guard let store = try KioskStore.store(db, id) else { return nil }
+      return (store, try KioskStore.statusCounts(db, store: id))
+    }
+    guard let (store, counts) = found else { return .notFound(Self.error(.storeNotFound(id))) }
+    return .ok(
+      .init(
+        body: .json(
+          .init(
+            publicId: store.publicId, name: store.name, lastApprovedSessionId: store.lastApprovedSessionId,
+            sessions: .init(
+              PENDING: counts[.pending] ?? 0, RATED: counts[.rated] ?? 0, APPROVED: counts[.approved] ?? 0,
+              DECLINED: counts[.declined] ?? 0, POSTED_INTENT: counts[.postedIntent] ?? 0)))))
+  }
+
+  // MARK: Schemas
+
+  static func detail(_ db: Database, _ session: KioskStore.Session) throws -> Schemas.SessionDetail {
+    let order = try KioskStore.order(db, session.orderPublicId)
+    return .init(
+      publicId: session.publicId, storePublicId: session.storePublicId,
+      status: Schemas.SessionDetail.statusPayload(rawValue: session.status.rawValue) ?? .PENDING,
+      starRating: session.starRating, generatedReviewText: session.generatedReviewText,
+      createdAt: session.createdAt, updatedAt: session.updatedAt,
+      order: .init(
+        publicId: session.orderPublicId, totalAmount: order?.totalAmount ?? 0, currency: order?.currency ?? "USD",
+        items: (order?.items ?? []).map { .init(name: $0.name, quantity: $0.quantity, amount: $0.amount) }))
+  }
+
+  static func error(_ failure: KioskStore.Failure) -> SandboxKioskAPI.Components.Responses._Error {
+    .init(body: .json(.init(error: failure.message)))
+  }
+
+  @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)
+    -> SandboxAPIError
+  {
+    if operationID == "triggerPurchase" {
+      return .simple(
+        .badRequest, "The body must be {\"totalAmount\": cents, \"items\": [names]}, both optional.")
+    }
+    return .simple(status, "invalid request")
+  }
+}

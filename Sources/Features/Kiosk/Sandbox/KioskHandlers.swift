@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import Hummingbird
+import KioskAPI
+import KioskRules
+import OpenAPIRuntime
+import SandboxKit
+
+/// The kiosk backend (kiosk-review-flow.md, API Call Sequence) on the sandbox database.
+struct KioskHandlers: KioskAPI.APIProtocol {
+  let state: SandboxState
+
+  typealias Schemas = KioskAPI.Components.Schemas
+
+  func getNextSession(_ input: KioskAPI.Operations.getNextSession.Input) async throws
+    -> KioskAPI.Operations.getNextSession.Output
+  {
+    let storeId = input.path.storeId
+    do {
+      let next = try await state.pool.read { db in try KioskStore.nextPending(db, store: storeId) }
+      guard let (session, order) = next else { return .ok(.init(body: .json(.init(session: nil, order: nil)))) }
+      return .ok(.init(body: .json(.init(session: Self.schema(session), order: order.map(Self.schema)))))
+    } catch let failure as KioskStore.Failure {
+      return .notFound(Self.error(failure))
+    }
+  }
+
+  func submitRating(_ input: KioskAPI.Operations.submitRating.Input) async throws
+    -> KioskAPI.Operations.submitRating.Output
+  {
+    guard case .json(let body) = input.body else { throw SandboxAPIError.internalError }
+    do {
+      let text = try await state.pool.write { db in
+        try KioskStore.rate(db, store: input.path.storeId, session: input.path.sessionId, rating: body.starRating)
+      }
+      return .ok(.init(body: .json(.init(generatedReviewText: text))))
+    } catch let failure as KioskStore.Failure {
+      switch failure {
+      case .storeNotFound, .sessionNotFound: return .notFound(Self.error(failure))
+      case .invalid: return .badRequest(Self.error(failure))
+      case .conflict: return .conflict(Self.error(failure))
+      }
+    }
+  }
+
+  func approveSession(_ input: KioskAPI.Operations.approveSession.Input) async throws
+    -> KioskAPI.Operations.approveSession.Output
+  {
+    do {
+      try await state.pool.write { db in
+        try KioskStore.consent(db, store: input.path.storeId, session: input.path.sessionId, approve: true)
+      }
+      return .ok(Self.ok)
+    } catch let failure as KioskStore.Failure {
+      if case .conflict = failure { return .conflict(Self.error(failure)) }
+      return .notFound(Self.error(failure))
+    }
+  }
+
+  func declineSession(_ input: KioskAPI.Operations.declineSession.Input) async throws
+    -> KioskAPI.Operations.declineSession.Output
+  {
+    do {
+      try await state.pool.write { db in
+        try KioskStore.consent(db, store: input.path.storeId, session: input.path.sessionId, approve: false)
+      }
+      return .ok(Self.ok)
+    } catch let failure as KioskStore.Failure {
+      if case .conflict = failure { return .conflict(Self.error(failure)) }
+      return .notFound(Self.error(failure))
+    }
+  }
+
+  func markSessionDone(_ input: KioskAPI.Operations.markSessionDone.Input) async throws
+    -> KioskAPI.Operations.markSessionDone.Output
+  {
+    do {
+      try await state.pool.write { db in try KioskStore.markDone(db, session: input.path.sessionId) }
+      return .ok(Self.ok)
+    } catch let failure as KioskStore.Failure {
+      if case .conflict = failure { return .conflict(Self.error(failure)) }
+      return .notFound(Self.error(failure))
+    }
+  }
+
+  // MARK: Schemas
+
+  static let ok = KioskAPI.Components.Responses.Ok(body: .json(.init(ok: true)))
+
+  static func error(_ failure: KioskStore.Failure) -> KioskAPI.Components.Responses._Error {
+    .init(body: .json(.init(error: failure.message)))
+  }
+
+  static func schema(_ session: KioskStore.Session) -> Schemas.ReviewSession {
+    .init(
+      publicId: session.publicId, status: Schemas.SessionStatus(rawValue: session.status.rawValue) ?? .PENDING,
+      starRating: session.starRating, generatedReviewText: session.generatedReviewText, createdAt: session.createdAt)
+  }
+
+  static func schema(_ order: KioskStore.Order) -> Schemas.Order {
+    .init(
+      publicId: order.publicId, totalAmount: order.totalAmount, currency: order.currency,
+      items: order.items.map { .init(name: $0.name, quantity: $0.quantity, amount: $0.amount) })
+  }
+
+  /// Error bodies for requests the generated server could not decode (a rating that is not
+  /// an integer, a missing body).
+  @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)
+    -> SandboxAPIError
+  {
+    if operationID == "submitRating" {
+      return .simple(.badRequest, "The body must be {\"starRating\": N} with N an integer from 1 to 5.")
+    }
+    return .simple(status, "invalid request")
+  }
+}
+
+/// `next` answers `{"session": null, "order": null}` when nothing waits, as the spec shows;
+/// the generated encoder leaves absent optionals out, so the nulls are put back here.
+struct ExplicitNullsMiddleware: ServerMiddleware {
+  let operationID: String
+  let keys: [String]
+
+  func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    let (response, responseBody) = try await next(request, body, metadata)
+    guard operationID == self.operationID, response.status == .ok, let responseBody else {
+      return (response, responseBody)
+    }
+    let data = try await Data(collecting: responseBody, upTo: 1 << 20)
+    guard var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      return (response, HTTPBody(data))
+    }
+    for key in keys where object[key] == nil { object[key] = NSNull() }
+    let filled = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    var head = response
+    head.headerFields[.contentLength] = nil
+    return (head, HTTPBody(filled))
+  }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import Hummingbird
+import NudgeAPI
+import OpenAPIRuntime
+import SandboxKit
+import SandboxMbtiAPI
+
+/// The nudge service's MBTI quiz (mbti-quiz.md, "Backend endpoints") on the sandbox database.
+struct MbtiHandlers: NudgeAPI.APIProtocol {
+  let state: SandboxState
+
+  typealias Schemas = NudgeAPI.Components.Schemas
+
+  func getQuestions(_ input: NudgeAPI.Operations.getQuestions.Input) async throws
+    -> NudgeAPI.Operations.getQuestions.Output
+  {
+    if let userID = input.query.user_id, UUID(uuidString: userID) == nil {
+      return .badRequest(Self.error("user_id must be a UUID, got \"\(userID)\"."))
+    }
+    return .ok(
+      .init(
+        body: .json(MbtiScoring.questions.map { Schemas.QuestionOut(question: $0.text, options: MbtiScoring.options) }))
+    )
+  }
+
+  func submitAnswers(_ input: NudgeAPI.Operations.submitAnswers.Input) async throws
+    -> NudgeAPI.Operations.submitAnswers.Output
+  {
+    guard case .json(let body) = input.body else { throw SandboxAPIError.internalError }
+    guard UUID(uuidString: body.user_id) != nil else {
+      return .badRequest(Self.error("user_id must be a UUID, got \"\(body.user_id)\"."))
+    }
+    switch MbtiScoring.check(body.answers.additionalProperties) {
+    case .failure(let problem):
+      return .badRequest(
+        .init(
+          body: .json(
+            .init(
+              detail: problem.message, questions: problem.numbers.isEmpty ? nil : problem.numbers,
+              unknown: problem.unknown.isEmpty ? nil : problem.unknown))))
+    case .success(let answers):
+      let (type, scores) = MbtiScoring.score(answers)
+      let scoresJSON = String(decoding: try JSONEncoder().encode(scores), as: UTF8.self)
+      try await state.pool.write { db in
+        try db.execute(
+          sql: "INSERT INTO mbti_results (user_id, profile, scores, created_at) VALUES (?, ?, ?, ?)",
+          arguments: [body.user_id.lowercased(), type, scoresJSON, Timestamps.now()])
+      }
+      return .ok(
+        .init(
+          body: .json(
+            .init(
+              user_id: body.user_id, profile: type,
+              scores: .init(
+                E: scores["E"] ?? 0, I: scores["I"] ?? 0, S: scores["S"] ?? 0, N: scores["N"] ?? 0,
+                T: scores["T"] ?? 0, F: scores["F"] ?? 0, J: scores["J"] ?? 0, P: scores["P"] ?? 0)))))
+    }
+  }
+
+  /// Details larger than this are refused (the events table is not a file store).
+  static let maximumDetailsBytes = 16 * 1024
+
+  func postEvent(_ input: NudgeAPI.Operations.postEvent.Input) async throws -> NudgeAPI.Operations.postEvent.Output {
+    guard case .json(let body) = input.body else { throw SandboxAPIError.internalError }
+    guard UUID(uuidString: body.user_id) != nil else {
+      return .badRequest(Self.error("user_id must be a UUID, got \"\(body.user_id)\"."))
+    }
+    guard (1...100).contains(body.event_type.count) else {
+      return .badRequest(Self.error("event_type must be 1 to 100 characters, got \(body.event_type.count)."))
+    }
+    let details = body.details ?? Schemas.EventDetails()
+    let detailsJSON = try JSONEncoder().encode(details)
+    guard detailsJSON.count <= Self.maximumDetailsBytes else {
+      return .badRequest(Self.error("details is \(detailsJSON.count) bytes; at most \(Self.maximumDetailsBytes)."))
+    }
+    let createdAt = Date()
+    let id = try await state.pool.write { db in
+      try db.execute(
+        sql: "INSERT INTO mbti_events (user_id, event_type, details, created_at) VALUES (?, ?, ?, ?)",
+        arguments: [
+          body.user_id.lowercased(), body.event_type, String(decoding: detailsJSON, as: UTF8.self),
+          createdAt.formatted(.iso8601),
+        ])
+      return Int(db.lastInsertedRowID)
+    }
+    return .created(
+      .init(
+        body: .json(
+          .init(id: id, user_id: body.user_id, event_type: body.event_type, details: details, created_at: createdAt))))
+  }
+
+  static func error(_ message: String) -> NudgeAPI.Components.Responses._Error {
+    .init(body: .json(.init(detail: message)))
+  }
+
+  @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)
+    -> SandboxAPIError
+  {
+    let message =
+      switch operationID {
+      case "submitAnswers":
+        "The body must be {\"user_id\": UUID, \"answers\": {questionText: 1-5, …}} with nothing else."
+      case "postEvent":
+        "The body must be {\"user_id\": UUID, \"event_type\": string, \"details\": object}."
+      default:
+        "invalid request"
+      }
+    return SandboxAPIError(status: .badRequest, json: ["detail": .string(message)])
+  }
+}
+
+/// The MBTI operator endpoints under /__sandbox/v1/mbti: the events the quiz emitted.
+struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
+  let state: SandboxState
+
+  func inspectEvents(_ input: SandboxMbtiAPI.Operations.inspectEvents.Input) async throws
+    -> SandboxMbtiAPI.Operations.inspectEvents.Output
+  {
+    let query = input.query
+    let limit = query.limit ?? 1000
+    guard (1...10_000).contains(limit) else {
+      return .badRequest(.init(body: .json(.init(error: "limit must be between 1 and 10000, got \(limit)."))))
+    }
+    var sql = "SELECT id, user_id, event_type, details, created_at FROM mbti_events WHERE 1"
+    var values: [(any DatabaseValueConvertible)?] = []
+    if let user = query.user_id {
+      sql += " AND user_id = ?"
+      values.append(user.lowercased())
+    }
+    if let type = query._type {
+      sql += " AND event_type = ?"
+      values.append(type)
+    }
+    sql += " ORDER BY id LIMIT ?"
+    values.append(limit)
+    let (statement, arguments) = (sql, StatementArguments(values))
+    let events = try await state.pool.read { db in
+      try Row.fetchAll(db, sql: statement, arguments: arguments).map(Self.event)
+    }
+    return .ok(.init(body: .json(events)))
+  }
+
+  static func event(_ row: Row) -> SandboxMbtiAPI.Components.Schemas.StoredEvent {
+    let details: String = row["details"]
+    let createdAt: String = row["created_at"]
+    let decoded = try? JSONDecoder().decode(
+      SandboxMbtiAPI.Components.Schemas.StoredEvent.detailsPayload.self, from: Data(details.utf8))
+    return .init(
+      id: row["id"], user_id: row["user_id"], event_type: row["event_type"], details: decoded ?? .init(),
+      created_at: (try? Date(createdAt, strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0))
+  }
+
+  @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)
+    -> SandboxAPIError
+  {
+    .simple(.badRequest, "Bad query: user_id and type are strings, limit an integer from 1 to 10000.")
+  }
+}

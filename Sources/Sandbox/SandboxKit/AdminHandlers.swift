@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import Hummingbird
+import SandboxAdminAPI
+
+/// The sandbox operator endpoints under /__sandbox/v1.
+struct AdminHandlers: SandboxAdminAPI.APIProtocol {
+  let state: SandboxState
+
+  static let maximumSeed = 1_000_000
+  static let maximumDelay = 600_000
+
+  func info(_ input: SandboxAdminAPI.Operations.info.Input) async throws -> SandboxAdminAPI.Operations.info.Output {
+    .ok(.init(body: .json(try await currentInfo())))
+  }
+
+  func reset(_ input: SandboxAdminAPI.Operations.reset.Input) async throws
+    -> SandboxAdminAPI.Operations.reset.Output
+  {
+    let features = state.options.features
+    try await state.pool.write { db in try SandboxSeed.reset(db, features: features) }
+    await SandboxSeed.compact(state.pool, vacuum: true)
+    state.delayMilliseconds = 0
+    _ = state.faults.clear()
+    return .ok(.init(body: .json(try await currentInfo())))
+  }
+
+  func seed(_ input: SandboxAdminAPI.Operations.seed.Input) async throws -> SandboxAdminAPI.Operations.seed.Output {
+    guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
+    let features = state.options.features
+    let generators = features.reduce(into: [String: @Sendable (Database, Int) throws -> Void]()) {
+      $0.merge($1.syntheticData) { first, _ in first }
+    }
+    let wanted = request.synthetic?.additionalProperties ?? [:]
+    for (kind, count) in wanted.sorted(by: { $0.key < $1.key }) {
+      guard generators[kind] != nil else {
+        let known = generators.keys.sorted().joined(separator: ", ")
+        return .badRequest(.init(body: .json(.init(error: "no synthetic data of kind \"\(kind)\"; known: \(known)"))))
+      }
+      guard (0...Self.maximumSeed).contains(count) else {
+        return .badRequest(.init(body: .json(.init(error: "\(kind) must be between 0 and \(Self.maximumSeed)"))))
+      }
+    }
+    try await state.pool.write { db in
+      try SandboxSeed.seedDefaults(db, features: features)
+      for (kind, count) in wanted.sorted(by: { $0.key < $1.key }) { try generators[kind]?(db, count) }
+    }
+    if wanted.values.reduce(0, +) >= 10_000 { await SandboxSeed.compact(state.pool, vacuum: false) }
+    return .ok(.init(body: .json(try await currentInfo())))
+  }
+
+  func setDelay(_ input: SandboxAdminAPI.Operations.setDelay.Input) async throws
+    -> SandboxAdminAPI.Operations.setDelay.Output
+  {
+    guard case .json(let delay) = input.body else { throw SandboxAPIError.internalError }
+    guard (0...Self.maximumDelay).contains(delay.milliseconds) else {
+      throw SandboxAPIError.simple(.badRequest, "milliseconds must be between 0 and \(Self.maximumDelay)")
+    }
+    state.delayMilliseconds = delay.milliseconds
+    return .ok(.init(body: .json(.init(milliseconds: delay.milliseconds))))
+  }
+
+  // MARK: Faults
+
+  typealias Schemas = SandboxAdminAPI.Components.Schemas
+
+  func listFaults(_ input: SandboxAdminAPI.Operations.listFaults.Input) async throws
+    -> SandboxAdminAPI.Operations.listFaults.Output
+  {
+    .ok(.init(body: .json(state.faults.all.map(Self.view))))
+  }
+
+  func addFault(_ input: SandboxAdminAPI.Operations.addFault.Input) async throws
+    -> SandboxAdminAPI.Operations.addFault.Output
+  {
+    guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
+    @Sendable func badRequest(_ message: String) -> SandboxAdminAPI.Operations.addFault.Output {
+      .badRequest(.init(body: .json(.init(error: message))))
+    }
+    guard request.path.hasPrefix("/"), request.path.utf8.count <= 1024 else {
+      return badRequest("path must start with / and be at most 1024 bytes")
+    }
+    if let status = request.status, !(100...599).contains(status) {
+      return badRequest("status must be between 100 and 599")
+    }
+    if let retryAfter = request.retryAfter, !(0...86_400).contains(retryAfter) {
+      return badRequest("retryAfter must be between 0 and 86400 seconds")
+    }
+    if let latency = request.latencyMs, !(0...Self.maximumDelay).contains(latency) {
+      return badRequest("latencyMs must be between 0 and \(Self.maximumDelay)")
+    }
+    if let times = request.times, !(1...1_000_000).contains(times) {
+      return badRequest("times must be between 1 and 1000000")
+    }
+    if let probability = request.probability, !(probability > 0 && probability <= 1) {
+      return badRequest("probability must be greater than 0 and at most 1")
+    }
+    guard let action = FaultRule.Action(rawValue: request.action.rawValue) else {
+      return badRequest("unknown action")
+    }
+    let method = request.method.flatMap { $0 == .ANY ? nil : $0.rawValue }
+    let rule = FaultRule(
+      id: 0, method: method, path: request.path, action: action, status: request.status ?? 503,
+      retryAfter: request.retryAfter,
+      latencyMilliseconds: request.latencyMs ?? (action == .latency ? 1000 : 0), remaining: request.times,
+      probability: request.probability ?? 1)
+    guard let added = state.faults.add(rule) else {
+      return .conflict(
+        .init(body: .json(.init(error: "There are already \(FaultRules.maximumRules) fault rules; clear some first."))))
+    }
+    return .created(.init(body: .json(Self.view(added))))
+  }
+
+  func clearFaults(_ input: SandboxAdminAPI.Operations.clearFaults.Input) async throws
+    -> SandboxAdminAPI.Operations.clearFaults.Output
+  {
+    guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
+    let cleared = state.faults.clear(id: request.id)
+    if let id = request.id, cleared == 0 {
+      return .notFound(.init(body: .json(.init(error: "No fault rule has id \(id)."))))
+    }
+    return .ok(.init(body: .json(.init(cleared: cleared))))
+  }
+
+  static func view(_ rule: FaultRule) -> Schemas.Fault {
+    .init(
+      id: rule.id, method: rule.method.flatMap(Schemas.FaultMethod.init(rawValue:)) ?? .ANY, path: rule.path,
+      action: Schemas.FaultAction(rawValue: rule.action.rawValue) ?? .status,
+      status: rule.action == .status ? rule.status : nil, retryAfter: rule.retryAfter,
+      latencyMs: rule.latencyMilliseconds, remaining: rule.remaining, probability: rule.probability, fired: rule.fired)
+  }
+
+  private func currentInfo() async throws -> SandboxAdminAPI.Components.Schemas.Info {
+    let state = self.state
+    let (counts, anonKey) = try await state.pool.read { db in
+      var counts = ["users": try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0]
+      for feature in state.options.features {
+        counts.merge(try feature.counts(db)) { first, _ in first }
+      }
+      return (counts, try state.signer(db).anonKey())
+    }
+    return .init(
+      sandbox: true, version: "1", counts: .init(additionalProperties: counts), database: state.options.databasePath,
+      anon_key: anonKey)
+  }
+
+  @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)
+    -> SandboxAPIError
+  {
+    .simple(status, status == .badRequest ? "invalid request body" : "invalid request")
+  }
+}

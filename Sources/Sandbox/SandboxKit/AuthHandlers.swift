@@ -1,0 +1,259 @@
+import AuthAPI
+import Crypto
+import Foundation
+import GRDB
+import Hummingbird
+import OpenAPIRuntime
+
+/// The GoTrue-compatible auth service under /auth/v1 (see the AuthAPI contract): GoTrue's
+/// response shapes and error codes, so that the official Supabase clients accept it.
+struct AuthHandlers: AuthAPI.APIProtocol {
+  let state: SandboxState
+
+  /// The middleware of the auth operations: the apikey check and GoTrue's error bodies.
+  static func middlewares(state: SandboxState) -> [any ServerMiddleware] {
+    [GoTrueMiddleware(state: state)]
+  }
+
+  func signup(_ input: AuthAPI.Operations.signup.Input) async throws -> AuthAPI.Operations.signup.Output {
+    guard case .json(let request) = input.body else { throw GoTrueError.badJSON }
+    guard !request.password.isEmpty else {
+      throw GoTrueError.validationFailed("Signup requires a valid password", status: .unprocessableContent)
+    }
+    guard request.password.unicodeScalars.count >= Passwords.minimumLength else { throw GoTrueError.weakPassword }
+    let email = EmailAddress.normalize(request.email)
+    guard !email.isEmpty else { throw GoTrueError.validationFailed("An email address is required") }
+    guard EmailAddress.isValid(email) else {
+      throw GoTrueError.validationFailed("Unable to validate email address: invalid format")
+    }
+    let metadata = try UserMetadata.encode(request.data?.additionalProperties ?? .init())
+    let hash = await Passwords.hash(request.password)
+    let state = self.state
+    let session = try await state.pool.write { db in
+      guard try UserRecord.fetch(db, email: email) == nil else { throw GoTrueError.userAlreadyExists }
+      let user = UserRecord(
+        id: UUID().uuidString.lowercased(), email: email, passwordHash: hash, createdAt: Timestamps.now(),
+        userMetadata: metadata)
+      try user.insert(db)
+      try NewUserHooks(features: state.options.features).run(
+        db, user: NewUser(id: user.id, email: user.email, metadata: UserMetadata.strings(user.metadata)))
+      return try Sessions.start(db, for: user, state: state)
+    }
+    return .ok(.init(body: .json(session)))
+  }
+
+  func token(_ input: AuthAPI.Operations.token.Input) async throws -> AuthAPI.Operations.token.Output {
+    guard case .json(let request) = input.body else { throw GoTrueError.badJSON }
+    let state = self.state
+    switch input.query.grant_type {
+    case .password:
+      guard let email = request.email.map(EmailAddress.normalize), !email.isEmpty else {
+        throw GoTrueError.validationFailed("missing email or phone")
+      }
+      guard let user = try await state.pool.read({ try UserRecord.fetch($0, email: email) }),
+        await Passwords.verify(request.password ?? "", hash: user.passwordHash)
+      else { throw GoTrueError.invalidCredentials }
+      let session = try await state.pool.write { db in try Sessions.start(db, for: user, state: state) }
+      return .ok(.init(body: .json(session)))
+
+    case .refresh_token:
+      guard let token = request.refresh_token, !token.isEmpty else {
+        throw GoTrueError.validationFailed("refresh_token required")
+      }
+      let session = try await state.pool.write { db in try Sessions.refresh(db, token: token, state: state) }
+      return .ok(.init(body: .json(session)))
+    }
+  }
+
+  func getUser(_ input: AuthAPI.Operations.getUser.Input) async throws -> AuthAPI.Operations.getUser.Output {
+    let user = try await signedInUser()
+    return .ok(.init(body: .json(user.api)))
+  }
+
+  func updateUser(_ input: AuthAPI.Operations.updateUser.Input) async throws
+    -> AuthAPI.Operations.updateUser.Output
+  {
+    let current = try await signedInUser()
+    guard case .json(let update) = input.body else { throw GoTrueError.badJSON }
+    if let email = update.email, EmailAddress.normalize(email) != current.email {
+      throw GoTrueError.validationFailed(
+        "The sandbox does not change email addresses; sign up the new address instead.",
+        status: .unprocessableContent)
+    }
+    if update.phone != nil {
+      throw GoTrueError.validationFailed(
+        "The sandbox has no phone sign-in; a user cannot have a phone number.", status: .unprocessableContent)
+    }
+    var newHash: String?
+    if let password = update.password {
+      guard password.unicodeScalars.count >= Passwords.minimumLength else { throw GoTrueError.weakPassword }
+      guard !(await Passwords.verify(password, hash: current.passwordHash)) else { throw GoTrueError.samePassword }
+      newHash = await Passwords.hash(password)
+    }
+    let passwordHash = newHash
+    let changes = update.data?.additionalProperties
+    let user = try await state.pool.write { db in
+      // Re-read inside the write: another request may have changed the metadata meanwhile.
+      guard var user = try UserRecord.fetch(db, id: current.id) else { throw GoTrueError.userNotFound }
+      if let changes { user.userMetadata = try UserMetadata.encode(UserMetadata.merge(changes, into: user.metadata)) }
+      if let passwordHash { user.passwordHash = passwordHash }
+      user.updatedAt = Timestamps.now()
+      try db.execute(
+        sql: "UPDATE users SET user_metadata = ?, password_hash = ?, updated_at = ? WHERE id = ?",
+        arguments: [user.userMetadata, user.passwordHash, user.updatedAt, user.id])
+      return user
+    }
+    return .ok(.init(body: .json(user.api)))
+  }
+
+  func logout(_ input: AuthAPI.Operations.logout.Input) async throws -> AuthAPI.Operations.logout.Output {
+    let user = try await state.authenticate().get()
+    let scope = input.query.scope ?? .global
+    try await state.pool.write { db in
+      switch scope {
+      case .global:
+        try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ?", arguments: [user.id])
+      case .local:
+        try db.execute(sql: "DELETE FROM auth_sessions WHERE id = ?", arguments: [user.sessionID])
+      case .others:
+        try db.execute(
+          sql: "DELETE FROM auth_sessions WHERE user_id = ? AND id <> ?", arguments: [user.id, user.sessionID])
+      }
+    }
+    return .noContent(.init())
+  }
+
+  /// The bearer token's user, or GoTrue's error.
+  private func signedInUser() async throws -> UserRecord {
+    let state = self.state
+    let authenticated = try await state.authenticate().get()
+    guard let user = try await state.pool.read({ try UserRecord.fetch($0, id: authenticated.id) }) else {
+      throw GoTrueError.userNotFound
+    }
+    return user
+  }
+}
+
+/// Sessions (one per sign-in), their rotating refresh tokens and their access tokens.
+package enum Sessions {
+  /// Starts a session for `user` (a sign-up or a password sign-in): records the sign-in and
+  /// returns its first tokens.
+  static func start(_ db: Database, for user: UserRecord, state: SandboxState) throws
+    -> AuthAPI.Components.Schemas.Session
+  {
+    let sessionID = UUID().uuidString.lowercased()
+    let now = Timestamps.now()
+    try db.execute(
+      sql: "INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES (?, ?, ?, ?)",
+      arguments: [sessionID, user.id, now, Timestamps.unixNow()])
+    try db.execute(sql: "UPDATE users SET last_sign_in_at = ? WHERE id = ?", arguments: [now, user.id])
+    var user = user
+    user.lastSignInAt = now
+    return try issue(db, for: user, sessionID: sessionID, state: state)
+  }
+
+  /// Uses up `token` and returns the next tokens of its session.
+  static func refresh(_ db: Database, token: String, state: SandboxState) throws
+    -> AuthAPI.Components.Schemas.Session
+  {
+    guard
+      let row = try Row.fetchOne(
+        db, sql: "SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", arguments: [token]),
+      let sessionID = row["session_id"] as String?,
+      let user = try UserRecord.fetch(db, id: row["user_id"])
+    else { throw GoTrueError.refreshTokenNotFound }
+    guard row["revoked"] as Int == 0 else { throw GoTrueError.refreshTokenAlreadyUsed }
+    try db.execute(sql: "UPDATE refresh_tokens SET revoked = 1 WHERE token = ?", arguments: [token])
+    return try issue(db, for: user, sessionID: sessionID, state: state)
+  }
+
+  /// Whether the session `id` of user `userID` is still live.
+  static func exists(_ db: Database, id: String, userID: String) throws -> Bool {
+    try Bool.fetchOne(
+      db, sql: "SELECT EXISTS (SELECT 1 FROM auth_sessions WHERE id = ? AND user_id = ?)", arguments: [id, userID])
+      ?? false
+  }
+
+  /// Signs an access token of `sessionID` for `user` and stores a new refresh token.
+  private static func issue(_ db: Database, for user: UserRecord, sessionID: String, state: SandboxState) throws
+    -> AuthAPI.Components.Schemas.Session
+  {
+    let now = Timestamps.unixNow()
+    let ttl = state.options.accessTokenTTL
+    let signedInAt = try Int.fetchOne(
+      db, sql: "SELECT signed_in_at FROM auth_sessions WHERE id = ?", arguments: [sessionID])
+    let claims = AccessTokenClaims(
+      userID: user.id, email: user.email, sessionID: sessionID, userMetadata: user.metadata, issuedAt: now, ttl: ttl,
+      signedInAt: signedInAt)
+    let accessToken = try state.signer(db).sign(claims)
+    let refreshToken = newRefreshToken()
+    try db.execute(
+      sql: "INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id) VALUES (?, ?, 0, ?, ?)",
+      arguments: [refreshToken, user.id, Timestamps.now(), sessionID])
+    return .init(
+      access_token: accessToken, token_type: "bearer", expires_in: ttl, expires_at: Int64(now + ttl),
+      refresh_token: refreshToken, user: user.api)
+  }
+
+  /// 32 random bytes, base64url: unguessable (refresh tokens, invite tokens).
+  package static func newRefreshToken() -> String {
+    SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode(Data($0)) }
+  }
+}
+
+/// `user_metadata`: a JSON object stored as text.
+enum UserMetadata {
+  /// The metadata's string values (what the features' new-user hooks read, e.g. `role`).
+  static func strings(_ metadata: OpenAPIObjectContainer) -> [String: String] {
+    metadata.value.compactMapValues { $0 as? String }
+  }
+
+  static func encode(_ metadata: OpenAPIObjectContainer) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(metadata), as: UTF8.self)
+  }
+
+  /// GoTrue's merge: each key of `changes` is set, and a key whose value is null is removed.
+  static func merge(_ changes: OpenAPIObjectContainer, into metadata: OpenAPIObjectContainer) throws
+    -> OpenAPIObjectContainer
+  {
+    var merged = metadata.value
+    for (key, value) in changes.value {
+      if let value { merged[key] = value } else { merged[key] = nil }
+    }
+    return try OpenAPIObjectContainer(unvalidatedValue: merged)
+  }
+}
+
+extension UserRecord {
+  /// The namespace of the ids of users' email identities.
+  static let identityNamespace = UUID(uuidString: "3D6E1F0A-8B2C-4E57-9A41-6C0F2B7D9E13")!
+
+  /// GoTrue's user object. The sandbox confirms email addresses at sign-up, so the user is
+  /// confirmed since its creation.
+  var api: AuthAPI.Components.Schemas.User {
+    let identityData =
+      (try? OpenAPIObjectContainer(unvalidatedValue: [
+        "email": email, "email_verified": true, "phone_verified": false, "sub": id,
+      ])) ?? .init()
+    let identity = AuthAPI.Components.Schemas.Identity(
+      identity_id: NameUUID.make(namespace: Self.identityNamespace, name: id).uuidString.lowercased(),
+      id: id, user_id: id, identity_data: .init(additionalProperties: identityData), provider: "email",
+      email: email, last_sign_in_at: lastSignInAt, created_at: createdAt, updated_at: updatedAt ?? createdAt)
+    return .init(
+      id: id, aud: "authenticated", role: "authenticated", email: email, email_confirmed_at: createdAt, phone: "",
+      confirmed_at: createdAt, last_sign_in_at: lastSignInAt,
+      app_metadata: .init(provider: "email", providers: ["email"]),
+      user_metadata: .init(additionalProperties: metadata), identities: [identity], created_at: createdAt,
+      updated_at: updatedAt ?? createdAt, is_anonymous: false)
+  }
+}
+
+package enum QueryItems {
+  /// The first value of the query parameter `name` of `request`, percent-decoded.
+  package static func value(of name: String, in request: HTTPRequest) -> String? {
+    guard let path = request.path, let components = URLComponents(string: path) else { return nil }
+    return components.queryItems?.first { $0.name == name }?.value
+  }
+}

@@ -1,0 +1,43 @@
+import GRDB
+
+/// The user an access token was issued to, and the session it belongs to.
+package struct AuthenticatedUser: Sendable, Equatable {
+  package var id: String
+  package var email: String
+  package var createdAt: String
+  package var sessionID: String
+}
+
+extension SandboxState {
+  /// The user whose access token is the current request's bearer token, or GoTrue's reason
+  /// why there is none: no token (401), a token that is invalid or expired, or whose user or
+  /// session is gone (403). A session ends at sign-out and at a sandbox reset.
+  func authenticate() async throws -> Result<AuthenticatedUser, GoTrueError> {
+    guard let token = CurrentRequest.bearerToken else { return .failure(.noAuthorization) }
+    return try await pool.read { db in
+      let claims: AccessTokenClaims
+      switch try self.signer(db).check(token, now: Timestamps.unixNow()) {
+      case .failure(let failure): return .failure(.badJWT(failure))
+      case .success(let valid): claims = valid
+      }
+      guard let user = try UserRecord.fetch(db, id: claims.sub) else { return .failure(.userNotFound) }
+      guard try Sessions.exists(db, id: claims.session_id, userID: user.id) else { return .failure(.sessionNotFound) }
+      return .success(
+        AuthenticatedUser(id: user.id, email: user.email, createdAt: user.createdAt, sessionID: claims.session_id))
+    }
+  }
+
+  /// The user whose valid, unexpired access token of a live session is the current request's
+  /// bearer token, or nil when the header is missing, the token is invalid or expired, or its
+  /// user or session no longer exists. Every endpoint that needs a signed-in user goes through here.
+  package func bearerUser() async throws -> AuthenticatedUser? {
+    guard case .success(let user) = try await authenticate() else { return nil }
+    return user
+  }
+
+  /// ``bearerUser()``, throwing `error` (the API's 401 body) when there is none.
+  package func requireBearerUser(orThrow error: SandboxAPIError) async throws -> AuthenticatedUser {
+    guard let user = try await bearerUser() else { throw error }
+    return user
+  }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import ServiceLifecycle
+
+/// An error that becomes a JSON error response with the given status.
+package struct SandboxAPIError: Error, HTTPResponseConvertible {
+  package var status: HTTPResponse.Status
+  package var json: [String: JSONValue]
+
+  package init(status: HTTPResponse.Status, json: [String: JSONValue]) {
+    self.status = status
+    self.json = json
+  }
+
+  /// FLYR and sandbox-admin style: `{"error": message}`.
+  package static func simple(_ status: HTTPResponse.Status, _ message: String) -> SandboxAPIError {
+    SandboxAPIError(status: status, json: ["error": .string(message)])
+  }
+
+  package static let internalError = simple(.internalServerError, "internal error")
+
+  package var httpStatus: HTTPResponse.Status { status }
+  package var httpHeaderFields: HTTPFields { [.contentType: "application/json"] }
+  package var httpBody: HTTPBody? { HTTPBody(encoded) }
+
+  package var encoded: Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(json)) ?? Data("{}".utf8)
+  }
+
+  package var response: (HTTPResponse, HTTPBody?) {
+    (HTTPResponse(status: status, headerFields: httpHeaderFields), httpBody)
+  }
+
+  package enum JSONValue: Encodable, Sendable {
+    case string(String)
+    case int(Int)
+
+    package func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .string(let value): try container.encode(value)
+      case .int(let value): try container.encode(value)
+      }
+    }
+  }
+}
+
+/// Turns every error of an OpenAPI operation into a JSON error response in the API's style:
+/// ``SandboxAPIError``s as they are, request decoding failures (4xx) through `requestError`,
+/// anything else into a 500.
+package struct ErrorResponseMiddleware: ServerMiddleware {
+  /// Builds the error for a request that could not be decoded (missing or malformed parameter
+  /// or body). Gets the operation id, the request and the status the runtime chose.
+  package var requestError: @Sendable (String, HTTPRequest, HTTPResponse.Status) -> SandboxAPIError
+  /// The body of unexpected failures.
+  package var internalError = SandboxAPIError.internalError
+
+  package init(requestError: @escaping @Sendable (String, HTTPRequest, HTTPResponse.Status) -> SandboxAPIError) {
+    self.requestError = requestError
+  }
+
+  package func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    do {
+      return try await next(request, body, metadata)
+    } catch let error as ServerError {
+      if let apiError = error.underlyingError as? SandboxAPIError { return apiError.response }
+      if error.operationInput == nil, (400..<500).contains(error.httpStatus.code) {
+        return requestError(operationID, request, error.httpStatus).response
+      }
+      return internalError.response
+    } catch let error as SandboxAPIError {
+      return error.response
+    } catch {
+      return internalError.response
+    }
+  }
+}
+
+/// The head of the request being handled, for OpenAPI handlers that need headers the
+/// operations do not declare (Authorization).
+package enum CurrentRequest {
+  @TaskLocal package static var head: HTTPRequest?
+
+  /// The bearer token of the current request's Authorization header, if any.
+  package static var bearerToken: String? {
+    guard let value = head?.headerFields[.authorization] else { return nil }
+    let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    let token = parts[1].trimmingCharacters(in: .whitespaces)
+    return token.isEmpty ? nil : token
+  }
+}
+
+/// Stores the request head in ``CurrentRequest/head`` for the rest of the chain.
+struct RequestHeadMiddleware<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    try await CurrentRequest.$head.withValue(request.head) {
+      try await next(request, context)
+    }
+  }
+}
+
+/// Delays every response outside the admin prefix by the sandbox's current delay.
+struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
+  static var adminPrefix: String { "/__sandbox/" }
+  let state: SandboxState
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let milliseconds = state.delayMilliseconds
+    if milliseconds > 0, !request.uri.path.hasPrefix(Self.adminPrefix) {
+      // Cancellable, and cut short by a graceful shutdown so that stopping never waits for it.
+      do {
+        try await cancelWhenGracefulShutdown {
+          try await Task.sleep(for: .milliseconds(milliseconds))
+        }
+      } catch {
+        return Response.json(.simple(.serviceUnavailable, "the sandbox is shutting down"))
+      }
+    }
+    return try await next(request, context)
+  }
+}
+
+package extension Response {
+  /// A Hummingbird response carrying a ``SandboxAPIError``.
+  static func json(_ error: SandboxAPIError) -> Response {
+    Response(
+      status: error.status, headers: [.contentType: "application/json"],
+      body: .init(byteBuffer: ByteBuffer(data: error.encoded)))
+  }
+}
+
+/// Refuses a JSON `null` for a property the document does not declare nullable: the generated
+/// decoder reads `null` as absent, which would accept what the schema forbids.
+package struct RejectNullsMiddleware: ServerMiddleware {
+  /// Operation id → its declared properties that may not be null (unknown properties may be).
+  package let operations: [String: Set<String>]
+  package let error: @Sendable (String, HTTPRequest) -> SandboxAPIError
+
+  package init(
+    operations: [String: Set<String>], error: @escaping @Sendable (String, HTTPRequest) -> SandboxAPIError
+  ) {
+    self.operations = operations
+    self.error = error
+  }
+
+  package func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    guard let nonNullable = operations[operationID], let body else { return try await next(request, body, metadata) }
+    let data = try await Data(collecting: body, upTo: BodyLimitMiddleware.limit)
+    if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      object.contains(where: { $0.value is NSNull && nonNullable.contains($0.key) })
+    {
+      return error(operationID, request).response
+    }
+    return try await next(request, HTTPBody(data), metadata)
+  }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import OpenAPIRuntime
+import Synchronization
+
+/// Refuses request bodies over ``limit`` bytes with 413, without buffering them: a declared
+/// Content-Length over the limit is refused before any byte is read, and a streamed (chunked)
+/// body is cut off as soon as it passes the limit.
+struct BodyLimitMiddleware: RouterMiddleware {
+  static let limit = 1 << 20
+  static let message = "The request body is larger than 1 MB (1048576 bytes)."
+
+  func handle(
+    _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
+  ) async throws -> Response {
+    if let declared = request.headers[.contentLength] {
+      guard let length = Int(declared.trimmingCharacters(in: .whitespaces)), length >= 0 else {
+        return Self.refusal(.badRequest, "Invalid Content-Length.")
+      }
+      if length > Self.limit { return Self.refusal(.contentTooLarge, Self.message) }
+      return try await next(request, context)
+    }
+    // Streamed: count the bytes as they arrive, and fail the stream when they pass the limit.
+    let exceeded = Flag()
+    var limited = request
+    limited.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: Self.limit, exceeded: exceeded))
+    do {
+      let response = try await next(limited, context)
+      if exceeded.isSet { return Self.refusal(.contentTooLarge, Self.message) }
+      return response
+    } catch {
+      if exceeded.isSet { return Self.refusal(.contentTooLarge, Self.message) }
+      throw error
+    }
+  }
+
+  /// An error response that also closes the connection (the rest of the body is never read).
+  static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
+    var response = Response.json(.simple(status, message))
+    response.headers[.connection] = "close"
+    return response
+  }
+
+  struct TooLarge: Error {}
+
+  struct LimitedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: RequestBody
+    let limit: Int
+    let exceeded: Flag
+
+    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), limit: limit, exceeded: exceeded) }
+
+    struct Iterator: AsyncIteratorProtocol {
+      var base: RequestBody.AsyncIterator
+      let limit: Int
+      let exceeded: Flag
+      var count = 0
+
+      mutating func next() async throws -> ByteBuffer? {
+        guard let buffer = try await base.next() else { return nil }
+        count += buffer.readableBytes
+        if count > limit {
+          exceeded.set()
+          throw TooLarge()
+        }
+        return buffer
+      }
+    }
+  }
+
+  final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+  }
+}
+
+/// The operator endpoints (/__sandbox/v1) need the sandbox's admin token, and requests that
+/// change state also need `Content-Type: application/json` and a loopback (or the server's own)
+/// Host and Origin: a web page in the operator's browser can neither read nor reset the sandbox.
+struct OperatorGuardMiddleware: RouterMiddleware {
+  static let prefix = "/__sandbox/v1"
+  let state: SandboxState
+  /// A declared path asked with an undeclared method goes on to its 405.
+  let routes: RouteTable
+
+  static let unauthorized =
+    "The sandbox admin token is missing or wrong: send Authorization: Bearer TOKEN (deck sandbox serve prints it)."
+  static let wrongHost = "Operator requests that change the sandbox must come from loopback (Host and Origin)."
+  static let notJSON = "Operator requests that change the sandbox must be Content-Type: application/json."
+
+  static func isOperatorPath(_ path: String) -> Bool {
+    path == prefix || path.hasPrefix(prefix + "/")
+  }
+
+  func handle(
+    _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
+  ) async throws -> Response {
+    guard Self.isOperatorPath(request.uri.path) else { return try await next(request, context) }
+    guard let token = Self.bearerToken(request.headers[.authorization]), Self.equal(token, state.adminToken) else {
+      var response = Response.json(.simple(.unauthorized, Self.unauthorized))
+      response.headers[.wwwAuthenticate] = "Bearer realm=\"deck-sandbox\""
+      return response
+    }
+    let declared = routes.methods(for: request.uri.path)
+    if ![.get, .head].contains(request.method), declared.isEmpty || declared.contains(request.method) {
+      guard let host = request.head.authority, isAllowed(authority: host) else {
+        return Response.json(.simple(.forbidden, Self.wrongHost))
+      }
+      if let origin = request.headers[.origin] {
+        guard let authority = Self.authority(ofOrigin: origin), isAllowed(authority: authority) else {
+          return Response.json(.simple(.forbidden, Self.wrongHost))
+        }
+      }
+      guard Self.isJSON(request.headers[.contentType]) else {
+        return Response.json(.simple(.unsupportedMediaType, Self.notJSON))
+      }
+    }
+    return try await next(request, context)
+  }
+
+  static func bearerToken(_ value: String?) -> String? {
+    guard let value else { return nil }
+    let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+    guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+    return parts[1].trimmingCharacters(in: .whitespaces)
+  }
+
+  /// Compares in time that depends only on the lengths.
+  static func equal(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8)
+    let y = Array(b.utf8)
+    guard x.count == y.count else { return false }
+    var difference: UInt8 = 0
+    for index in x.indices { difference |= x[index] ^ y[index] }
+    return difference == 0
+  }
+
+  static func isJSON(_ contentType: String?) -> Bool {
+    guard let contentType else { return false }
+    let media = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    return media == "application/json"
+  }
+
+  /// A loopback host, or the host of the server's own public URL.
+  func isAllowed(authority: String) -> Bool {
+    let host = Self.host(ofAuthority: authority)
+    if LoopbackAddress.isLoopback(host) { return true }
+    guard let own = state.publicAuthority else { return false }
+    return host == Self.host(ofAuthority: own)
+  }
+
+  /// The host of `host[:port]` or `[v6]:port`, lowercased, without brackets.
+  static func host(ofAuthority authority: String) -> String {
+    let text = authority.lowercased()
+    if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+      return String(text[text.index(after: text.startIndex)..<close])
+    }
+    if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
+      return String(text[..<colon])
+    }
+    return text
+  }
+
+  /// `http://host:port` → `host:port`; nil for `null` or anything without a scheme.
+  static func authority(ofOrigin origin: String) -> String? {
+    guard let range = origin.range(of: "://") else { return nil }
+    let rest = origin[range.upperBound...]
+    let authority = rest.prefix { $0 != "/" }
+    return authority.isEmpty ? nil : String(authority)
+  }
+}
+
+/// Loopback as an address, not a prefix: `localhost`, `::1` and the IPv4 literals of 127.0.0.0/8.
+enum LoopbackAddress {
+  static func isLoopback(_ host: String) -> Bool {
+    let host = host.lowercased()
+    if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+    let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+    guard octets.count == 4 else { return false }
+    var values: [Int] = []
+    for octet in octets {
+      guard (1...3).contains(octet.count), octet.allSatisfy(\.isASCII), octet.allSatisfy(\.isNumber),
+        let value = Int(octet), (0...255).contains(value)
+      else { return false }
+      values.append(value)
+    }
+    return values[0] == 127
+  }
+}
+
+/// The OpenAPI operations' (method, path template) pairs, so that a known path asked with an
+/// undeclared method gets 405 (with Allow) rather than 404.
+final class RouteTable: Sendable {
+  private let routes = Mutex<[(method: HTTPRequest.Method, segments: [Substring])]>([])
+
+  func add(_ method: HTTPRequest.Method, _ path: String) {
+    let segments = path.split(separator: "/")
+    routes.withLock { $0.append((method, segments)) }
+  }
+
+  /// The methods declared for a concrete path (empty: the path is unknown).
+  func methods(for path: String) -> [HTTPRequest.Method] {
+    let segments = path.split(separator: "/")
+    return routes.withLock { routes in
+      routes.filter { route in
+        route.segments.count == segments.count
+          && zip(route.segments, segments).allSatisfy { template, actual in
+            template.hasPrefix(":") || (template.hasPrefix("{") && template.hasSuffix("}")) || template == actual
+          }
+      }.map(\.method)
+    }
+  }
+}
+
+/// Registers OpenAPI operations on the router and records them in a ``RouteTable``.
+package struct RecordingTransport: ServerTransport {
+  let router: SandboxRouter
+  let table: RouteTable
+
+  package func register(
+    _ handler:
+      @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
+        HTTPResponse, HTTPBody?
+      ),
+    method: HTTPRequest.Method, path: String
+  ) throws {
+    table.add(method, path)
+    router.register(handler, method: method, path: path)
+  }
+}
+
+/// 405 with Allow for a declared path asked with a method it does not declare.
+struct MethodNotAllowedMiddleware: RouterMiddleware {
+  let table: RouteTable
+
+  func handle(
+    _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch let error as HTTPError where error.status == .notFound && [nil, "NotFound"].contains(context.endpointPath) {
+      let methods = table.methods(for: request.uri.path)
+      guard !methods.isEmpty, !methods.contains(request.method) else { throw error }
+      var response = Response.json(.simple(.methodNotAllowed, "Method Not Allowed"))
+      response.headers[.allow] = methods.map(\.rawValue).joined(separator: ", ")
+      return response
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import Hummingbird
+import NIOCore
+
+/// The sandbox's request context: Hummingbird's basic one plus the connection, which the
+/// fault rules that reset or cut a connection need.
+package struct SandboxRequestContext: RequestContext {
+  package var coreContext: CoreRequestContextStorage
+  let channel: any Channel
+
+  package init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    channel = source.channel
+  }
+}
+
+package typealias SandboxRouter = Router<SandboxRequestContext>

@@ -1,0 +1,150 @@
+import AuthAPI
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import SandboxAdminAPI
+import ServiceLifecycle
+
+/// The sandbox server: the backend contracts on a local SQLite database.
+public enum SandboxServer {
+  /// Starts the server in the background in this process (used for the embedded sandbox) and returns once it listens.
+  public static func start(_ options: SandboxOptions) async throws -> RunningSandbox {
+    let state = try SandboxState.open(options)
+    let logger = Logger(label: "deck.sandbox") { _ in SwiftLogNoOpLogHandler() }
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let application = try makeApplication(state: state, logger: logger) { port in
+      portContinuation.yield(port)
+      portContinuation.finish()
+    }
+    let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+    let task = Task.detached {
+      defer { portContinuation.finish() }
+      try await group.run()
+    }
+    for await port in ports {
+      return RunningSandbox(
+        baseURL: baseURL(host: options.host, port: port), adminToken: state.adminToken, group: group, task: task)
+    }
+    if Task.isCancelled {
+      await group.triggerGracefulShutdown()
+      _ = await task.result
+      throw CancellationError()
+    }
+    // The server stopped before it listened (e.g. the port is taken): report why.
+    try await task.value
+    throw SandboxServerError.didNotStart
+  }
+
+  /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), calling onListening once
+  /// with the base URL (http://host:port) and the database's admin token.
+  public static func serve(_ options: SandboxOptions, onListening: @escaping @Sendable (URL, String) -> Void)
+    async throws
+  {
+    var logger = Logger(label: "deck.sandbox") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = .info
+    let state = try SandboxState.open(options)
+    let host = options.host
+    let application = try makeApplication(state: state, logger: logger) { port in
+      onListening(baseURL(host: host, port: port), state.adminToken)
+    }
+    let group = ServiceGroup(
+      configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    try await group.run()
+  }
+
+  /// The anon key of the sandbox database at `options.databasePath` (the `apikey` of the
+  /// Supabase clients), opening, migrating and seeding the database if needed.
+  public static func anonKey(_ options: SandboxOptions) throws -> String {
+    let state = try SandboxState.open(options)
+    return try state.pool.read { db in try state.signer(db).anonKey() }
+  }
+
+  /// The router with every API registered, and its middleware.
+  static func makeRouter(state: SandboxState) throws -> SandboxRouter {
+    let router = SandboxRouter(context: SandboxRequestContext.self)
+    let routes = RouteTable()
+    // Outermost first: the body limit, 405s, the request head for handlers, the operator
+    // endpoints' token and origin checks, then fault rules and the delay (API routes only).
+    router.middlewares.add(BodyLimitMiddleware())
+    router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
+    router.middlewares.add(RequestHeadMiddleware())
+    router.middlewares.add(OperatorGuardMiddleware(state: state, routes: routes))
+    router.middlewares.add(FaultMiddleware(state: state))
+    router.middlewares.add(DelayMiddleware(state: state))
+    let transport = RecordingTransport(router: router, table: routes)
+    try AuthHandlers(state: state).registerHandlers(
+      on: transport, serverURL: URL(string: "/auth/v1")!, middlewares: AuthHandlers.middlewares(state: state))
+    try AdminHandlers(state: state).registerHandlers(
+      on: transport, serverURL: URL(string: "/__sandbox/v1")!,
+      middlewares: [
+        ErrorResponseMiddleware(requestError: AdminHandlers.requestError),
+        RejectNullsMiddleware(
+          operations: [
+            "seed": ["brokerages"], "setDelay": ["milliseconds"], "clearFaults": ["id"],
+            "addFault": ["method", "path", "action", "status", "retryAfter", "latencyMs", "times", "probability"],
+          ],
+          error: { AdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
+      ])
+    // Each feature's contract routes, operator endpoints and pages.
+    let features = SandboxRoutes(transport: transport, state: state)
+    for feature in state.options.features { try feature.registerRoutes(on: features) }
+    return router
+  }
+
+  private static func makeApplication(
+    state: SandboxState, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+  ) throws -> some ApplicationProtocol {
+    // Hummingbird calls onServerRunning once, when the listening socket is bound.
+    Application(
+      router: try makeRouter(state: state),
+      configuration: .init(address: .hostname(state.options.host, port: state.options.port), serverName: nil),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? state.options.port
+        state.didStartListening(port: port)
+        onListening(port)
+      },
+      logger: logger)
+  }
+
+  static func baseURL(host: String, port: Int) -> URL {
+    let hostPart = host.contains(":") ? "[\(host)]" : host
+    return URL(string: "http://\(hostPart):\(port)")!
+  }
+}
+
+/// A sandbox server running in the background of this process.
+public final class RunningSandbox: Sendable {
+  /// Where it listens: http://host:port.
+  public let baseURL: URL
+  /// The operator endpoints' token, read from the database.
+  public let adminToken: String
+  private let group: ServiceGroup
+  private let task: Task<Void, any Error>
+
+  init(baseURL: URL, adminToken: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    self.baseURL = baseURL
+    self.adminToken = adminToken
+    self.group = group
+    self.task = task
+  }
+
+  /// Shuts the server down gracefully (in-flight requests finish, delayed ones are cut short)
+  /// and returns when it has stopped. Cancels it if that takes more than two seconds.
+  public func stop() async {
+    await group.triggerGracefulShutdown()
+    let task = self.task
+    let watchdog = Task {
+      try await Task.sleep(for: .seconds(2))
+      task.cancel()
+    }
+    _ = await task.result
+    watchdog.cancel()
+  }
+}
+
+enum SandboxServerError: Error, CustomStringConvertible {
+  case didNotStart
+
+  var description: String { "the sandbox server stopped before it started listening" }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+import HummingbirdBcrypt
+import OpenAPIRuntime
+
+/// A row of `users`.
+package struct UserRecord: Sendable, Equatable {
+  package var id: String
+  package var email: String
+  var passwordHash: String
+  package var createdAt: String
+  /// `user_metadata`, a JSON object.
+  package var userMetadata: String = "{}"
+  /// Nil until the row is first changed (the user's `updated_at` is then `created_at`).
+  var updatedAt: String?
+  /// Nil until the user first signs in.
+  var lastSignInAt: String?
+
+  init(id: String, email: String, passwordHash: String, createdAt: String, userMetadata: String = "{}") {
+    self.id = id
+    self.email = email
+    self.passwordHash = passwordHash
+    self.createdAt = createdAt
+    self.userMetadata = userMetadata
+  }
+
+  init(row: Row) {
+    self.init(
+      id: row["id"], email: row["email"], passwordHash: row["password_hash"], createdAt: row["created_at"],
+      userMetadata: row["user_metadata"])
+    self.updatedAt = row["updated_at"]
+    self.lastSignInAt = row["last_sign_in_at"]
+  }
+
+  package static func fetch(_ db: Database, id: String) throws -> UserRecord? {
+    try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(UserRecord.init(row:))
+  }
+
+  package static func fetch(_ db: Database, email: String) throws -> UserRecord? {
+    try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [email]).map(UserRecord.init(row:))
+  }
+
+  func insert(_ db: Database) throws {
+    try db.execute(
+      sql: "INSERT INTO users (id, email, password_hash, created_at, user_metadata) VALUES (?, ?, ?, ?, ?)",
+      arguments: [id, email, passwordHash, createdAt, userMetadata])
+  }
+
+  /// `user_metadata` as a JSON object (an empty one if the stored text is not an object).
+  var metadata: OpenAPIObjectContainer {
+    (try? JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(userMetadata.utf8))) ?? .init()
+  }
+}
+
+/// The auth tables' later columns: GoTrue's user fields and sessions. (`users` and
+/// `refresh_tokens` themselves are in the "v1-auth" migration.)
+enum AuthSchema {
+  static func register(in migrator: inout DatabaseMigrator) {
+    migrator.registerMigration("v2-auth-gotrue") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE users ADD COLUMN user_metadata TEXT NOT NULL DEFAULT '{}';
+          ALTER TABLE users ADD COLUMN updated_at TEXT;
+          ALTER TABLE users ADD COLUMN last_sign_in_at TEXT;
+          -- One row per sign-in; its refresh tokens (rotated) and access tokens (session_id) die with it.
+          CREATE TABLE auth_sessions (
+            id TEXT PRIMARY KEY NOT NULL,
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            signed_in_at INTEGER NOT NULL
+          );
+          CREATE INDEX auth_sessions_user ON auth_sessions(user_id);
+          -- Tokens from before sessions existed cannot be refreshed any more.
+          DELETE FROM refresh_tokens;
+          ALTER TABLE refresh_tokens ADD COLUMN session_id TEXT REFERENCES auth_sessions(id) ON DELETE CASCADE;
+          CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
+          """)
+    }
+  }
+}
+
+/// Bcrypt hashing, off the cooperative thread pool (it is deliberately slow).
+enum Passwords {
+  /// Low for a sandbox: logins stay quick, and the data is not real.
+  static let cost: UInt8 = 10
+  static let minimumLength = 6
+
+  static func hash(_ password: String) async -> String {
+    await offload { Bcrypt.hash(password, cost: cost) }
+  }
+
+  static func verify(_ password: String, hash: String) async -> Bool {
+    await offload { Bcrypt.verify(password, hash: hash) }
+  }
+
+  private static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+  }
+}
+
+package enum EmailAddress {
+  /// Trimmed and lowercased.
+  package static func normalize(_ email: String) -> String {
+    email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+  }
+
+  /// A plausible address: one "@", a non-empty local part, a dotted domain, no whitespace.
+  package static func isValid(_ email: String) -> Bool {
+    guard email.count <= 254, !email.contains(where: \.isWhitespace) else { return false }
+    let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty else { return false }
+    let domain = parts[1]
+    return domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".") && !domain.contains("..")
+  }
+}
