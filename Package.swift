@@ -25,6 +25,7 @@ let openAPIGenerator = Target.PluginUsage.plugin(name: "OpenAPIGenerator", packa
     swiftSettings: swiftSettings, plugins: [openAPIGenerator])
 }
 
+let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
@@ -72,6 +73,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+    .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
@@ -87,7 +90,8 @@ let package = Package(
       ],
       path: "Sources/Shared/DeckConfig", swiftSettings: swiftSettings),
     .target(
-      name: "DeckAuth", dependencies: ["DeckSupport"], path: "Sources/Shared/DeckAuth", swiftSettings: swiftSettings),
+      name: "DeckAuth", dependencies: ["DeckSupport", jwtKit], path: "Sources/Shared/DeckAuth",
+      swiftSettings: swiftSettings),
     .target(
       name: "DeckNetworking",
       dependencies: [
@@ -156,7 +160,8 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb,
+          "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb, jwtKit,
+          .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
           .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
           .product(name: "Crypto", package: "swift-crypto"),
@@ -225,7 +230,9 @@ let package = Package(
         path: "Tests/PrefsRulesTests", swiftSettings: swiftSettings),
       .testTarget(
         name: "SandboxTests",
-        dependencies: ["DeckApp", "SandboxKit", grdb] + features.map { .target(name: "\($0)Sandbox") },
+        dependencies: [
+          "DeckApp", "SandboxKit", grdb, .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+        ] + features.map { .target(name: "\($0)Sandbox") },
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),
       .testTarget(
         name: "CommandTests",

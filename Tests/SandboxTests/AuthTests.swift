@@ -1,4 +1,5 @@
 import DeckApp
+import ExtrasBase64
 import Foundation
 import Testing
 
@@ -9,31 +10,36 @@ import Testing
 #endif
 
 @Suite struct JWTTests {
-  let signer = JWTSigner(secret: Array(repeating: UInt8(7), count: 32))
   let claims = AccessTokenClaims(userID: "user-1", email: "a@b.co", issuedAt: 1_000, ttl: 3600)
 
-  @Test func roundTrip() throws {
-    let token = try signer.sign(claims)
+  func makeSigner(_ byte: UInt8 = 7) async -> JWTSigner {
+    await JWTSigner(secret: Array(repeating: byte, count: 32))
+  }
+
+  @Test func roundTrip() async throws {
+    let signer = await makeSigner()
+    let token = try await signer.sign(claims)
     #expect(token.split(separator: ".").count == 3)
     #expect(!token.contains("="))
-    #expect(signer.verify(token, now: 1_001) == claims)
+    #expect(await signer.verify(token, now: 1_001) == claims)
     #expect(claims.exp == 4_600)
     #expect(claims.role == "authenticated")
     #expect(claims.aud == "authenticated")
-    let header = try #require(Base64URL.decode(token.split(separator: ".")[0]))
-    #expect(String(decoding: header, as: UTF8.self) == #"{"alg":"HS256","typ":"JWT"}"#)
+    let header = try #require(try JWTPart.json(token, 0))
+    #expect(header["alg"] as? String == "HS256")
+    #expect(header["typ"] as? String == "JWT")
   }
 
-  @Test func claimsAreGoTrues() throws {
+  @Test func claimsAreGoTrues() async throws {
+    let signer = await makeSigner()
     let metadata = UserRecord(
       id: "user-1", email: "a@b.co", passwordHash: "", createdAt: "", userMetadata: #"{"role":"athlete"}"#
     ).metadata
-    let token = try signer.sign(
+    let token = try await signer.sign(
       AccessTokenClaims(
         userID: "user-1", email: "a@b.co", sessionID: "session-1", userMetadata: metadata, issuedAt: 1_000, ttl: 60,
         signedInAt: 900))
-    let payload = try #require(Base64URL.decode(token.split(separator: ".")[1]))
-    let object = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+    let object = try #require(try JWTPart.json(token, 1))
     #expect(object["sub"] as? String == "user-1")
     #expect(object["session_id"] as? String == "session-1")
     #expect(object["phone"] as? String == "")
@@ -49,56 +55,63 @@ import Testing
     // Two tokens of one session issued in the same second still differ.
     let first = AccessTokenClaims(userID: "user-1", email: "a@b.co", sessionID: "session-1", issuedAt: 1_000, ttl: 60)
     let second = AccessTokenClaims(userID: "user-1", email: "a@b.co", sessionID: "session-1", issuedAt: 1_000, ttl: 60)
-    #expect(try signer.sign(first) != (try signer.sign(second)))
+    #expect(try await signer.sign(first) != (try await signer.sign(second)))
   }
 
-  @Test func rejectsTamperedTokens() throws {
-    let token = try signer.sign(claims)
+  @Test func rejectsTamperedTokens() async throws {
+    let signer = await makeSigner()
+    let token = try await signer.sign(claims)
     let parts = token.split(separator: ".").map(String.init)
     var forged = claims
     forged.sub = "admin"
-    let encoder = JSONEncoder()
-    let forgedPayload = Base64URL.encode(try encoder.encode(forged))
+    let forgedPayload = JWTPart.encode(try JSONEncoder().encode(forged))
     let forgedToken = [parts[0], forgedPayload, parts[2]].joined(separator: ".")
-    #expect(signer.verify(forgedToken, now: 1_001) == nil)
-    #expect(signer.check(forgedToken, now: 1_001) == .failure(.badSignature))
+    #expect(await signer.verify(forgedToken, now: 1_001) == nil)
+    #expect(await signer.check(forgedToken, now: 1_001) == .failure(.badSignature))
     var signature = Array(parts[2])
     signature[0] = signature[0] == "A" ? "B" : "A"
-    #expect(signer.verify([parts[0], parts[1], String(signature)].joined(separator: "."), now: 1_001) == nil)
-    let other = JWTSigner(secret: Array(repeating: UInt8(8), count: 32))
-    #expect(other.verify(token, now: 1_001) == nil)
-    let none = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
-    #expect(signer.check([none, parts[1], ""].joined(separator: "."), now: 1_001) == .failure(.malformed))
-    #expect(signer.check("garbage", now: 1_001) == .failure(.malformed))
-    #expect(signer.verify("", now: 1_001) == nil)
+    #expect(await signer.verify([parts[0], parts[1], String(signature)].joined(separator: "."), now: 1_001) == nil)
+    let other = await makeSigner(8)
+    #expect(await other.verify(token, now: 1_001) == nil)
+    let none = JWTPart.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))
+    #expect(await signer.check([none, parts[1], ""].joined(separator: "."), now: 1_001) == .failure(.malformed))
+    #expect(await signer.check("garbage", now: 1_001) == .failure(.malformed))
+    #expect(await signer.verify("", now: 1_001) == nil)
     // Validly signed, but not an access token (the anon key has no sub, email or session).
-    #expect(signer.check(try signer.anonKey(), now: 1_001) == .failure(.malformed))
+    #expect(await signer.check(try await signer.anonKey(), now: 1_001) == .failure(.malformed))
   }
 
-  @Test func rejectsExpiredTokens() throws {
-    let token = try signer.sign(claims)
-    #expect(signer.verify(token, now: 4_599) != nil)
-    #expect(signer.check(token, now: 4_600) == .failure(.expired))
-    #expect(signer.verify(token, now: 10_000) == nil)
+  @Test func rejectsExpiredTokens() async throws {
+    let signer = await makeSigner()
+    let token = try await signer.sign(claims)
+    #expect(await signer.verify(token, now: 4_599) != nil)
+    #expect(await signer.check(token, now: 4_600) == .failure(.expired))
+    #expect(await signer.verify(token, now: 10_000) == nil)
   }
 
-  @Test func anonKeyIsAFixedAnonJWTOfTheSecret() throws {
-    let key = try signer.anonKey()
-    #expect(key == (try signer.anonKey()), "the same secret always gives the same key")
-    #expect(key != (try JWTSigner(secret: Array(repeating: UInt8(8), count: 32)).anonKey()))
-    let parts = key.split(separator: ".")
-    let payload = try #require(Base64URL.decode(parts[1]))
-    let object = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+  @Test func anonKeyIsAFixedAnonJWTOfTheSecret() async throws {
+    let signer = await makeSigner()
+    let key = try await signer.anonKey()
+    #expect(key == (try await signer.anonKey()), "the same secret always gives the same key")
+    let other = await makeSigner(8)
+    #expect(key != (try await other.anonKey()))
+    let object = try #require(try JWTPart.json(key, 1))
     #expect(object["role"] as? String == "anon")
     #expect((object["exp"] as? Int ?? 0) > Int(Date().timeIntervalSince1970) + 50 * 365 * 86_400)
   }
+}
 
-  @Test func base64URL() {
-    let data = Data([0xFB, 0xFF, 0xFE, 0x00, 0x01])
-    let encoded = Base64URL.encode(data)
-    #expect(encoded == "-__-AAE")
-    #expect(Base64URL.decode(encoded) == data)
-    #expect(Base64URL.decode("a") == nil)
+/// Reads and writes the base64url parts of tokens, for tests that look inside them.
+enum JWTPart {
+  static func json(_ token: String, _ index: Int) throws -> [String: Any]? {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return nil }
+    let bytes = try Base64.decode(string: String(parts[index]), options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    return try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+  }
+
+  static func encode(_ data: Data) -> String {
+    Base64.encodeToString(bytes: data, options: [.base64UrlAlphabet, .omitPaddingCharacter])
   }
 }
 
@@ -241,8 +254,7 @@ import Testing
       // expires_at is the access token's exp, an hour after it was issued.
       let expiresAt = try #require(signup.body["expires_at"] as? Int)
       let accessToken = try #require(signup.string("access_token"))
-      let payload = try #require(Base64URL.decode(accessToken.split(separator: ".")[1]))
-      let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+      let claims = try #require(try JWTPart.json(accessToken, 1))
       #expect(claims["exp"] as? Int == expiresAt)
       #expect(expiresAt - (claims["iat"] as? Int ?? 0) == 3600)
       #expect(expiresAt > Int(Date().timeIntervalSince1970))
@@ -335,8 +347,7 @@ import Testing
       // The metadata of a new access token says the same.
       let login = try await server.signIn("parent@example.com")
       let accessToken = try #require(login.string("access_token"))
-      let payload = try #require(Base64URL.decode(accessToken.split(separator: ".")[1]))
-      let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+      let claims = try #require(try JWTPart.json(accessToken, 1))
       #expect((claims["user_metadata"] as? [String: String]) == ["role": "parent"])
 
       expectError(try await server.send("PUT", "/user", #"{"password":"123"}"#, bearer: token), 422, "weak_password")
@@ -385,7 +396,7 @@ import Testing
 
   @Test(.timeLimit(.minutes(3))) func apiKeyIsOptionalButMustBeTheAnonKey() async throws {
     try await withServer { server in
-      let anonKey = try SandboxServer.anonKey(databasePath: server.databasePath)
+      let anonKey = try await SandboxServer.anonKey(databasePath: server.databasePath)
       let body = #"{"email":"owner@sandbox.test","password":"sandbox"}"#
       #expect(try await server.send("POST", "/token?grant_type=password", body).status == 200)
       let keyed = try await server.send("POST", "/token?grant_type=password", body, headers: ["apikey": anonKey])
@@ -406,11 +417,11 @@ import Testing
 
   @Test(.timeLimit(.minutes(3))) func resetEndsEverySessionButKeepsTheAnonKey() async throws {
     try await withServer { server in
-      let anonKey = try SandboxServer.anonKey(databasePath: server.databasePath)
+      let anonKey = try await SandboxServer.anonKey(databasePath: server.databasePath)
       let login = try await server.signIn(SandboxSeed.demoEmail, password: SandboxSeed.demoPassword)
-      let state = try SandboxState.open(.init(databasePath: server.databasePath))
+      let state = try await SandboxState.open(.init(databasePath: server.databasePath))
       try await state.pool.write { db in try SandboxSeed.reset(db, features: Registry.sandboxFeatures) }
-      #expect(try SandboxServer.anonKey(databasePath: server.databasePath) == anonKey)
+      #expect(try await SandboxServer.anonKey(databasePath: server.databasePath) == anonKey)
       // The demo user is seeded again with the same id, but the session is gone.
       expectError(try await server.send("GET", "/user", bearer: login.string("access_token")), 403, "session_not_found")
       expectError(try await server.refresh(try #require(login.string("refresh_token"))), 400, "refresh_token_not_found")

@@ -191,10 +191,10 @@ import Testing
   @Test func linksDefaultToTheListeningAddress() async throws {
     let server = try await Self.start()
     defer { Task { await server.stop() } }
-    let state = try SandboxState.open(.init(databasePath: server.directory.path("x.sqlite"), port: 0))
+    let state = try await SandboxState.open(.init(databasePath: server.directory.path("x.sqlite"), port: 0))
     state.didStartListening(port: 4321)
     #expect(state.linkBase == "http://127.0.0.1:4321")
-    let wildcard = try SandboxState.open(.init(databasePath: server.directory.path("y.sqlite"), host: "0.0.0.0"))
+    let wildcard = try await SandboxState.open(.init(databasePath: server.directory.path("y.sqlite"), host: "0.0.0.0"))
     wildcard.didStartListening(port: 80)
     #expect(wildcard.linkBase == "http://127.0.0.1:80")
   }

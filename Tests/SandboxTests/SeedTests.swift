@@ -30,12 +30,12 @@ import Testing
         == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
   }
 
-  @Test func seedsAnEmptyDatabaseOnce() throws {
+  @Test func seedsAnEmptyDatabaseOnce() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.cleanUp() }
     let options = SandboxOptions(databasePath: directory.path("nested/dir/sandbox.sqlite"))
-    let state = try SandboxState.open(options)
-    let (brokerages, users, secret) = try state.pool.read { db in
+    let state = try await SandboxState.open(options)
+    let (brokerages, users, secret) = try await state.pool.read { db in
       (
         try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages")!,
         try Int.fetchOne(db, sql: "SELECT count(*) FROM users")!,
@@ -51,8 +51,8 @@ import Testing
     }
 
     // Opening again keeps everything, including the secret.
-    let again = try SandboxState.open(options)
-    let secretAgain = try again.pool.read { db in
+    let again = try await SandboxState.open(options)
+    let secretAgain = try await again.pool.read { db in
       try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")
     }
     #expect(secretAgain == secret)

@@ -56,7 +56,7 @@ extension SandboxOptions {
 
 extension SandboxServer {
   /// The anon key of the test database at `databasePath`.
-  static func anonKey(databasePath: String) throws -> String {
-    try anonKey(SandboxOptions(databasePath: databasePath))
+  static func anonKey(databasePath: String) async throws -> String {
+    try await anonKey(SandboxOptions(databasePath: databasePath))
   }
 }

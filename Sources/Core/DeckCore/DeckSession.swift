@@ -8,18 +8,30 @@ import Synchronization
 /// Keeping them behind this protocol keeps the core, the command tree and the spec logic
 /// free of NIO, GRDB and Hummingbird.
 public protocol ServiceProviders: Sendable {
-  /// The anon key (the auth service's `apikey`) of the sandbox database at this path.
-  func sandboxAnonKey(databasePath: String) throws -> String
   /// An HTTP transport on the shared connection pool, with this per-request timeout.
   func makeTransport(timeout: Duration) -> any ClientTransport
   /// Starts the sandbox server in this process on an ephemeral loopback port.
   func startEmbeddedSandbox(databasePath: String) async throws -> URL
-  /// Serves the sandbox in the foreground until SIGINT or SIGTERM; onListening gets the URL
-  /// and the database's admin token (for the operator endpoints).
-  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL, String) -> Void)
+  /// Serves the sandbox in the foreground until SIGINT or SIGTERM; onListening gets its URL
+  /// and keys once it listens.
+  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (ServedSandbox) -> Void)
     async throws
   /// The admin token of the embedded sandbox once it runs (read from its database), else nil.
   func embeddedSandboxAdminToken() -> String?
+}
+
+/// A sandbox that `serveSandbox` started: where it listens, the operator endpoints' admin token,
+/// and the auth service's anon key (the Supabase clients' `apikey`, public by design).
+public struct ServedSandbox: Sendable {
+  public let url: URL
+  public let adminToken: String
+  public let anonKey: String
+
+  public init(url: URL, adminToken: String, anonKey: String) {
+    self.url = url
+    self.adminToken = adminToken
+    self.anonKey = anonKey
+  }
 }
 
 public struct SandboxServeRequest: Sendable {

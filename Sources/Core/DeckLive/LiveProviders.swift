@@ -22,24 +22,24 @@ public final class LiveProviders: ServiceProviders {
     HTTPTransportFactory.shared.transport(timeout: timeout)
   }
 
-  public func sandboxAnonKey(databasePath: String) throws -> String {
-    try SandboxServer.anonKey(SandboxOptions(databasePath: databasePath, features: features))
-  }
-
   public func startEmbeddedSandbox(databasePath: String) async throws -> URL {
     let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath, features: features))
     embedded.withLock { $0 = running }
     return running.baseURL
   }
 
-  public func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (URL, String) -> Void)
+  public func serveSandbox(
+    _ request: SandboxServeRequest, onListening: @escaping @Sendable (ServedSandbox) -> Void
+  )
     async throws
   {
     try await SandboxServer.serve(
       SandboxOptions(
         databasePath: request.databasePath, host: request.host, port: request.port,
         accessTokenTTL: request.accessTokenTTL, publicURL: request.publicURL, features: features),
-      onListening: onListening)
+      onListening: { url, adminToken, anonKey in
+        onListening(ServedSandbox(url: url, adminToken: adminToken, anonKey: anonKey))
+      })
   }
 
   public func embeddedSandboxAdminToken() -> String? {

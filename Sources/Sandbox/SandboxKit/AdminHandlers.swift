@@ -132,13 +132,14 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
 
   private func currentInfo() async throws -> SandboxAdminAPI.Components.Schemas.Info {
     let state = self.state
-    let (counts, anonKey) = try await state.pool.read { db in
+    let counts = try await state.pool.read { db in
       var counts = ["users": try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0]
       for feature in state.options.features {
         counts.merge(try feature.counts(db)) { first, _ in first }
       }
-      return (counts, try state.signer(db).anonKey())
+      return counts
     }
+    let anonKey = state.anonKey
     return .init(
       sandbox: true, version: "1", counts: .init(additionalProperties: counts), database: state.options.databasePath,
       anon_key: anonKey)

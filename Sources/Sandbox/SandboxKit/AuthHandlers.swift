@@ -1,5 +1,6 @@
 import AuthAPI
 import Crypto
+import ExtrasBase64
 import Foundation
 import GRDB
 import Hummingbird
@@ -38,7 +39,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
       try NewUserHooks(features: state.options.features).run(
         db, user: NewUser(id: user.id, email: user.email, metadata: UserMetadata.strings(user.metadata)))
       return try Sessions.start(db, for: user, state: state)
-    }
+    }.signed(by: state.signer)
     return .ok(.init(body: .json(session)))
   }
 
@@ -54,6 +55,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
         await Passwords.verify(request.password ?? "", hash: user.passwordHash)
       else { throw GoTrueError.invalidCredentials }
       let session = try await state.pool.write { db in try Sessions.start(db, for: user, state: state) }
+        .signed(by: state.signer)
       return .ok(.init(body: .json(session)))
 
     case .refresh_token:
@@ -61,6 +63,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
         throw GoTrueError.validationFailed("refresh_token required")
       }
       let session = try await state.pool.write { db in try Sessions.refresh(db, token: token, state: state) }
+        .signed(by: state.signer)
       return .ok(.init(body: .json(session)))
     }
   }
@@ -136,11 +139,24 @@ struct AuthHandlers: AuthAPI.APIProtocol {
 
 /// Sessions (one per sign-in), their rotating refresh tokens and their access tokens.
 package enum Sessions {
+  /// A session's next tokens, recorded in the database but not signed yet: signing is async
+  /// (jwt-kit), so it happens after the transaction.
+  struct Pending: Sendable {
+    var claims: AccessTokenClaims
+    var refreshToken: String
+    var user: UserRecord
+    var ttl: Int
+
+    func signed(by signer: JWTSigner) async throws -> AuthAPI.Components.Schemas.Session {
+      .init(
+        access_token: try await signer.sign(claims), token_type: "bearer", expires_in: ttl,
+        expires_at: Int64(claims.exp), refresh_token: refreshToken, user: user.api)
+    }
+  }
+
   /// Starts a session for `user` (a sign-up or a password sign-in): records the sign-in and
   /// returns its first tokens.
-  static func start(_ db: Database, for user: UserRecord, state: SandboxState) throws
-    -> AuthAPI.Components.Schemas.Session
-  {
+  static func start(_ db: Database, for user: UserRecord, state: SandboxState) throws -> Pending {
     let sessionID = UUID().uuidString.lowercased()
     let now = Timestamps.now()
     try db.execute(
@@ -153,9 +169,7 @@ package enum Sessions {
   }
 
   /// Uses up `token` and returns the next tokens of its session.
-  static func refresh(_ db: Database, token: String, state: SandboxState) throws
-    -> AuthAPI.Components.Schemas.Session
-  {
+  static func refresh(_ db: Database, token: String, state: SandboxState) throws -> Pending {
     guard
       let row = try Row.fetchOne(
         db, sql: "SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", arguments: [token]),
@@ -174,9 +188,9 @@ package enum Sessions {
       ?? false
   }
 
-  /// Signs an access token of `sessionID` for `user` and stores a new refresh token.
+  /// The claims of an access token of `sessionID` for `user`, and a new stored refresh token.
   private static func issue(_ db: Database, for user: UserRecord, sessionID: String, state: SandboxState) throws
-    -> AuthAPI.Components.Schemas.Session
+    -> Pending
   {
     let now = Timestamps.unixNow()
     let ttl = state.options.accessTokenTTL
@@ -185,19 +199,18 @@ package enum Sessions {
     let claims = AccessTokenClaims(
       userID: user.id, email: user.email, sessionID: sessionID, userMetadata: user.metadata, issuedAt: now, ttl: ttl,
       signedInAt: signedInAt)
-    let accessToken = try state.signer(db).sign(claims)
     let refreshToken = newRefreshToken()
     try db.execute(
       sql: "INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id) VALUES (?, ?, 0, ?, ?)",
       arguments: [refreshToken, user.id, Timestamps.now(), sessionID])
-    return .init(
-      access_token: accessToken, token_type: "bearer", expires_in: ttl, expires_at: Int64(now + ttl),
-      refresh_token: refreshToken, user: user.api)
+    return Pending(claims: claims, refreshToken: refreshToken, user: user, ttl: ttl)
   }
 
   /// 32 random bytes, base64url: unguessable (refresh tokens, invite tokens).
   package static func newRefreshToken() -> String {
-    SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode(Data($0)) }
+    SymmetricKey(size: .bits256).withUnsafeBytes {
+      Base64.encodeToString(bytes: $0, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    }
   }
 }
 

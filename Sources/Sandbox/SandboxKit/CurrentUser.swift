@@ -6,6 +6,8 @@ package struct AuthenticatedUser: Sendable, Equatable {
   package var email: String
   package var createdAt: String
   package var sessionID: String
+  /// The string values of the user's `user_metadata` (e.g. `role`).
+  package var metadata: [String: String] = [:]
 }
 
 extension SandboxState {
@@ -14,16 +16,18 @@ extension SandboxState {
   /// session is gone (403). A session ends at sign-out and at a sandbox reset.
   func authenticate() async throws -> Result<AuthenticatedUser, GoTrueError> {
     guard let token = CurrentRequest.bearerToken else { return .failure(.noAuthorization) }
+    let claims: AccessTokenClaims
+    switch await signer.check(token, now: Timestamps.unixNow()) {
+    case .failure(let failure): return .failure(.badJWT(failure))
+    case .success(let valid): claims = valid
+    }
     return try await pool.read { db in
-      let claims: AccessTokenClaims
-      switch try self.signer(db).check(token, now: Timestamps.unixNow()) {
-      case .failure(let failure): return .failure(.badJWT(failure))
-      case .success(let valid): claims = valid
-      }
       guard let user = try UserRecord.fetch(db, id: claims.sub) else { return .failure(.userNotFound) }
       guard try Sessions.exists(db, id: claims.session_id, userID: user.id) else { return .failure(.sessionNotFound) }
       return .success(
-        AuthenticatedUser(id: user.id, email: user.email, createdAt: user.createdAt, sessionID: claims.session_id))
+        AuthenticatedUser(
+          id: user.id, email: user.email, createdAt: user.createdAt, sessionID: claims.session_id,
+          metadata: UserMetadata.strings(user.metadata)))
     }
   }
 

@@ -1,10 +1,10 @@
-import Crypto
 import Foundation
+import JWTKit
 import OpenAPIRuntime
 
 /// The claims of a sandbox access token: GoTrue's (sub, email, phone, role, aud, iat, exp,
 /// session_id, app_metadata, user_metadata, aal, amr, is_anonymous), and a jti.
-struct AccessTokenClaims: Codable, Equatable, Sendable {
+struct AccessTokenClaims: JWTPayload, Equatable {
   var sub: String
   var email: String
   var phone: String
@@ -52,17 +52,22 @@ struct AccessTokenClaims: Codable, Equatable, Sendable {
     self.is_anonymous = false
     self.jti = UUID().uuidString.lowercased()
   }
+
+  /// Expiry is checked against the caller's clock (``JWTSigner/check(_:now:)``).
+  func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// The claims of the sandbox's anon key (what a Supabase project's `anon` API key carries).
 /// Fixed, so that a database's anon key is always the same string.
-struct AnonKeyClaims: Codable, Equatable, Sendable {
+struct AnonKeyClaims: JWTPayload, Equatable {
   var iss = "deck-sandbox"
   var ref = "sandbox"
   var role = "anon"
   /// 2026-01-01 and 2100-01-01.
   var iat = 1_767_225_600
   var exp = 4_102_444_800
+
+  func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// Why a token was not accepted.
@@ -82,74 +87,50 @@ enum JWTFailure: Error, Equatable {
   }
 }
 
-/// HS256 JSON Web Tokens signed with the sandbox's persisted secret.
+/// HS256 JSON Web Tokens signed with the sandbox's persisted secret, by jwt-kit.
 struct JWTSigner: Sendable {
-  private let key: SymmetricKey
+  private let keys: JWTKeyCollection
 
-  init(secret: some ContiguousBytes) {
-    self.key = SymmetricKey(data: secret)
+  init(secret: some ContiguousBytes) async {
+    let key = secret.withUnsafeBytes { HMACKey(from: Array($0)) }
+    // Sorted keys: the same claims always give the same token (the anon key is one string).
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .secondsSince1970
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    keys = await JWTKeyCollection().add(
+      hmac: key, digestAlgorithm: .sha256, serializer: DefaultJWTSerializer(jsonEncoder: encoder))
   }
 
-  /// `{"alg":"HS256","typ":"JWT"}`, base64url-encoded.
-  private static let encodedHeader = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-
-  func sign(_ claims: some Encodable) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let signingInput = Self.encodedHeader + "." + Base64URL.encode(try encoder.encode(claims))
-    let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
-    return signingInput + "." + Base64URL.encode(Data(signature))
+  func sign(_ claims: some JWTPayload) async throws -> String {
+    try await keys.sign(claims)
   }
 
   /// The anon key: the fixed ``AnonKeyClaims`` signed with this secret.
-  func anonKey() throws -> String {
-    try sign(AnonKeyClaims())
+  func anonKey() async throws -> String {
+    try await sign(AnonKeyClaims())
   }
 
   /// The claims of `token` if its signature is valid and it has not expired at `now` (unix seconds).
-  func verify(_ token: String, now: Int) -> AccessTokenClaims? {
-    try? check(token, now: now).get()
+  func verify(_ token: String, now: Int) async -> AccessTokenClaims? {
+    try? await check(token, now: now).get()
   }
 
   /// The claims of `token`, or why it is not a valid, unexpired access token at `now`.
-  func check(_ token: String, now: Int) -> Result<AccessTokenClaims, JWTFailure> {
-    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3,
-      let headerData = Base64URL.decode(parts[0]),
-      let payloadData = Base64URL.decode(parts[1]),
-      let signature = Base64URL.decode(parts[2])
+  func check(_ token: String, now: Int) async -> Result<AccessTokenClaims, JWTFailure> {
+    let bytes = Array(token.utf8)
+    // Only HS256: a token that names another algorithm (`none`) is not the sandbox's.
+    guard let (header, _, _) = try? DefaultJWTParser().parse(bytes, as: AccessTokenClaims.self),
+      header.alg == "HS256"
     else { return .failure(.malformed) }
-    struct Header: Decodable { var alg: String }
-    guard let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "HS256" else {
-      return .failure(.malformed)
-    }
-    let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-    guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
+    let claims: AccessTokenClaims
+    do {
+      claims = try await keys.verify(bytes, as: AccessTokenClaims.self)
+    } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
       return .failure(.badSignature)
-    }
-    guard let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: payloadData) else {
+    } catch {
       return .failure(.malformed)
     }
     guard claims.exp > now else { return .failure(.expired) }
     return .success(claims)
-  }
-}
-
-/// Base64url without padding (RFC 7515, appendix C).
-enum Base64URL {
-  static func encode(_ data: Data) -> String {
-    var text = data.base64EncodedString()
-    text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-    while text.hasSuffix("=") { text.removeLast() }
-    return text
-  }
-
-  static func decode(_ text: some StringProtocol) -> Data? {
-    guard !text.contains("="), !text.contains("+"), !text.contains("/") else { return nil }
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    let remainder = base64.count % 4
-    if remainder == 1 { return nil }
-    if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
-    return Data(base64Encoded: base64)
   }
 }

@@ -9,22 +9,31 @@ package final class SandboxState: Sendable {
   package let options: SandboxOptions
   /// The operator endpoints' bearer token (stored in the database; kept by a reset).
   let adminToken: String
+  /// Signs and checks access tokens with the database's JWT secret (kept by a reset).
+  let signer: JWTSigner
+  /// The auth service's anon key (the Supabase clients' `apikey`), signed with that secret.
+  let anonKey: String
   let faults = FaultRules()
   private let delay = Mutex<Int>(0)
   private let listeningPort = Mutex<Int?>(nil)
 
-  init(pool: DatabasePool, options: SandboxOptions, adminToken: String) {
+  private init(pool: DatabasePool, options: SandboxOptions, adminToken: String, signer: JWTSigner) async throws {
     self.pool = pool
     self.options = options
     self.adminToken = adminToken
+    self.signer = signer
+    self.anonKey = try await signer.anonKey()
   }
 
   /// Opens the database, migrates it and seeds it when empty. Cheap on an existing database.
-  static func open(_ options: SandboxOptions) throws -> SandboxState {
+  static func open(_ options: SandboxOptions) async throws -> SandboxState {
     let pool = try SandboxDatabase.open(path: options.databasePath, features: options.features)
     try SandboxSeed.seedIfEmpty(pool, features: options.features)
     let token = try SandboxSeed.ensureAdminToken(pool)
-    return SandboxState(pool: pool, options: options, adminToken: token)
+    guard let secret = try await pool.read({ try SandboxMeta.value($0, SandboxSeed.jwtSecretKey) }).flatMap(Hex.decode)
+    else { throw SandboxStateError.missingSecret }
+    return try await SandboxState(
+      pool: pool, options: options, adminToken: token, signer: await JWTSigner(secret: secret))
   }
 
   /// How long every non-admin response is delayed, in milliseconds.
@@ -55,16 +64,6 @@ package final class SandboxState: Sendable {
     guard let url = URL(string: linkBase), let host = url.host else { return nil }
     let bracketed = host.contains(":") ? "[\(host)]" : host
     return (url.port.map { "\(bracketed):\($0)" } ?? bracketed).lowercased()
-  }
-
-  /// The JWT signer for the secret currently stored in the database (a reset replaces it).
-  func signer(_ db: Database) throws -> JWTSigner {
-    guard
-      let hex = try String.fetchOne(
-        db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [SandboxSeed.jwtSecretKey]),
-      let secret = Hex.decode(hex)
-    else { throw SandboxStateError.missingSecret }
-    return JWTSigner(secret: secret)
   }
 }
 

@@ -10,7 +10,7 @@ import ServiceLifecycle
 public enum SandboxServer {
   /// Starts the server in the background in this process (used for the embedded sandbox) and returns once it listens.
   public static func start(_ options: SandboxOptions) async throws -> RunningSandbox {
-    let state = try SandboxState.open(options)
+    let state = try await SandboxState.open(options)
     let logger = Logger(label: "deck.sandbox") { _ in SwiftLogNoOpLogHandler() }
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let application = try makeApplication(state: state, logger: logger) { port in
@@ -37,16 +37,18 @@ public enum SandboxServer {
   }
 
   /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), calling onListening once
-  /// with the base URL (http://host:port) and the database's admin token.
-  public static func serve(_ options: SandboxOptions, onListening: @escaping @Sendable (URL, String) -> Void)
+  /// with the base URL (http://host:port), the database's admin token and the anon key.
+  public static func serve(
+    _ options: SandboxOptions, onListening: @escaping @Sendable (URL, String, String) -> Void
+  )
     async throws
   {
     var logger = Logger(label: "deck.sandbox") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .info
-    let state = try SandboxState.open(options)
+    let state = try await SandboxState.open(options)
     let host = options.host
     let application = try makeApplication(state: state, logger: logger) { port in
-      onListening(baseURL(host: host, port: port), state.adminToken)
+      onListening(baseURL(host: host, port: port), state.adminToken, state.anonKey)
     }
     let group = ServiceGroup(
       configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -55,9 +57,8 @@ public enum SandboxServer {
 
   /// The anon key of the sandbox database at `options.databasePath` (the `apikey` of the
   /// Supabase clients), opening, migrating and seeding the database if needed.
-  public static func anonKey(_ options: SandboxOptions) throws -> String {
-    let state = try SandboxState.open(options)
-    return try state.pool.read { db in try state.signer(db).anonKey() }
+  public static func anonKey(_ options: SandboxOptions) async throws -> String {
+    try await SandboxState.open(options).anonKey
   }
 
   /// The router with every API registered, and its middleware.

@@ -68,14 +68,12 @@ struct SandboxServe: DeckCommand {
       publicURL: publicURL)
     let output = context.output
     let store = context.configStore
-    let providers = context.session.providers
-    try await context.session.providers.serveSandbox(request) { url, token in
+    try await context.session.providers.serveSandbox(request) { served in
+      let (url, token) = (served.url, served.adminToken)
       output.line(url.absoluteString)
       output.line("\(ConfigFile.sandboxAdminTokenKey)=\(token)")
       // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
-      if let anonKey = try? providers.sandboxAnonKey(databasePath: request.databasePath) {
-        output.line("sandbox-anon-key=\(anonKey)")
-      }
+      output.line("sandbox-anon-key=\(served.anonKey)")
       output.info(
         "deck sandbox listening on \(url.absoluteString) (database \(request.databasePath)); Ctrl-C stops it.")
       let saved: [String]

@@ -1,36 +1,77 @@
 import Foundation
+import JWTKit
 
 /// The claims deck reads from an access token. deck never verifies the signature (the
-/// server does); it reads `exp` to refresh in time and `email` to name the account.
+/// server does); it reads `exp` to refresh in time and `email` to name the account. The token
+/// is split and decoded by jwt-kit's parser.
 public struct JWTClaims: Sendable, Equatable {
   public var subject: String?
   public var email: String?
   public var expiresAt: Date?
   public var issuedAt: Date?
 
+  /// Nil when the token is not a JWT whose payload is a JSON object.
   public init?(token: String) {
-    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count == 3, let payload = Self.base64URLDecode(String(parts[1])),
-      let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]
-    else { return nil }
-    subject = object["sub"] as? String
-    email = object["email"] as? String
-    expiresAt = Self.date(object["exp"])
-    issuedAt = Self.date(object["iat"])
+    guard let payload = try? DefaultJWTParser().parse(Array(token.utf8), as: Payload.self).payload else {
+      return nil
+    }
+    subject = payload.sub?.string
+    email = payload.email?.string
+    expiresAt = payload.exp.flatMap(Self.date)
+    issuedAt = payload.iat.flatMap(Self.date)
   }
 
   /// A NumericDate (seconds since 1970), only when it is a plausible one: a token's `exp` of
   /// 1e300 or NaN would otherwise reach date arithmetic and the token file's encoder.
-  static func date(_ value: Any?) -> Date? {
-    guard let number = value as? NSNumber, !(value is Bool) else { return nil }
-    let seconds = number.doubleValue
-    guard seconds.isFinite, abs(seconds) <= 253_402_300_799 else { return nil }  // up to year 9999
+  static func date(_ value: Lenient) -> Date? {
+    guard case .number(let seconds) = value, seconds.isFinite, abs(seconds) <= 253_402_300_799 else {
+      return nil  // up to year 9999
+    }
     return Date(timeIntervalSince1970: seconds)
   }
 
-  static func base64URLDecode(_ text: String) -> Data? {
-    var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-    while base64.count % 4 != 0 { base64.append("=") }
-    return Data(base64Encoded: base64)
+  /// The claims deck reads; any of them may be missing or of another type than expected.
+  struct Payload: JWTPayload {
+    var sub: Lenient?
+    var email: Lenient?
+    var exp: Lenient?
+    var iat: Lenient?
+
+    /// deck does not verify tokens.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+  }
+
+  /// A claim's value as sent: a string, a number, or anything else (which deck ignores).
+  enum Lenient: Codable, Sendable {
+    case string(String)
+    case number(Double)
+    case other
+
+    var string: String? {
+      if case .string(let text) = self { return text }
+      return nil
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let text = try? container.decode(String.self) {
+        self = .string(text)
+      } else if (try? container.decode(Bool.self)) != nil {
+        self = .other
+      } else if let number = try? container.decode(Double.self) {
+        self = .number(number)
+      } else {
+        self = .other
+      }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .string(let text): try container.encode(text)
+      case .number(let number): try container.encode(number)
+      case .other: try container.encodeNil()
+      }
+    }
   }
 }
