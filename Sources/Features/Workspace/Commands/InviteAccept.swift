@@ -32,10 +32,12 @@ struct InviteAccept: DeckCommand {
     } catch {
       throw await explain(error, token: token, service: service)
     }
-    if context.isJSON { return try context.output.json(accepted) }
-    context.output.info("Joined workspace \(accepted.workspaceId).")
-    let redirect = try await service.redirect()
-    try RouteView.show(redirect: redirect.redirect.rawValue, path: redirect.path, context: context)
+    // A person is shown where the gate sends them next; the data is the response alone.
+    let next = context.output.isHuman ? try await service.redirect() : nil
+    try context.output.emit(accepted) {
+      context.output.info("Joined workspace \(accepted.workspaceId).")
+      if let next { RouteView.print(next.route, name: next.redirect.rawValue, path: next.path, context: context) }
+    }
   }
 
   /// A 403 names the invited email and says to sign in with it.
