@@ -73,11 +73,7 @@ struct OutputFormatTests {
 
   @Test func jqWorksInTheREPLAndABadOneDoesNotEndIt() throws {
     let server = try SandboxProcess()
-    var deck = try DeckCLI(server: server)
-    deck.environment["TERM"] = "xterm"
-    deck.environment["INPUTRC"] = "/dev/null"
-    let repl = try PseudoTerminal(arguments: [], environment: deck.environment)
-    try repl.expect("deck (local)> ")
+    let repl = try REPLTests().start(try DeckCLI(server: server))
     repl.send("brokerage search 'keller williams realty' --jq '.[0].name'\r")
     try repl.expect("\nKeller Williams Realty\n")
     try repl.expect("deck (local)> ")

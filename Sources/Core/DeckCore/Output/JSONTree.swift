@@ -39,17 +39,17 @@ indirect enum JSONTree: Equatable, Sendable, Codable {
       return
     }
     let scalar = try decoder.singleValueContainer()
-    if scalar.decodeNil() {
+    guard !scalar.decodeNil() else {
       self = .null
-    } else if let flag = try? scalar.decode(Bool.self) {
-      self = .bool(flag)
-    } else if let integer = try? scalar.decode(Int64.self) {
-      self = .number(String(integer))
-    } else if let real = try? scalar.decode(Double.self) {
-      self = .number(String(real))
-    } else {
-      self = .string(try scalar.decode(String.self))
+      return
     }
+    // The first reading that fits: JSON's true and false are no numbers, and a number is
+    // kept as an integer when it is one.
+    self =
+      try (try? scalar.decode(Bool.self)).map(JSONTree.bool)
+      ?? (try? scalar.decode(Int64.self)).map { .number(String($0)) }
+      ?? (try? scalar.decode(Double.self)).map { .number(String($0)) }
+      ?? .string(scalar.decode(String.self))
   }
 
   func encode(to encoder: any Encoder) throws {
