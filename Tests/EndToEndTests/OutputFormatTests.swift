@@ -18,6 +18,15 @@ struct OutputFormatTests {
     #expect(quoted.stdout == "Sotheby's International Realty\n")
   }
 
+  @Test func jqCannotReadTokensFromTheEnvironment() throws {
+    let deck = try DeckCLI()
+    let result = try deck.run(
+      ["env", "show", "--jq", "[$ENV.DECK_TOKEN, env.DECK_SANDBOX_ADMIN_TOKEN, env.HOME == $ENV.HOME]"],
+      environment: ["DECK_TOKEN": "secret-token-1", "DECK_SANDBOX_ADMIN_TOKEN": "secret-token-2"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "[null,null,true]\n")
+  }
+
   @Test func badJQExpressionExits64WithJQsMessageAndSendsNothing() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)

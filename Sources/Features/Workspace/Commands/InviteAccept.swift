@@ -32,12 +32,11 @@ struct InviteAccept: DeckCommand {
     } catch {
       throw await explain(error, token: token, service: service)
     }
-    // A person is shown where the gate sends them next; the data is the response alone.
-    let next = context.output.isHuman ? try await service.redirect() : nil
-    try context.output.emit(accepted) {
-      context.output.info("Joined workspace \(accepted.workspaceId).")
-      if let next { RouteView.print(next.route, name: next.redirect.rawValue, path: next.path, context: context) }
-    }
+    try context.output.emit(accepted, message: "Joined workspace \(accepted.workspaceId).")
+    // The data is the response alone; a person is also shown where the gate sends them now.
+    guard context.output.isHuman else { return }
+    let redirect = try await service.redirect()
+    try RouteView.show(redirect: redirect.redirect.rawValue, path: redirect.path, context: context)
   }
 
   /// A 403 names the invited email and says to sign in with it.
