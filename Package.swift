@@ -101,10 +101,13 @@ let package = Package(
       path: "Sources/Shared/DeckNetworking", swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output
+    // libjq for --jq, linked like readline: a module map, no pkg-config (Debian: libjq-dev).
+    .systemLibrary(name: "CJQ", path: "Sources/Core/CJQ"),
     .target(
       name: "DeckCore",
       dependencies: [
-        argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "AuthAPI", openAPIRuntime,
+        argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "AuthAPI", openAPIRuntime, "CJQ",
+        .product(name: "Yams", package: "Yams"),
       ],
       path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
     .target(
@@ -211,6 +214,7 @@ let package = Package(
         name: "DeckCoreTests",
         dependencies: [
           "DeckCore", "DeckREPL", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime,
+          .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(
@@ -238,6 +242,7 @@ let package = Package(
         name: "CommandTests",
         dependencies: [
           "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "DeckBuiltins", argumentParser,
+          .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),
       .testTarget(

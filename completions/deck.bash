@@ -165,13 +165,20 @@ _deck() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--json --trace --version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--env --timeout)
+    local -a non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -222,13 +229,20 @@ _deck_env_list() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion env list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -241,13 +255,20 @@ _deck_env_show() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion env show -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -268,13 +289,20 @@ _deck_env_use() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion env use -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -295,13 +323,20 @@ _deck_env_add() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --from)
+    non_repeating_options=(--env --format --jq --timeout --from)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion env add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -318,13 +353,20 @@ _deck_env_set() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion env set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -349,13 +391,20 @@ _deck_env_remove() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion env remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -399,13 +448,20 @@ _deck_auth_signup() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --password-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --email)
+    non_repeating_options=(--env --format --jq --timeout --email)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion auth signup -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -421,13 +477,20 @@ _deck_auth_login() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --password-stdin --with-token --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --email)
+    non_repeating_options=(--env --format --jq --timeout --email)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion auth login -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -443,13 +506,20 @@ _deck_auth_status() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --offline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion auth status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -462,13 +532,20 @@ _deck_auth_switch() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion auth switch -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -489,13 +566,20 @@ _deck_auth_logout() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion auth logout -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -516,13 +600,20 @@ _deck_auth_token() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion auth token -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -558,13 +649,20 @@ _deck_brokerage_search() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --limit)
+    non_repeating_options=(--env --format --jq --timeout --limit)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion brokerage search -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -611,13 +709,20 @@ _deck_workspace_access() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion workspace access -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -630,13 +735,20 @@ _deck_workspace_route() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --invite)
+    non_repeating_options=(--env --format --jq --timeout --invite)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion workspace route -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -652,13 +764,20 @@ _deck_workspace_onboard() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=(--invite)
-    non_repeating_options=(--env --timeout --first-name --last-name --workspace-name --industry --brokerage --brokerage-id --use-case --referral-code)
+    non_repeating_options=(--env --format --jq --timeout --first-name --last-name --workspace-name --industry --brokerage --brokerage-id --use-case --referral-code)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion workspace onboard -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -724,13 +843,20 @@ _deck_workspace_invite_validate() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion workspace invite validate -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -743,13 +869,20 @@ _deck_workspace_invite_accept() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion workspace invite accept -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -762,13 +895,20 @@ _deck_workspace_subscribe() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --wait --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --plan --currency --price-id --wait-timeout)
+    non_repeating_options=(--env --format --jq --timeout --plan --currency --price-id --wait-timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion workspace subscribe -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -818,13 +958,20 @@ _deck_kiosk_pair() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk pair -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -837,13 +984,20 @@ _deck_kiosk_status() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -856,13 +1010,20 @@ _deck_kiosk_next() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --wait --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --poll-interval)
+    non_repeating_options=(--env --format --jq --timeout --poll-interval)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk next -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -878,13 +1039,20 @@ _deck_kiosk_rate() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk rate -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -897,13 +1065,20 @@ _deck_kiosk_approve() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --qr-png)
+    non_repeating_options=(--env --format --jq --timeout --qr-png)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk approve -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -919,13 +1094,20 @@ _deck_kiosk_decline() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk decline -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -938,13 +1120,20 @@ _deck_kiosk_done() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk done -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -957,13 +1146,20 @@ _deck_kiosk_cancel() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk cancel -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -976,13 +1172,20 @@ _deck_kiosk_unpair() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk unpair -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -995,13 +1198,20 @@ _deck_kiosk_run() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --approve --decline --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --store --sessions --rating --poll-interval --handoff-timeout --thank-you --qr-png)
+    non_repeating_options=(--env --format --jq --timeout --store --sessions --rating --poll-interval --handoff-timeout --thank-you --qr-png)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk run -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1058,13 +1268,20 @@ _deck_mbti_questions() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion mbti questions -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1077,13 +1294,20 @@ _deck_mbti_quiz() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --plain --resume --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion mbti quiz -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1096,13 +1320,20 @@ _deck_mbti_submit() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --answers)
+    non_repeating_options=(--env --format --jq --timeout --answers)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion mbti submit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1119,13 +1350,20 @@ _deck_mbti_result() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion mbti result -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1138,13 +1376,20 @@ _deck_mbti_user-id() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --reset --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion mbti user-id -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1180,13 +1425,20 @@ _deck_sandbox_serve() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --allow-remote --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --host --port --db --public-url)
+    non_repeating_options=(--env --format --jq --timeout --host --port --db --public-url)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox serve -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1212,13 +1464,20 @@ _deck_sandbox_status() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1231,13 +1490,20 @@ _deck_sandbox_seed() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --brokerages)
+    non_repeating_options=(--env --format --jq --timeout --brokerages)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox seed -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1253,13 +1519,20 @@ _deck_sandbox_reset() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox reset -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1272,13 +1545,20 @@ _deck_sandbox_delay() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox delay -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1314,13 +1594,20 @@ _deck_sandbox_trigger_subscription() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --email --status --trial-ends)
+    non_repeating_options=(--env --format --jq --timeout --email --status --trial-ends)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox trigger subscription -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1343,13 +1630,20 @@ _deck_sandbox_trigger_invite-expiry() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox trigger invite-expiry -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1362,13 +1656,20 @@ _deck_sandbox_trigger_purchase() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=(--item)
-    non_repeating_options=(--env --timeout --store --total)
+    non_repeating_options=(--env --format --jq --timeout --store --total)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox trigger purchase -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1413,13 +1714,20 @@ _deck_sandbox_inspect_workspace() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect workspace -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1432,13 +1740,20 @@ _deck_sandbox_inspect_session() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect session -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1451,13 +1766,20 @@ _deck_sandbox_inspect_store() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect store -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1470,13 +1792,20 @@ _deck_sandbox_inspect_events() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --user --type --limit)
+    non_repeating_options=(--env --format --jq --timeout --user --type --limit)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1499,13 +1828,20 @@ _deck_sandbox_outbox() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --to)
+    non_repeating_options=(--env --format --jq --timeout --to)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox outbox -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1544,13 +1880,20 @@ _deck_sandbox_fault_add() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --reset --truncate --malformed --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout --method --status --retry-after --latency --times --probability)
+    non_repeating_options=(--env --format --jq --timeout --method --status --retry-after --latency --times --probability)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1582,13 +1925,20 @@ _deck_sandbox_fault_list() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1601,13 +1951,20 @@ _deck_sandbox_fault_clear() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault clear -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1620,13 +1977,20 @@ _deck_repl() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion repl -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1639,13 +2003,20 @@ _deck_run() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --keep-going --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion run -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')
@@ -1682,13 +2053,20 @@ _deck_plugins() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion plugins -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')

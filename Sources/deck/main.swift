@@ -12,6 +12,10 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessInfo.processInfo.environment
+// Tokens given through the environment are read from `environment` (the session's copy); the
+// process's own environment drops them before any thread starts, so nothing deck starts or
+// evaluates (a plugin, an editor, jq's `$ENV` and `env` in --jq) can print them.
+for secret in ["DECK_TOKEN", "DECK_SANDBOX_ADMIN_TOKEN"] { unsetenv(secret) }
 let scriptMode = (arguments.isEmpty && isatty(0) == 0) || arguments.first == "run"
 var output = Output.standard(environment: environment)
 if scriptMode { output = output.withoutColor() }

@@ -65,6 +65,25 @@ struct TokenStoreTests {
     #expect(session("a@x.test", expiresIn: 10).isExpired(leeway: 30))
   }
 
+  @Test func tokenFilesOfEarlierVersionsStillRead() throws {
+    let directory = try TemporaryDirectory()
+    let store = TokenStore(path: directory.path + "/tokens.json")
+    // Earlier versions wrote dates as seconds since 1970.
+    let old = """
+      {"environments":{"sandbox":{"accounts":{"a@x.test":{"access_token":"t","email":"a@x.test",\
+      "expires_at":1900000000,"refresh_token":"r"}},"active":"a@x.test"}},"version":1}
+      """
+    #expect(
+      FileManager.default.createFile(
+        atPath: store.path, contents: Data(old.utf8), attributes: [.posixPermissions: 0o600]))
+    let session = try #require(try store.accounts(in: "sandbox").activeSession)
+    #expect(session.expiresAt == Date(timeIntervalSince1970: 1_900_000_000))
+    try store.save(session, in: "sandbox")
+    let written = try String(contentsOfFile: store.path, encoding: .utf8)
+    #expect(written.contains(#""expires_at" : "2030-03-17T17:46:40Z""#), "DeckJSON's dates: \(written)")
+    #expect(try store.accounts(in: "sandbox").activeSession == session)
+  }
+
   func mode(of path: String) throws -> mode_t {
     var info = stat()
     #expect(stat(path, &info) == 0)

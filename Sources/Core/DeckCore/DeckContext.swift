@@ -25,15 +25,16 @@ public enum AuthUse: Sendable {
 public final class DeckContext: Sendable {
   public let session: DeckSession
   public let options: GlobalOptions
-  public var output: Output { session.output }
+  /// The session's streams, printing results in the format this command line asked for.
+  public let output: Output
   private let resolved = Mutex<ResolvedEnvironment?>(nil)
 
   public init(session: DeckSession, options: GlobalOptions) {
     self.session = session
     self.options = options
+    output = session.output.formatted(options.outputFormat, jq: options.jq)
   }
 
-  public var isJSON: Bool { options.json }
   public var paths: DeckPaths { session.paths }
   public var configStore: ConfigStore { session.configStore() }
   public var tokenStore: TokenStore { TokenStore(path: session.paths.tokenFile) }

@@ -8,8 +8,24 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     completion: .custom { _, _, prefix in EnvironmentCompletion.names(prefix: prefix) })
   public var env: String?
 
-  @Flag(name: .long, help: "Write JSON to stdout (errors still go to stderr).")
+  @Flag(name: .long, help: "Short for --format json.")
   public var json = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "How to print the result: table (the default), json, yaml or csv. Errors always go to stderr.",
+      valueName: "format"))
+  public var format: OutputFormat?
+
+  /// Compiled as it is parsed: a bad expression is a usage error before anything is sent.
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Filter the JSON result with a jq expression (implies --format json); strings print raw, as jq -r does.",
+      valueName: "expression"),
+    transform: { expression in try JQFilter(expression) })
+  public var jq: JQFilter?
 
   @Flag(
     name: .long,
@@ -33,9 +49,20 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     (try? parse([])) ?? GlobalOptions()
   }
 
+  /// The format results are printed in: `--format`, or json for `--json` and `--jq`.
+  public var outputFormat: OutputFormat {
+    json || jq != nil ? .json : format ?? .table
+  }
+
   public mutating func validate() throws {
     guard timeout > 0, timeout <= 3600 else {
       throw ValidationError("--timeout must be between 0 and 3600 seconds, got \(timeout).")
+    }
+    if let format, format != .json {
+      if json {
+        throw ValidationError("--json is short for --format json; it cannot go with --format \(format.rawValue).")
+      }
+      if jq != nil { throw ValidationError("--jq filters JSON; it cannot go with --format \(format.rawValue).") }
     }
   }
 }

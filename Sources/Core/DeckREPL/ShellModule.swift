@@ -122,13 +122,13 @@ struct PluginsCommand: DeckCommand {
   func run(_ context: DeckContext) async throws {
     let plugins = Plugins.discover(
       path: context.session.processEnvironment["PATH"], builtins: DeckShell.builtinNames)
-    if context.isJSON { return try context.output.json(plugins) }
-    if plugins.isEmpty {
-      context.output.info("No plugins: put an executable named deck-NAME on PATH.")
-      return
+    try context.output.emit(plugins) {
+      guard !plugins.isEmpty else {
+        return context.output.info("No plugins: put an executable named deck-NAME on PATH.")
+      }
+      context.output.table(
+        ["NAME", "PATH", "NOTE"],
+        plugins.map { [$0.name, $0.path, $0.shadowed ? "shadowed by the built-in `deck \($0.name)`" : ""] })
     }
-    context.output.table(
-      ["NAME", "PATH", "NOTE"],
-      plugins.map { [$0.name, $0.path, $0.shadowed ? "shadowed by the built-in `deck \($0.name)`" : ""] })
   }
 }

@@ -20,9 +20,9 @@ struct SandboxDelay: DeckCommand {
   func run(_ context: DeckContext) async throws {
     let delay = try await SandboxAdmin.client(context).setDelay(body: .json(.init(milliseconds: milliseconds))).ok.body
       .json
-    if context.isJSON { return try context.output.json(delay) }
-    context.output.info(
-      delay.milliseconds == 0
+    try context.output.emit(
+      delay,
+      message: delay.milliseconds == 0
         ? "Responses are no longer delayed." : "Every API response is now delayed by \(delay.milliseconds) ms.")
   }
 }

@@ -107,8 +107,7 @@ struct FaultAdd: DeckCommand {
       method: method.schema, path: path, action: action, status: status, retryAfter: retryAfter, latencyMs: latency,
       times: times, probability: probability)
     let rule = try await SandboxAdmin.client(context).addFault(body: .json(request)).created.body.json
-    if context.isJSON { return try context.output.json(rule) }
-    context.output.info("Added fault rule \(rule.id): \(Self.describe(rule)).")
+    try context.output.emit(rule, message: "Added fault rule \(rule.id): \(Self.describe(rule)).")
   }
 
   /// "GET /api/** → 503 (Retry-After 2) after 200 ms, 3 more times, p=0.5".
@@ -150,10 +149,11 @@ struct FaultList: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     let rules = try await SandboxAdmin.client(context).listFaults().ok.body.json
-    if context.isJSON { return try context.output.json(rules) }
-    if rules.isEmpty { return context.output.info("No fault rules.") }
-    context.output.table(
-      ["ID", "RULE", "FIRED"], rules.map { ["\($0.id)", FaultAdd.describe($0), "\($0.fired)"] })
+    try context.output.emit(rules) {
+      if rules.isEmpty { return context.output.info("No fault rules.") }
+      context.output.table(
+        ["ID", "RULE", "FIRED"], rules.map { ["\($0.id)", FaultAdd.describe($0), "\($0.fired)"] })
+    }
   }
 }
 
@@ -168,9 +168,9 @@ struct FaultClear: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     let result = try await SandboxAdmin.client(context).clearFaults(body: .json(.init(id: id))).ok.body.json
-    if context.isJSON { return try context.output.json(result) }
-    context.output.info(
-      result.cleared == 0
+    try context.output.emit(
+      result,
+      message: result.cleared == 0
         ? "No fault rules to clear." : "Cleared \(result.cleared) fault rule\(result.cleared == 1 ? "" : "s").")
   }
 }

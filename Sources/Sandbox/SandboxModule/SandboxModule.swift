@@ -43,12 +43,14 @@ enum SandboxAdmin {
   }
 
   static func show(_ info: Components.Schemas.Info, context: DeckContext, message: String?) throws {
-    if context.isJSON { return try context.output.json(info) }
-    if let message { context.output.info(message) }
-    var rows: [(String, String)] = [("environment", try context.environment().name)]
-    if let database = info.database { rows.append(("database", database)) }
-    rows += info.counts.additionalProperties.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
-    rows.append(("anon key", info.anon_key))
-    context.output.fields(rows)
+    let environment = try context.environment().name
+    try context.output.emit(info) {
+      if let message { context.output.info(message) }
+      var rows: [(String, String)] = [("environment", environment)]
+      if let database = info.database { rows.append(("database", database)) }
+      rows += info.counts.additionalProperties.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
+      rows.append(("anon key", info.anon_key))
+      context.output.fields(rows)
+    }
   }
 }

@@ -164,7 +164,7 @@ public struct TokenStore: Sendable {
       throw DeckError.configuration("Cannot read the token file \(path).")
     }
     do {
-      return try JSONDecoder.tokens.decode(FileContents.self, from: data)
+      return try DeckJSON.decoder.decode(FileContents.self, from: data)
     } catch {
       throw DeckError.configuration(
         "The token file \(path) is corrupt.", hint: "Remove it and sign in again: rm \(path)")
@@ -182,23 +182,6 @@ public struct TokenStore: Sendable {
   private func write(_ change: (inout FileContents) throws -> Void) throws {
     var contents = try read()
     try change(&contents)
-    try AtomicFile.write(try JSONEncoder.tokens.encode(contents), to: path, mode: 0o600)
-  }
-}
-
-extension JSONEncoder {
-  fileprivate static var tokens: JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    encoder.dateEncodingStrategy = .secondsSince1970
-    return encoder
-  }
-}
-
-extension JSONDecoder {
-  fileprivate static var tokens: JSONDecoder {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .secondsSince1970
-    return decoder
+    try AtomicFile.write(try DeckJSON.encoder.encode(contents), to: path, mode: 0o600)
   }
 }

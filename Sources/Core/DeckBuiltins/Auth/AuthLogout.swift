@@ -33,10 +33,9 @@ struct AuthLogout: DeckCommand {
       )
     }
     try context.tokenStore.remove(target, in: environment.name)
-    if context.isJSON {
-      return try context.output.json(LogoutView(environment: environment.name, email: target, revoked: revoked))
-    }
-    context.output.info("Signed out \(target) from environment \"\(environment.name)\".")
+    try context.output.emit(
+      LogoutView(environment: environment.name, email: target, revoked: revoked),
+      message: "Signed out \(target) from environment \"\(environment.name)\".")
   }
 
   struct LogoutView: Encodable {

@@ -74,12 +74,10 @@ enum Credentials {
     // The token goes only to the origins the environment has now (see DeckContext.tokenPolicy).
     session.origins = try context.originsForNewToken()
     try context.tokenStore.save(session, in: environment.name)
-    if context.isJSON {
-      return try context.output.json(
-        AccountView(
-          environment: environment.name, email: session.email, active: true, expiresAt: session.expiresAt,
-          expired: false, tokenFile: context.tokenStore.path, verified: true))
-    }
-    context.output.info("\(verb) \(session.email) in environment \"\(environment.name)\".")
+    try context.output.emit(
+      AccountView(
+        environment: environment.name, email: session.email, active: true, expiresAt: session.expiresAt,
+        expired: false, tokenFile: context.tokenStore.path, verified: true),
+      message: "\(verb) \(session.email) in environment \"\(environment.name)\".")
   }
 }

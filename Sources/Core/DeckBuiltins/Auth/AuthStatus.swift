@@ -61,22 +61,25 @@ struct AuthStatus: DeckCommand {
   }
 
   private func show(_ views: [AccountView], context: DeckContext) throws {
-    if context.isJSON { return try context.output.json(views) }
     let output = context.output
-    for view in views {
-      var rows: [(String, String)] = [
-        ("environment", view.environment),
-        ("account", view.email + (view.active ? " (active)" : "")),
-      ]
-      if let expiresAt = view.expiresAt {
-        rows.append(("expires", "\(expiresAt.formatted(.iso8601))\(view.expired ? " (expired)" : "")"))
-      }
-      if let verified = view.verified {
-        rows.append(("server", verified ? "token accepted" : "token belongs to another user"))
-      }
-      rows.append(("stored in", view.tokenFile))
-      output.fields(rows)
-      if view.email != views.last?.email { output.line() }
+    try output.emit(views) {
+      for view in views { Self.show(view, last: view.email == views.last?.email, output: output) }
     }
+  }
+
+  private static func show(_ view: AccountView, last: Bool, output: Output) {
+    var rows: [(String, String)] = [
+      ("environment", view.environment),
+      ("account", view.email + (view.active ? " (active)" : "")),
+    ]
+    if let expiresAt = view.expiresAt {
+      rows.append(("expires", "\(expiresAt.formatted(.iso8601))\(view.expired ? " (expired)" : "")"))
+    }
+    if let verified = view.verified {
+      rows.append(("server", verified ? "token accepted" : "token belongs to another user"))
+    }
+    rows.append(("stored in", view.tokenFile))
+    output.fields(rows)
+    if !last { output.line() }
   }
 }

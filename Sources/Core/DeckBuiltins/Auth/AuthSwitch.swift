@@ -16,7 +16,8 @@ struct AuthSwitch: DeckCommand {
     let environment = try context.environment()
     let email = try Credentials.validateEmail(email)
     try context.tokenStore.switchAccount(to: email, in: environment.name)
-    if context.isJSON { return try context.output.json(["environment": environment.name, "active": email]) }
-    context.output.info("Switched to \(email) in environment \"\(environment.name)\".")
+    try context.output.emit(
+      ["environment": environment.name, "active": email],
+      message: "Switched to \(email) in environment \"\(environment.name)\".")
   }
 }

@@ -10,7 +10,6 @@ struct AuthToken: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     let token = try await context.accessToken()
-    if context.isJSON { return try context.output.json(["token": token]) }
-    context.output.line(token)
+    try context.output.emit(["token": token]) { context.output.line(token) }
   }
 }

@@ -45,15 +45,12 @@ struct EnvAdd: DeckCommand {
       file.setEntry(name, entry)
       return file
     }
-    if context.isJSON {
-      return try context.output.json(
-        EnvironmentView(
-          EnvironmentResolver(file: file, processEnvironment: [:]).definition(name)
-            ?? EnvironmentDefinition(name: name),
-          current: false, builtin: false))
-    }
-    context.output.info(
-      "Added environment \"\(name)\"\(from.map { " (copied from \($0))" } ?? ""). Set its URLs with: deck env set \(name) SERVICE=URL"
+    try context.output.emit(
+      EnvironmentView(
+        EnvironmentResolver(file: file, processEnvironment: [:]).definition(name) ?? EnvironmentDefinition(name: name),
+        current: false, builtin: false),
+      message:
+        "Added environment \"\(name)\"\(from.map { " (copied from \($0))" } ?? ""). Set its URLs with: deck env set \(name) SERVICE=URL"
     )
   }
 }

@@ -15,15 +15,17 @@ struct EnvList: DeckCommand {
     let views = resolver.definitions.map {
       EnvironmentView($0, current: $0.name == current, builtin: resolver.isBuiltin($0.name))
     }
-    if context.isJSON { return try context.output.json(views) }
-    context.output.table(
-      ["", "NAME", "KIND", "SERVICES"],
-      views.map { view in
-        let kind = view.embedded ? "embedded sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom"
-        let services =
-          view.embedded && view.services.isEmpty
-          ? "all (in-process)" : view.services.keys.sorted().joined(separator: ",")
-        return [view.current ? "*" : "", view.name, kind, services.isEmpty ? "-" : services]
-      })
+    try context.output.emit(views) {
+      context.output.table(
+        ["", "NAME", "KIND", "SERVICES"],
+        views.map { view in
+          let kind =
+            view.embedded ? "embedded sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom"
+          let services =
+            view.embedded && view.services.isEmpty
+            ? "all (in-process)" : view.services.keys.sorted().joined(separator: ",")
+          return [view.current ? "*" : "", view.name, kind, services.isEmpty ? "-" : services]
+        })
+    }
   }
 }

@@ -29,8 +29,8 @@ struct EnvRemove: DeckCommand {
       if wasCurrent { file.current = nil }
       return wasCurrent
     }
-    if context.isJSON { return try context.output.json(["removed": name]) }
-    context.output.info(
-      "Removed environment \"\(name)\".\(wasCurrent ? " It was current; deck now uses `sandbox`." : "")")
+    try context.output.emit(
+      ["removed": name],
+      message: "Removed environment \"\(name)\".\(wasCurrent ? " It was current; deck now uses `sandbox`." : "")")
   }
 }

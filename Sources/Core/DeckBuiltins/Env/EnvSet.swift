@@ -89,10 +89,8 @@ struct EnvSet: DeckCommand {
     }
     let updated =
       EnvironmentResolver(file: file, processEnvironment: [:]).definition(name) ?? EnvironmentDefinition(name: name)
-    if context.isJSON {
-      return try context.output.json(
-        EnvironmentView(updated, current: file.current == name, builtin: builtin))
-    }
-    context.output.info("Updated environment \"\(name)\".")
+    try context.output.emit(
+      EnvironmentView(updated, current: file.current == name, builtin: builtin),
+      message: "Updated environment \"\(name)\".")
   }
 }

@@ -30,12 +30,20 @@ struct EnvShow: DeckCommand {
       resolved = ResolvedEnvironment(definition: definition, source: .file, overriddenServices: [])
     }
     let definition = resolved.definition
-    if context.isJSON {
-      return try context.output.json(
-        EnvironmentView(definition, current: target == currentName, builtin: resolver.isBuiltin(target)))
+    try context.output.emit(
+      EnvironmentView(definition, current: target == currentName, builtin: resolver.isBuiltin(target))
+    ) {
+      context.output.fields(fields(resolved, selectedBy: target == currentName ? source : nil, context: context))
     }
+  }
+
+  /// The environment as `env show` lists it: each service's URL (and the modules that use it).
+  private func fields(_ resolved: ResolvedEnvironment, selectedBy source: EnvironmentSource?, context: DeckContext)
+    -> [(String, String)]
+  {
+    let definition = resolved.definition
     var rows: [(String, String)] = [("environment", definition.name)]
-    if target == currentName { rows.append(("selected by", source.rawValue)) }
+    if let source { rows.append(("selected by", source.rawValue)) }
     for service in Service.allCases {
       var value: String
       if let url = definition.urls[service] {
@@ -53,6 +61,6 @@ struct EnvShow: DeckCommand {
     rows.append(("sandbox", definition.isSandbox ? "yes" : "no"))
     if definition.allowInsecureHTTP { rows.append(("allow-insecure-http", "true")) }
     if definition.sandboxAdminToken != nil { rows.append(("sandbox-admin-token", "(set; not shown)")) }
-    context.output.fields(rows)
+    return rows
   }
 }

@@ -25,10 +25,11 @@ struct EnvUse: DeckCommand {
       }
       file.current = name
     }
-    if context.isJSON { return try context.output.json(["current": name]) }
-    context.output.info("Now using environment \"\(name)\".")
-    if let variable = context.session.processEnvironment["DECK_ENV"], !variable.isEmpty, variable != name {
-      context.output.info("Note: DECK_ENV=\(variable) is set and takes precedence in this shell.")
+    try context.output.emit(["current": name]) {
+      context.output.info("Now using environment \"\(name)\".")
+      if let variable = context.session.processEnvironment["DECK_ENV"], !variable.isEmpty, variable != name {
+        context.output.info("Note: DECK_ENV=\(variable) is set and takes precedence in this shell.")
+      }
     }
   }
 }

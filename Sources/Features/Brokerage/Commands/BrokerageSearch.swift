@@ -32,13 +32,15 @@ struct BrokerageSearch: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     let results = try await BrokerageService(context: context).search(query, limit: limit)
-    if context.isJSON { return try context.output.json(results) }
-    if results.isEmpty {
-      if context.output.stdoutIsTerminal {
-        context.output.line("No brokerages match \"\(query.trimmingCharacters(in: .whitespaces))\".")
+    let output = context.output
+    try output.emit(results) {
+      guard !results.isEmpty else {
+        if output.stdoutIsTerminal {
+          output.line("No brokerages match \"\(query.trimmingCharacters(in: .whitespaces))\".")
+        }
+        return
       }
-      return
+      output.table(["NAME", "ID"], results.map { [$0.name, $0.id] })
     }
-    context.output.table(["NAME", "ID"], results.map { [$0.name, $0.id] })
   }
 }

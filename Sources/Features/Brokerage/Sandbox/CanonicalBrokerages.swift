@@ -92,6 +92,8 @@ enum CanonicalBrokerages {
     "Royal LePage Kelowna",
     "Royal LePage Terrequity Realty",
     "Royal LePage Prime Real Estate",
+    // Ontario brokerages carry ", Brokerage" in their registered names.
+    "Royal LePage Your Community Realty, Brokerage",
     "Better Homes and Gardens Real Estate",
     "Better Homes and Gardens Real Estate Kansas City Homes",
     "ERA Real Estate",

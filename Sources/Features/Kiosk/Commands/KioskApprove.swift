@@ -35,12 +35,12 @@ struct KioskApprove: DeckCommand {
     guard let url = kiosk.state.handoffURL(baseURL: service.baseURL) else { return }
     let code = try QRCode(url)
     if let qrPng { try code.writePNG(to: qrPng) }
-    if context.isJSON { return try await kiosk.printStatus() }
-    context.output.info("Scan to post your review:")
-    let color = context.output.colorEnabled
-    context.output.line(code.halfBlockLines(color: color).joined(separator: "\n"))
-    context.output.line(url)
-    context.output.info(
-      "Time remaining: \(kiosk.state.remainingHandoffSeconds(at: Date()))s. Finish with: deck kiosk done")
+    let remaining = kiosk.state.remainingHandoffSeconds(at: Date())
+    try await kiosk.emitStatus { _ in
+      context.output.info("Scan to post your review:")
+      context.output.line(code.halfBlockLines(color: context.output.colorEnabled).joined(separator: "\n"))
+      context.output.line(url)
+      context.output.info("Time remaining: \(remaining)s. Finish with: deck kiosk done")
+    }
   }
 }

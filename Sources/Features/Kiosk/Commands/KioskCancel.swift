@@ -23,7 +23,8 @@ struct KioskCancel: DeckCommand {
     let session = kiosk.state.currentSession?.publicId
     try kiosk.act { state throws(KioskRuleError) in try state.cancel() }
     try kiosk.save()
-    if context.isJSON { return try await kiosk.printStatus() }
-    context.output.info("Cancelled session \(session ?? ""); the kiosk is back on idle.")
+    try await kiosk.emitStatus { _ in
+      context.output.info("Cancelled session \(session ?? ""); the kiosk is back on idle.")
+    }
   }
 }

@@ -85,11 +85,13 @@ final class KioskController {
     return KioskStatusView(state: state, environment: file.environment, baseURL: base, now: now)
   }
 
-  /// The status as JSON, or as aligned fields.
-  func printStatus(at now: Date = Date()) async throws {
+  /// Where the kiosk is now, as the command's result: its data, or for a person what `table`
+  /// prints (by default, the status as aligned fields).
+  func emitStatus(at now: Date = Date(), table: ((KioskStatusView) throws -> Void)? = nil) async throws {
     let view = await view(at: now)
-    if context.isJSON { return try context.output.json(view) }
-    view.printFields(context.output)
+    try context.output.emit(view) {
+      if let table { try table(view) } else { view.printFields(context.output) }
+    }
   }
 
   /// The session's total and items, as the rating screen shows them.
@@ -106,16 +108,16 @@ final class KioskController {
 /// Every key is present; missing values are null.
 struct KioskStatusView: Encodable, Sendable {
   var environment: String
-  var storePublicId: String?
+  @ExplicitNull var storePublicId: String?
   var screen: String
   var accepts: [String]
-  var session: KioskSession?
-  var order: KioskOrder?
-  var selectedRating: Int?
-  var generatedReviewText: String?
-  var errorMessage: String?
-  var handoffURL: String?
-  var handoffRemainingSeconds: Int?
+  @ExplicitNull var session: KioskSession?
+  @ExplicitNull var order: KioskOrder?
+  @ExplicitNull var selectedRating: Int?
+  @ExplicitNull var generatedReviewText: String?
+  @ExplicitNull var errorMessage: String?
+  @ExplicitNull var handoffURL: String? = nil
+  @ExplicitNull var handoffRemainingSeconds: Int? = nil
 
   init(state: KioskState, environment: String, baseURL: String?, now: Date) {
     self.environment = environment
@@ -131,26 +133,6 @@ struct KioskStatusView: Encodable, Sendable {
       handoffURL = baseURL.flatMap { state.handoffURL(baseURL: $0) }
       handoffRemainingSeconds = state.remainingHandoffSeconds(at: now)
     }
-  }
-
-  enum CodingKeys: String, CodingKey {
-    case environment, storePublicId, screen, accepts, session, order, selectedRating, generatedReviewText
-    case errorMessage, handoffURL, handoffRemainingSeconds
-  }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(environment, forKey: .environment)
-    try container.encode(storePublicId, forKey: .storePublicId)
-    try container.encode(screen, forKey: .screen)
-    try container.encode(accepts, forKey: .accepts)
-    try container.encode(session, forKey: .session)
-    try container.encode(order, forKey: .order)
-    try container.encode(selectedRating, forKey: .selectedRating)
-    try container.encode(generatedReviewText, forKey: .generatedReviewText)
-    try container.encode(errorMessage, forKey: .errorMessage)
-    try container.encode(handoffURL, forKey: .handoffURL)
-    try container.encode(handoffRemainingSeconds, forKey: .handoffRemainingSeconds)
   }
 
   func printFields(_ output: Output) {

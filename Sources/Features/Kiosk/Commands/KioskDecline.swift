@@ -25,9 +25,10 @@ struct KioskDecline: DeckCommand {
     let session = kiosk.state.currentSession
     kiosk.state.thankYouElapsed()
     try kiosk.save()
-    if context.isJSON { return try await kiosk.printStatus() }
-    context.output.info(
-      "Thank you! We appreciate your feedback. Session \(session?.publicId ?? "") is \(session?.status.rawValue ?? "DECLINED"); the kiosk is back on idle."
-    )
+    try await kiosk.emitStatus { _ in
+      context.output.info(
+        "Thank you! We appreciate your feedback. Session \(session?.publicId ?? "") is \(session?.status.rawValue ?? "DECLINED"); the kiosk is back on idle."
+      )
+    }
   }
 }

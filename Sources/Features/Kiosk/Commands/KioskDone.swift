@@ -31,9 +31,10 @@ struct KioskDone: DeckCommand {
         "Could not mark session \(session?.publicId ?? "") done: \(failure.message) The kiosk moved on to thank-you and idle anyway."
       throw failure
     }
-    if context.isJSON { return try await kiosk.printStatus() }
-    context.output.info(
-      "Thank you! Session \(session?.publicId ?? "") is \(session?.status.rawValue ?? "POSTED_INTENT"); the kiosk is back on idle."
-    )
+    try await kiosk.emitStatus { _ in
+      context.output.info(
+        "Thank you! Session \(session?.publicId ?? "") is \(session?.status.rawValue ?? "POSTED_INTENT"); the kiosk is back on idle."
+      )
+    }
   }
 }

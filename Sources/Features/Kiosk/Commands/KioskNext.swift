@@ -50,14 +50,15 @@ struct KioskNext: DeckCommand {
       try await Task.sleep(for: .seconds(pollInterval))
     }
     spinner.stop()
-    if context.isJSON { return try await kiosk.printStatus() }
-    guard kiosk.state.currentScreen == .rating, let session = kiosk.state.currentSession else {
-      context.output.info("No purchase is waiting at store \(kiosk.state.storePublicId ?? "?"); the kiosk stays idle.")
-      return
+    try await kiosk.emitStatus { _ in
+      guard kiosk.state.currentScreen == .rating, let session = kiosk.state.currentSession else {
+        return context.output.info(
+          "No purchase is waiting at store \(kiosk.state.storePublicId ?? "?"); the kiosk stays idle.")
+      }
+      context.output.info("Session \(session.publicId) is waiting for a rating. Rate it with: deck kiosk rate 1..5")
+      context.output.fields([("session", session.publicId)])
+      kiosk.printOrder()
     }
-    context.output.info("Session \(session.publicId) is waiting for a rating. Rate it with: deck kiosk rate 1..5")
-    context.output.fields([("session", session.publicId)])
-    kiosk.printOrder()
   }
 
   static func seconds(_ value: Double) -> String {

@@ -48,12 +48,12 @@ struct KioskPair: DeckCommand {
       throw error
     }
     try kiosk.save()
-    if !context.isJSON {
+    try await kiosk.emitStatus { view in
       context.output.info(
-        "Paired with store \(kiosk.state.storePublicId ?? storeId) in environment \(kiosk.file.environment). The kiosk is idle: wait for a purchase with deck kiosk next."
+        "Paired with store \(view.storePublicId ?? storeId) in environment \(view.environment). The kiosk is idle: wait for a purchase with deck kiosk next."
       )
+      view.printFields(context.output)
     }
-    try await kiosk.printStatus()
   }
 }
 

@@ -35,9 +35,10 @@ struct KioskRate: DeckCommand {
       return try state.submitRating()
     }
     try await kiosk.perform(request)
-    if context.isJSON { return try await kiosk.printStatus() }
-    context.output.info("\(KioskRules.stars(stars)) The generated review:")
-    context.output.line(kiosk.state.generatedReview ?? "")
-    context.output.info("Approve it with: deck kiosk approve, or decline with: deck kiosk decline")
+    try await kiosk.emitStatus { view in
+      context.output.info("\(KioskRules.stars(stars)) The generated review:")
+      context.output.line(view.generatedReviewText ?? "")
+      context.output.info("Approve it with: deck kiosk approve, or decline with: deck kiosk decline")
+    }
   }
 }

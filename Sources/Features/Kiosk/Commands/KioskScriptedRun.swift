@@ -24,31 +24,12 @@ struct ScriptedKiosk {
     /// all went well.
     var status: String
     var starRating: Int
-    var totalAmount: Int?
+    @ExplicitNull var totalAmount: Int?
     var items: [String]
-    var generatedReviewText: String?
-    var handoffURL: String?
-    var error: String?
+    @ExplicitNull var generatedReviewText: String? = nil
+    @ExplicitNull var handoffURL: String? = nil
+    @ExplicitNull var error: String? = nil
     var timings: Timings
-
-    enum CodingKeys: String, CodingKey {
-      case publicId, storePublicId, status, starRating, totalAmount, items, generatedReviewText, handoffURL
-      case error, timings
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(publicId, forKey: .publicId)
-      try container.encode(storePublicId, forKey: .storePublicId)
-      try container.encode(status, forKey: .status)
-      try container.encode(starRating, forKey: .starRating)
-      try container.encode(totalAmount, forKey: .totalAmount)
-      try container.encode(items, forKey: .items)
-      try container.encode(generatedReviewText, forKey: .generatedReviewText)
-      try container.encode(handoffURL, forKey: .handoffURL)
-      try container.encode(error, forKey: .error)
-      try container.encode(timings, forKey: .timings)
-    }
   }
 
   /// Milliseconds: waiting on idle for the purchase, the rating and consent calls, the
@@ -77,6 +58,7 @@ struct ScriptedKiosk {
     }
     let spinner = Spinner(output: context.output)
     defer { spinner.stop() }
+    let reports = context.output.records()
     var waitingSince = Date()
     var tracker: Tracker?
     var processed = 0
@@ -92,7 +74,7 @@ struct ScriptedKiosk {
         done.report.error = error.message
         failures.append(error)
       }
-      try emit(done.report)
+      try emit(done.report, to: reports)
       processed += 1
       tracker = nil
       waitingSince = Date()
@@ -193,7 +175,7 @@ struct ScriptedKiosk {
     spinner.stop()
     let outcome = approve ? "POSTED_INTENT" : "DECLINED"
     if failures.isEmpty {
-      if !context.isJSON {
+      if context.output.isHuman {
         context.output.info("Processed \(processed) session\(processed == 1 ? "" : "s") at \(storeId), all \(outcome).")
       }
       return
@@ -246,19 +228,16 @@ struct ScriptedKiosk {
     }
   }
 
-  private func emit(_ report: Report) throws {
-    if context.isJSON {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      context.output.writeOut(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
-      return
+  /// One line per session for a person; else one record of the stream (a JSON line, …).
+  private func emit(_ report: Report, to reports: OutputRecords) throws {
+    try reports.emit(report) {
+      let seconds = String(format: "%.1fs", Double(report.timings.totalMs) / 1000)
+      let total = report.totalAmount.map { KioskRules.formatAmount($0) } ?? "-"
+      context.output.line(
+        "\(report.publicId)  \(report.status)  \(KioskRules.stars(report.starRating))  \(total)  \(report.items.joined(separator: ", "))  (\(seconds))"
+      )
+      if let error = report.error { context.output.error("\(report.publicId): \(error)") }
     }
-    let seconds = String(format: "%.1fs", Double(report.timings.totalMs) / 1000)
-    let total = report.totalAmount.map { KioskRules.formatAmount($0) } ?? "-"
-    context.output.line(
-      "\(report.publicId)  \(report.status)  \(KioskRules.stars(report.starRating))  \(total)  \(report.items.joined(separator: ", "))  (\(seconds))"
-    )
-    if let error = report.error { context.output.error("\(report.publicId): \(error)") }
   }
 
   static func milliseconds(since start: Date) -> Int {

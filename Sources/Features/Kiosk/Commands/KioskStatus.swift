@@ -11,6 +11,6 @@ struct KioskStatus: DeckCommand {
   func run(_ context: DeckContext) async throws {
     let kiosk = try KioskController(context: context)
     if kiosk.state.currentScreen == .thankYou { kiosk.state.thankYouElapsed() }
-    try await kiosk.printStatus()
+    try await kiosk.emitStatus()
   }
 }

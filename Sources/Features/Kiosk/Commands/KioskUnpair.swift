@@ -15,7 +15,8 @@ struct KioskUnpair: DeckCommand {
     let store = kiosk.state.storePublicId
     try kiosk.act { state throws(KioskRuleError) in try state.rePair() }
     try kiosk.save()
-    if context.isJSON { return try await kiosk.printStatus() }
-    context.output.info("Unpaired from store \(store ?? ""). Pair again with: deck kiosk pair STORE_ID")
+    try await kiosk.emitStatus { _ in
+      context.output.info("Unpaired from store \(store ?? ""). Pair again with: deck kiosk pair STORE_ID")
+    }
   }
 }

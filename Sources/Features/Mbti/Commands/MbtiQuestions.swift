@@ -24,11 +24,12 @@ struct MbtiQuestions: DeckCommand {
     let userID = try MbtiStore(context: context).userID()
     let set = try await MbtiService(context: context).questions(userID: userID)
     let rows = set.questions.enumerated().map { Row(number: $0 + 1, question: $1.question, options: $1.options) }
-    if context.isJSON { return try context.output.json(rows) }
-    let width = String(rows.count).count
-    for row in rows {
-      let number = String(row.number)
-      context.output.line(String(repeating: " ", count: width - number.count) + "\(number). \(row.question)")
+    try context.output.emit(rows) {
+      let width = String(rows.count).count
+      for row in rows {
+        let number = String(row.number)
+        context.output.line(String(repeating: " ", count: width - number.count) + "\(number). \(row.question)")
+      }
     }
   }
 }

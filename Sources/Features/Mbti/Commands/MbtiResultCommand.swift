@@ -49,7 +49,6 @@ struct MbtiUserID: DeckCommand {
       try store.update { $0.userID = made }
     }
     let id = try store.userID()
-    if context.isJSON { return try context.output.json(View(userId: id, environment: store.environment)) }
-    context.output.line(id)
+    try context.output.emit(View(userId: id, environment: store.environment)) { context.output.line(id) }
   }
 }

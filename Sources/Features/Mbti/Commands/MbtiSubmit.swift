@@ -79,13 +79,14 @@ enum MbtiResultView {
     return saved
   }
 
-  /// The type, when it was taken, and a bar per axis; --json prints the saved result whole.
+  /// The type, when it was taken, and a bar per axis; as data, the saved result whole.
   static func print(_ result: MbtiStore.SavedResult, context: DeckContext) throws {
-    if context.isJSON { return try context.output.json(result) }
     let output = context.output
-    output.line(output.style(result.profile, .bold))
-    for line in axisLines(result.mbtiProfile, width: 20, filled: 1) { output.line(line) }
-    output.info("Taken \(result.takenAt.formatted(.iso8601)) in \(result.environment).")
+    try output.emit(result) {
+      output.line(output.style(result.profile, .bold))
+      for line in axisLines(result.mbtiProfile, width: 20, filled: 1) { output.line(line) }
+      output.info("Taken \(result.takenAt.formatted(.iso8601)) in \(result.environment).")
+    }
   }
 
   /// "E ████████░░░░░░░░░░░░ I   10 : 14" per axis; `filled` (0...1) draws the bars partly,

@@ -32,8 +32,9 @@ struct InviteAccept: DeckCommand {
     } catch {
       throw await explain(error, token: token, service: service)
     }
-    if context.isJSON { return try context.output.json(accepted) }
-    context.output.info("Joined workspace \(accepted.workspaceId).")
+    try context.output.emit(accepted, message: "Joined workspace \(accepted.workspaceId).")
+    // The data is the response alone; a person is also shown where the gate sends them now.
+    guard context.output.isHuman else { return }
     let redirect = try await service.redirect()
     try RouteView.show(redirect: redirect.redirect.rawValue, path: redirect.path, context: context)
   }

@@ -21,14 +21,15 @@ struct InviteValidate: DeckCommand {
   func run(_ context: DeckContext) async throws {
     let token = try InviteArgument.token(invite)
     let result = try await WorkspaceService(context: context).validateInvite(token: token)
-    if context.isJSON { return try context.output.json(result) }
-    context.output.fields([
-      ("workspace", result.workspaceName ?? "-"),
-      ("email", result.email),
-      ("role", result.role.rawValue),
-      ("valid", result.valid ? "yes" : "no"),
-    ])
-    context.output.info(
-      "Sign in as \(result.email) (deck auth login or deck auth signup), then: deck workspace invite accept LINK")
+    try context.output.emit(result) {
+      context.output.fields([
+        ("workspace", result.workspaceName ?? "-"),
+        ("email", result.email),
+        ("role", result.role.rawValue),
+        ("valid", result.valid ? "yes" : "no"),
+      ])
+      context.output.info(
+        "Sign in as \(result.email) (deck auth login or deck auth signup), then: deck workspace invite accept LINK")
+    }
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckCore
+import DeckSupport
 import WorkspaceAPI
 
 struct WorkspaceAccess: DeckCommand {
@@ -16,29 +17,32 @@ struct WorkspaceAccess: DeckCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  /// The response body, with `role` and `workspaceName` as null when unset (section 3).
+  /// The response body, with `role` and `workspaceName` as null when unset (section 3), and
+  /// `reason` only when there is one.
   struct Body: Encodable {
-    var state: Components.Schemas.AccessState
-    enum Keys: String, CodingKey { case role, workspaceName, hasAccess, reason }
+    @ExplicitNull var role: String?
+    @ExplicitNull var workspaceName: String?
+    var hasAccess: Bool
+    var reason: String?
 
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: Keys.self)
-      try container.encode(state.role?.rawValue, forKey: .role)
-      try container.encode(state.workspaceName, forKey: .workspaceName)
-      try container.encode(state.hasAccess, forKey: .hasAccess)
-      try container.encodeIfPresent(state.reason?.rawValue, forKey: .reason)
+    init(_ state: Components.Schemas.AccessState) {
+      role = state.role?.rawValue
+      workspaceName = state.workspaceName
+      hasAccess = state.hasAccess
+      reason = state.reason?.rawValue
     }
   }
 
   func run(_ context: DeckContext) async throws {
     let state = try await WorkspaceService(context: context).accessState()
-    if context.isJSON { return try context.output.json(Body(state: state)) }
-    context.output.fields([
-      ("workspace", state.workspaceName ?? "-"),
-      ("role", state.role?.rawValue ?? "-"),
-      ("access", state.hasAccess ? "yes" : "no"),
-      ("reason", state.reason?.rawValue ?? "-"),
-    ])
-    if state.reason == .member_hyphen_inactive { context.output.info(MemberInactive.message) }
+    try context.output.emit(Body(state)) {
+      context.output.fields([
+        ("workspace", state.workspaceName ?? "-"),
+        ("role", state.role?.rawValue ?? "-"),
+        ("access", state.hasAccess ? "yes" : "no"),
+        ("reason", state.reason?.rawValue ?? "-"),
+      ])
+      if state.reason == .member_hyphen_inactive { context.output.info(MemberInactive.message) }
+    }
   }
 }

@@ -91,10 +91,11 @@ struct WorkspaceOnboard: DeckCommand {
       throw DeckError.usage(error.message)
     }
     let response = try await OnboardingSubmitter().submit(payload, service: WorkspaceService(context: context))
-    if context.isJSON { return try context.output.json(response) }
-    context.output.info("Onboarding complete.")
-    let path = response.redirect ?? "/subscribe"
-    RouteView.print(Route(path: path), name: path, path: path, context: context)
+    try context.output.emit(response) {
+      context.output.info("Onboarding complete.")
+      let path = response.redirect ?? "/subscribe"
+      RouteView.print(Route(path: path), name: path, path: path, context: context)
+    }
   }
 }
 

@@ -50,8 +50,9 @@ enum RouteView {
   }
 
   static func show(redirect: String, path: String, context: DeckContext) throws {
-    if context.isJSON { return try context.output.json(Body(redirect: redirect, path: path)) }
-    print(Route(redirect: redirect, path: path), name: redirect, path: path, context: context)
+    try context.output.emit(Body(redirect: redirect, path: path)) {
+      print(Route(redirect: redirect, path: path), name: redirect, path: path, context: context)
+    }
   }
 
   /// The route's name and path, and on stderr what to do next.

@@ -81,24 +81,22 @@ struct WorkspaceSubscribe: DeckCommand {
       case .priceID(let id): .init(priceId: .init(rawValue: id))
       }
     let url = try await service.client().createCheckoutSession(body: .json(body)).ok.body.json.url
-    guard wait else {
-      if context.isJSON { return try context.output.json(Result(url: url)) }
-      context.output.info("Open the checkout page and pay:")
-      context.output.line(url)
-      return
-    }
-    if !context.isJSON {
+    func showURL() {
       context.output.info("Open the checkout page and pay:")
       context.output.line(url)
     }
+    guard wait else { return try context.output.emit(Result(url: url), table: showURL) }
+    // A person gets the URL at once, to pay while deck waits; the data comes when it is over.
+    if context.output.isHuman { showURL() }
     try await waitForAccess(service, context: context, timeout: waitTimeout ?? 600)
-    if context.isJSON { try context.output.json(Result(url: url, hasAccess: true)) }
+    try context.output.emit(Result(url: url, hasAccess: true)) {}
   }
 
   func alreadyActive(_ context: DeckContext, owner: Bool) throws {
-    if context.isJSON { return try context.output.json(Result(url: nil, hasAccess: true)) }
-    context.output.info(
-      owner ? "Your workspace already has access; there is nothing to pay." : "Your workspace already has access.")
+    try context.output.emit(
+      Result(url: nil, hasAccess: true),
+      message: owner
+        ? "Your workspace already has access; there is nothing to pay." : "Your workspace already has access.")
   }
 
   /// Polls the access state until `hasAccess`, with a spinner on a terminal.
@@ -139,7 +137,7 @@ struct WorkspaceSubscribe: DeckCommand {
       spinner.stop()
       throw error
     }
-    spinner.stop(context.isJSON ? nil : "Subscription active: the workspace has access.")
+    spinner.stop(context.output.isHuman ? "Subscription active: the workspace has access." : nil)
   }
 
   static func seconds(_ value: Double) -> String {

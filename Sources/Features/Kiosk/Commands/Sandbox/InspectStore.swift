@@ -18,18 +18,8 @@ struct InspectStore: DeckCommand {
   struct StoreView: Encodable {
     var publicId: String
     var name: String
-    var lastApprovedSessionId: String?
+    @ExplicitNull var lastApprovedSessionId: String?
     var sessions: [String: Int]
-
-    enum CodingKeys: String, CodingKey { case publicId, name, lastApprovedSessionId, sessions }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(publicId, forKey: .publicId)
-      try container.encode(name, forKey: .name)
-      try container.encode(lastApprovedSessionId, forKey: .lastApprovedSessionId)
-      try container.encode(sessions, forKey: .sessions)
-    }
   }
 
   func run(_ context: DeckContext) async throws {
@@ -38,17 +28,16 @@ struct InspectStore: DeckCommand {
       ("PENDING", store.sessions.PENDING), ("RATED", store.sessions.RATED), ("APPROVED", store.sessions.APPROVED),
       ("DECLINED", store.sessions.DECLINED), ("POSTED_INTENT", store.sessions.POSTED_INTENT),
     ]
-    if context.isJSON {
-      return try context.output.json(
-        StoreView(
-          publicId: store.publicId, name: store.name, lastApprovedSessionId: store.lastApprovedSessionId,
-          sessions: Dictionary(uniqueKeysWithValues: counts)))
+    let view = StoreView(
+      publicId: store.publicId, name: store.name, lastApprovedSessionId: store.lastApprovedSessionId,
+      sessions: Dictionary(uniqueKeysWithValues: counts))
+    try context.output.emit(view) {
+      context.output.fields(
+        [
+          ("publicId", store.publicId),
+          ("name", store.name),
+          ("lastApprovedSessionId", store.lastApprovedSessionId ?? "-"),
+        ] + counts.map { ("sessions " + $0.0, "\($0.1)") })
     }
-    context.output.fields(
-      [
-        ("publicId", store.publicId),
-        ("name", store.name),
-        ("lastApprovedSessionId", store.lastApprovedSessionId ?? "-"),
-      ] + counts.map { ("sessions " + $0.0, "\($0.1)") })
   }
 }

@@ -17,8 +17,8 @@ enum SandboxKioskAdmin {
     var publicId: String
     var storePublicId: String
     var status: String
-    var starRating: Int?
-    var generatedReviewText: String?
+    @ExplicitNull var starRating: Int?
+    @ExplicitNull var generatedReviewText: String?
     var createdAt: String
     var updatedAt: String
     var order: Components.Schemas.Order
@@ -33,29 +33,21 @@ enum SandboxKioskAdmin {
       updatedAt = detail.updatedAt
       order = detail.order
     }
+  }
 
-    enum CodingKeys: String, CodingKey {
-      case publicId, storePublicId, status, starRating, generatedReviewText, createdAt, updatedAt, order
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(publicId, forKey: .publicId)
-      try container.encode(storePublicId, forKey: .storePublicId)
-      try container.encode(status, forKey: .status)
-      try container.encode(starRating, forKey: .starRating)
-      try container.encode(generatedReviewText, forKey: .generatedReviewText)
-      try container.encode(createdAt, forKey: .createdAt)
-      try container.encode(updatedAt, forKey: .updatedAt)
-      try container.encode(order, forKey: .order)
+  /// Prints a session: its data, or for a person (after `message`, if any, on stderr) aligned
+  /// fields and the order's lines.
+  static func show(_ detail: Components.Schemas.SessionDetail, context: DeckContext, message: String? = nil) throws {
+    let output = context.output
+    try output.emit(SessionView(detail)) {
+      if let message { output.info(message) }
+      showFields(detail, output: output)
     }
   }
 
-  /// Prints a session: JSON, or aligned fields and the order's lines.
-  static func show(_ detail: Components.Schemas.SessionDetail, context: DeckContext) throws {
-    if context.isJSON { return try context.output.json(SessionView(detail)) }
+  private static func showFields(_ detail: Components.Schemas.SessionDetail, output: Output) {
     let order = detail.order
-    context.output.fields([
+    output.fields([
       ("publicId", detail.publicId),
       ("store", detail.storePublicId),
       ("status", detail.status.rawValue),
@@ -66,8 +58,8 @@ enum SandboxKioskAdmin {
       ("created", detail.createdAt),
       ("updated", detail.updatedAt),
     ])
-    context.output.line()
-    context.output.table(
+    output.line()
+    output.table(
       ["ITEM", "QTY", "AMOUNT"],
       order.items.map { [$0.name, "\($0.quantity)", formatAmount($0.amount, currency: order.currency)] })
   }

@@ -41,12 +41,11 @@ struct TriggerPurchase: DeckCommand {
       path: .init(storeId: store.trimmingCharacters(in: .whitespaces)),
       body: .json(.init(totalAmount: total.flatMap(Self.cents), items: items.isEmpty ? nil : items))
     ).created.body.json
-    if !context.isJSON {
-      context.output.info(
+    try SandboxKioskAdmin.show(
+      detail, context: context,
+      message:
         "Purchase at \(detail.storePublicId): review session \(detail.publicId) is PENDING; the paired kiosk picks it up on its next poll."
-      )
-    }
-    try SandboxKioskAdmin.show(detail, context: context)
+    )
   }
 
   /// "45.99", "$45.99", "45" or "45.9" in cents; nil unless 1 cent to $1,000,000.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckCore
+import DeckSupport
 import Foundation
 import SandboxMbtiAPI
 
@@ -34,12 +35,16 @@ struct InspectEvents: DeckCommand {
       SandboxMbtiAPI.Client(serverURL: $0, transport: $1, middlewares: $2)
     }
     let events = try await client.inspectEvents(query: .init(user_id: user, _type: type, limit: limit)).ok.body.json
-    if context.isJSON { return try context.output.json(events) }
-    context.output.table(
-      ["WHEN", "USER", "EVENT", "DETAILS"],
-      events.map { event in
-        let details = (try? JSONEncoder().encode(event.details)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return [event.created_at.formatted(.iso8601), event.user_id, event.event_type, details == "{}" ? "" : details]
-      })
+    try context.output.emit(events) {
+      context.output.table(
+        ["WHEN", "USER", "EVENT", "DETAILS"],
+        events.map { event in
+          let details =
+            (try? DeckJSON.compactEncoder.encode(event.details)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+          return [
+            event.created_at.formatted(.iso8601), event.user_id, event.event_type, details == "{}" ? "" : details,
+          ]
+        })
+    }
   }
 }

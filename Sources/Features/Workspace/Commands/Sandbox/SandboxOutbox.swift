@@ -18,12 +18,10 @@ struct SandboxOutbox: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     let emails = try await WorkspaceAdmin.client(context).listOutbox(query: .init(to: to)).ok.body.json
-    if context.isJSON { return try context.output.json(emails) }
-    if emails.isEmpty {
-      context.output.info(to.map { "No emails to \($0)." } ?? "The outbox is empty.")
-      return
+    try context.output.emit(emails) {
+      if emails.isEmpty { return context.output.info(to.map { "No emails to \($0)." } ?? "The outbox is empty.") }
+      context.output.table(
+        ["SENT", "TO", "SUBJECT", "JOIN LINK"], emails.map { [$0.sent_at, $0.to, $0.subject, $0.join_url] })
     }
-    context.output.table(
-      ["SENT", "TO", "SUBJECT", "JOIN LINK"], emails.map { [$0.sent_at, $0.to, $0.subject, $0.join_url] })
   }
 }

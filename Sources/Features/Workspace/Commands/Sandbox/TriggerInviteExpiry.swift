@@ -25,7 +25,6 @@ struct TriggerInviteExpiry: DeckCommand {
   func run(_ context: DeckContext) async throws {
     guard let token = InviteToken.parse(invite) else { throw DeckError.usage("No invite token given.") }
     let expired = try await WorkspaceAdmin.client(context).expireInvite(body: .json(.init(token: token))).ok.body.json
-    if context.isJSON { return try context.output.json(expired) }
-    context.output.info("The invite to \(expired.email) expired at \(expired.expires_at).")
+    try context.output.emit(expired, message: "The invite to \(expired.email) expired at \(expired.expires_at).")
   }
 }

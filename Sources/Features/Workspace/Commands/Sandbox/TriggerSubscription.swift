@@ -49,12 +49,10 @@ struct TriggerSubscription: DeckCommand {
       email: email, status: .init(rawValue: status.rawValue) ?? .inactive,
       trial_ends_at: end.map { $0.formatted(.iso8601) })
     let workspace = try await WorkspaceAdmin.client(context).setSubscription(body: .json(update)).ok.body.json
-    if !context.isJSON {
-      context.output.info(
-        "\(workspace.name) (\(workspace.owner_email ?? email)) is now \(status.rawValue)"
-          + (end.map { ", trial ending \($0.formatted(.iso8601))" } ?? "") + ".")
-    }
-    try WorkspaceAdmin.show(workspace, context: context)
+    try WorkspaceAdmin.show(
+      workspace, context: context,
+      message: "\(workspace.name) (\(workspace.owner_email ?? email)) is now \(status.rawValue)"
+        + (end.map { ", trial ending \($0.formatted(.iso8601))" } ?? "") + ".")
   }
 }
 

@@ -9,21 +9,31 @@ import Foundation
 
 /// Where a command's output goes: stdout for data, stderr for messages, errors and traces.
 /// Colour only on a terminal, and never when `NO_COLOR` is set.
+///
+/// A command prints its result with `emit(_:table:)` (Output+Emit.swift), which renders it in
+/// the format the command line asked for (`--format`, `--json`, `--jq`).
 public struct Output: Sendable {
   public let stdoutIsTerminal: Bool
   public let stderrIsTerminal: Bool
   public let colorEnabled: Bool
+  /// How results are printed (`table` unless the command line says otherwise).
+  public let format: OutputFormat
+  /// `--jq`: the filter JSON results go through.
+  public let jq: JQFilter?
   /// Raw writes, for terminal UIs that manage lines themselves.
   public let writeOut: @Sendable (String) -> Void
   public let writeErr: @Sendable (String) -> Void
 
   public init(
-    stdoutIsTerminal: Bool, stderrIsTerminal: Bool, colorEnabled: Bool,
-    writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void
+    stdoutIsTerminal: Bool, stderrIsTerminal: Bool, colorEnabled: Bool, format: OutputFormat = .table,
+    jq: JQFilter? = nil, writeOut: @escaping @Sendable (String) -> Void,
+    writeErr: @escaping @Sendable (String) -> Void
   ) {
     self.stdoutIsTerminal = stdoutIsTerminal
     self.stderrIsTerminal = stderrIsTerminal
     self.colorEnabled = colorEnabled
+    self.format = jq == nil ? format : .json
+    self.jq = jq
     self.writeOut = writeOut
     self.writeErr = writeErr
   }
@@ -42,8 +52,15 @@ public struct Output: Sendable {
   /// The same streams with colour off (script mode).
   public func withoutColor() -> Output {
     Output(
-      stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: false,
-      writeOut: writeOut, writeErr: writeErr)
+      stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: false, format: format,
+      jq: jq, writeOut: writeOut, writeErr: writeErr)
+  }
+
+  /// The same streams, printing results in `format` (through `jq`, if given, which implies JSON).
+  public func formatted(_ format: OutputFormat, jq: JQFilter? = nil) -> Output {
+    Output(
+      stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: colorEnabled,
+      format: format, jq: jq, writeOut: writeOut, writeErr: writeErr)
   }
 
   /// A line of data on stdout.
@@ -58,16 +75,6 @@ public struct Output: Sendable {
   }
 
   public func trace(_ text: String) { writeErr(text + "\n") }
-
-  /// One JSON document on stdout: indented on a terminal, one line otherwise (for `jq` and scripts).
-  public func json<T: Encodable>(_ value: T) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting =
-      stdoutIsTerminal
-      ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    writeOut(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n")
-  }
 
   /// An aligned table; the header is bold on a terminal.
   /// Cells are shown without control characters: they usually hold values from a server.

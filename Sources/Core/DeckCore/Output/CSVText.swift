@@ -1,0 +1,99 @@
+import DeckSupport
+
+/// `--format csv`: a result's data as CSV with a header row, fields quoted as RFC 4180 says
+/// (a field with a comma, a double quote or a line break is enclosed in double quotes, and its
+/// double quotes are doubled). Lines end with LF.
+///
+/// - A list of records (objects): a row per record, a column per field, in the order the fields
+///   first appear. Fields of nested objects become columns of their own (`timings.totalMs`).
+/// - One record: two columns, `field,value`, a row per field.
+/// - A list of plain values, or one: one column, `value`.
+///
+/// In a cell, null is empty, true and false and numbers are as in JSON, text is as is, and a
+/// list is its JSON. An empty list prints nothing: it has no columns (nor has an empty object).
+public enum CSVText {
+  /// The header and the rows of a result.
+  public struct Table: Equatable, Sendable {
+    public var columns: [String]
+    public var rows: [[String]]
+  }
+
+  /// The CSV text of the JSON of `value`; `forTerminal` strips control characters from cells.
+  public static func render<Value: Encodable>(_ value: Value, forTerminal: Bool = false) throws -> String {
+    text(table(try JSONTree(encoding: value)), forTerminal: forTerminal)
+  }
+
+  static func text(_ table: Table, forTerminal: Bool) -> String {
+    guard !table.columns.isEmpty else { return "" }
+    return ([table.columns] + table.rows).map { line($0, forTerminal: forTerminal) }.joined()
+  }
+
+  static func table(_ tree: JSONTree) -> Table {
+    switch tree {
+    case .array(let items) where !items.isEmpty && items.allSatisfy(\.isObject):
+      return records(items.map(fields))
+    case .array(let items):
+      return Table(columns: items.isEmpty ? [] : ["value"], rows: items.map { [cell($0)] })
+    case .object:
+      return Table(columns: ["field", "value"], rows: fields(tree).map { [$0.key, $0.cell] })
+    default:
+      return Table(columns: ["value"], rows: [[cell(tree)]])
+    }
+  }
+
+  /// Rows of records under the union of their columns, in order of first appearance.
+  static func records(_ records: [[(key: String, cell: String)]]) -> Table {
+    var columns: [String] = []
+    var seen = Set<String>()
+    for record in records {
+      for field in record where seen.insert(field.key).inserted { columns.append(field.key) }
+    }
+    return Table(columns: columns, rows: records.map { row(of: $0, in: columns) })
+  }
+
+  /// A record's cells under `columns` (a column it lacks is empty; a field not among them is left out).
+  static func row(of record: [(key: String, cell: String)], in columns: [String]) -> [String] {
+    let cells = Dictionary(record.map { ($0.key, $0.cell) }, uniquingKeysWith: { first, _ in first })
+    return columns.map { cells[$0] ?? "" }
+  }
+
+  /// An object's fields, nested objects flattened into `outer.inner` keys (an empty one has none).
+  static func fields(_ tree: JSONTree) -> [(key: String, cell: String)] {
+    guard case .object(let members) = tree else { return [(key: "value", cell: cell(tree))] }
+    return members.flatMap { member -> [(key: String, cell: String)] in
+      if case .object = member.value {
+        return fields(member.value).map { (key: member.key + "." + $0.key, cell: $0.cell) }
+      }
+      return [(key: member.key, cell: cell(member.value))]
+    }
+  }
+
+  static func cell(_ tree: JSONTree) -> String {
+    switch tree {
+    case .null: ""
+    case .bool(let flag): flag ? "true" : "false"
+    case .number(let text), .string(let text): text
+    case .array, .object: tree.compactJSON
+    }
+  }
+
+  /// One line of fields, each quoted when RFC 4180 requires it.
+  static func line(_ cells: [String], forTerminal: Bool) -> String {
+    cells.map { quoted(forTerminal ? TerminalText.sanitize($0, keepNewlines: true) : $0) }.joined(separator: ",")
+      + "\n"
+  }
+
+  static func quoted(_ field: String) -> String {
+    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
+      return field
+    }
+    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+extension JSONTree {
+  var isObject: Bool {
+    if case .object = self { return true }
+    return false
+  }
+}
