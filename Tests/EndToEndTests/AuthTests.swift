@@ -168,38 +168,12 @@ struct AuthTests {
   }
 
   @Test(.timeLimit(.minutes(3))) func servePrintsTheURLThenTheAnonKey() throws {
-    let directory = NSTemporaryDirectory() + "deck-serve-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: DeckCLI.binary)
-    process.arguments = ["sandbox", "serve", "--port", "0", "--db", directory + "/sandbox.sqlite"]
-    process.environment = ["HOME": directory, "XDG_CONFIG_HOME": directory + "/config"]
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    defer {
-      process.interrupt()
-      process.waitUntilExit()
-    }
-    var buffer = Data()
-    let deadline = Date().addingTimeInterval(60)
-    // The URL, the admin token, then the anon key (a whole line).
-    func keyLineIsComplete() -> Bool {
-      let text = String(decoding: buffer, as: UTF8.self)
-      guard let start = text.range(of: "sandbox-anon-key=") else { return false }
-      return text[start.upperBound...].contains("\n")
-    }
-    while !keyLineIsComplete() && Date() < deadline {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      buffer += chunk
-    }
-    let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+    let lines = try SandboxProcess().startLines
+    #expect(lines.count == 3)
     #expect(lines.first?.hasPrefix("http://127.0.0.1:") == true, "the first line stays the URL")
-    let keyLine = try #require(lines.first { $0.hasPrefix("sandbox-anon-key=") })
-    #expect((lines.firstIndex(of: keyLine) ?? 0) > 0)
+    #expect(lines.dropFirst().first?.hasPrefix("sandbox-admin-token=") == true)
+    let keyLine = try #require(lines.last)
+    #expect(keyLine.hasPrefix("sandbox-anon-key="))
     #expect(keyLine.dropFirst("sandbox-anon-key=".count).split(separator: ".").count == 3)
   }
 

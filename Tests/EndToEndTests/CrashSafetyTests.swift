@@ -23,20 +23,10 @@ struct CrashSafetyTests {
   func startAndKill(_ deck: DeckCLI, _ arguments: [String], stdin: String? = nil, around full: UInt32) throws {
     let maxDelay = full + full / 10
     let minDelay = full / 2
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: DeckCLI.binary)
-    process.arguments = arguments
-    process.environment = deck.environment
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    let input = Pipe()
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
+    let child = try DeckCLI.start(DeckCLI.binary, arguments, stdin: stdin, environment: deck.environment, in: deck.home)
     usleep(UInt32.random(in: minDelay...maxDelay))
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    child.signal(SIGKILL)
+    _ = child.wait(timeout: 10)
   }
 
   /// Environment names in a config.yml deck wrote; nil when the file is not one deck wrote whole.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Runs the built `deck` binary the way a user does: a fresh process, real files, real sockets.
 struct DeckCLI {
   /// The `deck` next to the test bundle (SwiftPM builds it first: the test target depends on it).
@@ -15,13 +19,15 @@ struct DeckCLI {
     return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("deck").path
   }()
 
-  /// HOME, XDG directories and the config directory, all inside one temporary directory.
+  /// HOME, XDG directories and the config directory, all inside one temporary directory,
+  /// which is removed when the last copy of this value is gone.
   let home: String
+  private let homeDirectory: TemporaryDirectory
   var environment: [String: String]
 
   init() throws {
-    home = NSTemporaryDirectory() + "deck-e2e-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    homeDirectory = try TemporaryDirectory(prefix: "deck-e2e-")
+    home = homeDirectory.path
     environment = [
       "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data",
@@ -55,115 +61,106 @@ struct DeckCLI {
     try Self.execute(Self.binary, arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, in: home)
   }
 
+  /// Runs a program to its end (two minutes at most) and returns its status and output.
   static func execute(
-    _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], in directory: String
+    _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], in directory: String,
+    timeout: TimeInterval = 120
   ) throws -> Result {
-    try start(executable, arguments, stdin: stdin, environment: environment, in: directory).finish()
+    try start(executable, arguments, stdin: stdin, environment: environment, in: directory).finish(timeout: timeout)
   }
 
-  /// A started process whose output goes to files; `finish` waits for it and reads them.
-  struct Running {
-    let process: Process
-    let outPath: String
-    let errPath: String
-
-    func finish() -> Result {
-      process.waitUntilExit()
-      defer {
-        try? FileManager.default.removeItem(atPath: outPath)
-        try? FileManager.default.removeItem(atPath: errPath)
-      }
-      return Result(
-        status: process.terminationStatus,
-        stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-        stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
-    }
-  }
-
+  /// Starts a program; `finish` waits for it.
   static func start(
     _ executable: String, _ arguments: [String], stdin: String?, environment: [String: String], in directory: String
-  ) throws -> Running {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let outPath = directory + "/.out-\(UUID().uuidString)"
-    let errPath = directory + "/.err-\(UUID().uuidString)"
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let input = Pipe()
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    return Running(process: process, outPath: outPath, errPath: errPath)
+  ) throws -> ChildProcess {
+    try ChildProcess(executable, arguments, environment: environment, directory: directory, stdin: stdin)
   }
 
   /// Files deck created under HOME (for tests that check nothing was written).
   func createdFiles() -> [String] {
     let enumerator = FileManager.default.enumerator(atPath: home)
     var files: [String] = []
-    while let path = enumerator?.nextObject() as? String {
-      if !path.hasPrefix(".out-") && !path.hasPrefix(".err-") { files.append(path) }
-    }
+    while let path = enumerator?.nextObject() as? String { files.append(path) }
     return files
   }
 }
 
-/// `deck sandbox serve --port 0` on a temporary database, stopped when the test ends.
-final class SandboxProcess: @unchecked Sendable {
-  let process = Process()
+extension ChildProcess {
+  /// Waits for the end (killing the process past `timeout`) and returns what it printed.
+  func finish(timeout: TimeInterval = 120) throws -> DeckCLI.Result {
+    guard let status = wait(timeout: timeout) else {
+      throw Failure(
+        description:
+          "\(process.arguments?.joined(separator: " ") ?? "") did not finish within \(timeout) s; stdout: \(stdout) stderr: \(stderr)"
+      )
+    }
+    return DeckCLI.Result(status: status, stdout: stdout, stderr: stderr)
+  }
+}
+
+/// A directory under the system's temporary directory, removed with everything in it when
+/// this object goes away.
+final class TemporaryDirectory: Sendable {
+  let path: String
+
+  init(prefix: String) throws {
+    path = NSTemporaryDirectory() + prefix + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// `deck sandbox serve --port 0` on a temporary database, stopped (and its directory removed)
+/// when the test ends.
+final class SandboxProcess: Sendable {
+  let child: ChildProcess
   let url: String
   /// The admin token of the operator endpoints (serve's second stdout line).
   let adminToken: String
-  let directory: String
+  /// serve's first three stdout lines: the URL, `sandbox-admin-token=…`, `sandbox-anon-key=…`.
+  let startLines: [String]
+  private let temporary: TemporaryDirectory
+  var directory: String { temporary.path }
 
   init(extraArguments: [String] = []) throws {
-    directory = NSTemporaryDirectory() + "deck-sandbox-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    process.executableURL = URL(fileURLWithPath: DeckCLI.binary)
-    process.arguments = ["sandbox", "serve", "--port", "0", "--db", directory + "/sandbox.sqlite"] + extraArguments
-    process.environment = [
-      "HOME": directory, "XDG_CONFIG_HOME": directory + "/config", "XDG_DATA_HOME": directory + "/data",
-    ]
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var buffer = Data()
-    let deadline = Date().addingTimeInterval(60)
-    while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < 2 && Date() < deadline {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      buffer += chunk
-    }
-    let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
-    let line = lines.first ?? ""
+    temporary = try TemporaryDirectory(prefix: "deck-sandbox-")
+    let directory = temporary.path
+    child = try ChildProcess(
+      DeckCLI.binary, ["sandbox", "serve", "--port", "0", "--db", directory + "/sandbox.sqlite"] + extraArguments,
+      environment: ["HOME": directory, "XDG_CONFIG_HOME": directory + "/config", "XDG_DATA_HOME": directory + "/data"],
+      directory: directory)
+    startLines = child.lines(3, timeout: 60)
     let tokenPrefix = "sandbox-admin-token="
-    guard line.hasPrefix("http://127.0.0.1:"), lines.count >= 2, lines[1].hasPrefix(tokenPrefix) else {
-      process.terminate()
-      throw SandboxStartError(output: lines.joined(separator: "\n"))
+    guard let line = startLines.first, line.hasPrefix("http://127.0.0.1:"), startLines.count == 3,
+      startLines[1].hasPrefix(tokenPrefix)
+    else {
+      child.signal(SIGKILL)
+      throw SandboxStartError(output: child.stdout + child.stderr)
     }
     url = line.trimmingCharacters(in: .whitespaces)
-    adminToken = String(lines[1].dropFirst(tokenPrefix.count))
-    self.output = out
+    adminToken = String(startLines[1].dropFirst(tokenPrefix.count))
   }
 
-  /// serve's stdout, after the two lines read at start.
-  let output: Pipe
-
   deinit {
-    if process.isRunning {
-      process.interrupt()
-      process.waitUntilExit()
+    if child.process.isRunning {
+      child.signal(SIGINT)
+      _ = child.wait(timeout: 10)
     }
-    try? FileManager.default.removeItem(atPath: directory)
   }
 
   struct SandboxStartError: Error { var output: String }
+}
+
+/// Polls `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
+/// For waits on something another process does (no fixed sleeps).
+func eventually(timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+  let deadline = Date().addingTimeInterval(timeout)
+  while Date() < deadline {
+    if try condition() { return true }
+    usleep(50_000)
+  }
+  return try condition()
 }
 
 /// Decodes stdout as JSON.

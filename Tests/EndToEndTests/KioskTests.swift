@@ -41,7 +41,7 @@ struct KioskTests {
 
   func curl(_ arguments: [String], in deck: DeckCLI) throws -> DeckCLI.Result {
     try DeckCLI.execute(
-      "/usr/bin/curl", ["-s", "-w", "\n%{http_code}"] + arguments, stdin: nil, environment: deck.environment,
+      "curl", ["-s", "-w", "\n%{http_code}"] + arguments, stdin: nil, environment: deck.environment,
       in: deck.home)
   }
 
@@ -109,7 +109,7 @@ struct KioskTests {
     #expect(blocks > 200, "the QR code is drawn with half blocks")
 
     let decoded = try DeckCLI.execute(
-      "/usr/bin/zbarimg", ["--quiet", "--raw", png], stdin: nil, environment: deck.environment, in: deck.home)
+      "zbarimg", ["--quiet", "--raw", png], stdin: nil, environment: deck.environment, in: deck.home)
     #expect(decoded.status == 0, "\(decoded.stderr)")
     #expect(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == url)
   }
@@ -358,7 +358,7 @@ struct KioskTests {
     #expect(final["starRating"] as? Int == 4)
     #expect(try store(deck)["lastApprovedSessionId"] as? String == id)
     let decoded = try DeckCLI.execute(
-      "/usr/bin/zbarimg", ["--quiet", "--raw", png], stdin: nil, environment: deck.environment, in: deck.home)
+      "zbarimg", ["--quiet", "--raw", png], stdin: nil, environment: deck.environment, in: deck.home)
     #expect(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(server.url)/r/\(id)")
 
     kiosk.send("\u{03}")

@@ -13,7 +13,7 @@ extension DeckCLI {
     let started = try commands.map { arguments, stdin in
       try Self.start(Self.binary, arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, in: home)
     }
-    return started.map { $0.finish() }
+    return try started.map { try $0.finish() }
   }
 
   func tokenAccounts(_ environment: String) throws -> [String: Any] {

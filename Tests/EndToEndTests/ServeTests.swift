@@ -51,9 +51,9 @@ struct ServeTests {
     #expect(serve.firstLine() == url)
     let config = deck.configDirectory + "/config.yml"
     var saved = ""
-    for _ in 0..<100 where !saved.contains("sandbox-admin-token") {
-      Thread.sleep(forTimeInterval: 0.05)
+    _ = eventually(timeout: 10) {
       saved = (try? String(contentsOfFile: config, encoding: .utf8)) ?? ""
+      return saved.contains("sandbox-admin-token")
     }
     #expect(saved.contains("sandbox-admin-token"), "saved for \"mine\"")
     let mode = try FileManager.default.attributesOfItem(atPath: config)[.posixPermissions] as? Int

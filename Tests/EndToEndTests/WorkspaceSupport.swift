@@ -83,53 +83,28 @@ extension DeckCLI {
 
 /// A deck process in the background whose stdout is read as it comes.
 final class RunningDeck {
-  let process = Process()
-  private let out = Pipe()
-  private let errPath: String
-  private var buffer = ""
+  let child: ChildProcess
+  var process: Process { child.process }
 
   init(arguments: [String], environment: [String: String], directory: String) throws {
-    process.executableURL = URL(fileURLWithPath: DeckCLI.binary)
-    process.arguments = arguments
-    process.environment = environment
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    errPath = directory + "/.err-\(UUID().uuidString)"
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    process.standardOutput = out
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
+    child = try ChildProcess(DeckCLI.binary, arguments, environment: environment, directory: directory)
   }
 
-  deinit {
-    if process.isRunning { process.terminate() }
-    try? FileManager.default.removeItem(atPath: errPath)
+  /// The first stdout line (waits for it, a minute at most; empty if none came).
+  func firstLine(timeout: TimeInterval = 60) -> String {
+    child.lines(1, timeout: timeout).first ?? ""
   }
 
-  /// The first stdout line (waits for it).
-  func firstLine() -> String {
-    while !buffer.contains("\n") {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      buffer += String(decoding: chunk, as: UTF8.self)
-    }
-    return buffer.split(separator: "\n").first.map(String.init) ?? ""
-  }
-
-  /// The rest of stdout after the first line (reads to the end: call after `wait`).
+  /// The rest of stdout after the first line (call after `wait`).
   func rest() -> String {
-    buffer += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    guard let newline = buffer.firstIndex(of: "\n") else { return "" }
-    return String(buffer[buffer.index(after: newline)...])
+    let text = child.stdout
+    guard let newline = text.firstIndex(of: "\n") else { return "" }
+    return String(text[text.index(after: newline)...])
   }
 
-  /// Waits for exit; returns the status and stderr.
+  /// Waits for exit (killing it past the timeout: status -1); returns the status and stderr.
   func wait(timeout: TimeInterval = 60) -> (status: Int32, stderr: String) {
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    return (process.terminationStatus, (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    (child.wait(timeout: timeout) ?? -1, child.stderr)
   }
 }
 

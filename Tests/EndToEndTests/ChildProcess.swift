@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Every process the end-to-end tests start (deck one-shot, `deck sandbox serve`, a deck left
+/// running, curl, zbarimg), but for the pseudo-terminal ones: stdin is written up front, stdout
+/// and stderr are read as they come by two reader threads (so a chatty child never blocks on a
+/// full pipe), every wait has a deadline that fires, and a child still running when its owner
+/// goes away is killed and reaped.
+final class ChildProcess: @unchecked Sendable {
+  let process = Process()
+  private let outPipe = Pipe()
+  private let errPipe = Pipe()
+  private let condition = NSCondition()
+  private var out = Data()
+  private var err = Data()
+  private var openStreams = 2
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Starts `executable` (a path, or a name looked up on PATH) with `arguments`.
+  init(
+    _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
+    stdin: String? = nil
+  ) throws {
+    process.executableURL = URL(fileURLWithPath: try Self.locate(executable, environment: environment))
+    process.arguments = arguments
+    process.environment = environment
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    process.standardOutput = outPipe
+    process.standardError = errPipe
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
+      let handle = pipe.fileHandleForReading
+      Thread { [self] in
+        while true {
+          let chunk = handle.availableData
+          condition.lock()
+          if chunk.isEmpty {
+            openStreams -= 1
+          } else if isOut {
+            out += chunk
+          } else {
+            err += chunk
+          }
+          condition.broadcast()
+          condition.unlock()
+          if chunk.isEmpty { return }
+        }
+      }.start()
+    }
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+  }
+
+  deinit {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
+  /// The path of `name`: itself when it has a slash, else the first match on PATH. A missing
+  /// tool fails the test with what to install.
+  static func locate(_ name: String, environment: [String: String]) throws -> String {
+    if name.contains("/") { return name }
+    let path = environment["PATH"] ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+      let candidate = "\(directory)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    let packages = ["zbarimg": "zbar-tools", "curl": "curl", "python3": "python3"]
+    throw Failure(
+      description:
+        "\(name) is not on PATH (\(path)); this test needs it: apt-get install \(packages[name] ?? name) (./scripts/setup installs it)"
+    )
+  }
+
+  var stdout: String { condition.withLock { String(decoding: out, as: UTF8.self) } }
+  var stderr: String { condition.withLock { String(decoding: err, as: UTF8.self) } }
+
+  /// Waits until stdout satisfies `done` (or the deadline passes, or stdout ends); returns stdout.
+  @discardableResult
+  func waitForStdout(timeout: TimeInterval = 60, until done: (String) -> Bool) -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      let text = String(decoding: out, as: UTF8.self)
+      if done(text) || openStreams == 0 || !condition.wait(until: deadline) { return text }
+    }
+  }
+
+  /// The first `count` lines of stdout, waiting for them; fewer if the deadline passes first.
+  func lines(_ count: Int, timeout: TimeInterval = 60) -> [String] {
+    let text = waitForStdout(timeout: timeout) { $0.count(where: { $0 == "\n" }) >= count }
+    return Array(text.split(separator: "\n", omittingEmptySubsequences: false).prefix(count).map(String.init))
+  }
+
+  /// Waits for the process to exit and its output to end; nil when the deadline passes first
+  /// (the process is then killed).
+  func wait(timeout: TimeInterval = 120) -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      return nil
+    }
+    process.waitUntilExit()
+    condition.lock()
+    while openStreams > 0 && condition.wait(until: deadline) {}
+    condition.unlock()
+    return process.terminationStatus
+  }
+
+  func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+}
+
+extension NSCondition {
+  fileprivate func withLock<T>(_ body: () -> T) -> T {
+    lock()
+    defer { unlock() }
+    return body()
+  }
+}
