@@ -20,5 +20,6 @@ enum Registry {
     MbtiModule.self,
     SandboxModule.self,
     ShellModule.self,
+    DoctorModule.self,
   ]
 }
