@@ -67,6 +67,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
     .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -112,7 +113,10 @@ let package = Package(
       path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
     .target(
       name: "DeckBuiltins",
-      dependencies: ["DeckCore", "AuthAPI", argumentParser],
+      dependencies: [
+        "DeckCore", "DeckREPL", "AuthAPI", openAPIRuntime, argumentParser,
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
       path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
 
     // MARK: The interactive shell: REPL on GNU readline, script mode, completion, plugins
@@ -158,6 +162,8 @@ let package = Package(
           .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
           .product(name: "NIOCore", package: "swift-nio"),
           .product(name: "NIOPosix", package: "swift-nio"),
+          .product(name: "NIOTLS", package: "swift-nio"),
+          .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ],
         path: "Sources/Shared/DeckHTTPTransport", swiftSettings: swiftSettings),
       .target(
@@ -213,7 +219,8 @@ let package = Package(
       .testTarget(
         name: "DeckCoreTests",
         dependencies: [
-          "DeckCore", "DeckREPL", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", openAPIRuntime,
+          "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
+          openAPIRuntime,
           .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),

@@ -191,13 +191,13 @@ _deck() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    env|auth|brokerage|workspace|kiosk|mbti|sandbox|repl|run|completion|plugins|help)
+    env|auth|brokerage|workspace|kiosk|mbti|sandbox|repl|run|completion|plugins|doctor|help)
         # Offer subcommand argument completions
         "_deck_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti sandbox repl run completion plugins help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti sandbox repl run completion plugins doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -2067,6 +2067,25 @@ _deck_plugins() {
         return
         ;;
     '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_doctor() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion doctor -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--timeout')

@@ -24,6 +24,7 @@ public enum Registry {
     Entry(MbtiModule.self, sandbox: MbtiSandbox.self),
     Entry(SandboxModule.self),
     Entry(ShellModule.self),
+    Entry(DoctorModule.self),
   ]
 
   /// The command modules: the root command's subcommands, completion providers, services.

@@ -46,6 +46,15 @@ struct ShellWordsTests {
     #expect(pending.isEmpty)
   }
 
+  @Test func backslashNewlineBeforeAnIndentedLineAddsNoEmptyWord() {
+    var pending = ShellWords.Continuation()
+    #expect(pending.add("brokerage search \"coldwell banker\" \\", number: 1) == .more)
+    #expect(
+      pending.add("  --limit 1", number: 2) == .words(["brokerage", "search", "coldwell banker", "--limit", "1"]))
+    #expect(pending.add("say a\\", number: 3) == .more)
+    #expect(pending.add("b", number: 4) == .words(["say", "ab"]))
+  }
+
   @Test func continuationReportsTheLineWhereTheQuoteBegan() {
     var pending = ShellWords.Continuation()
     #expect(pending.add("workspace create \\", number: 7) == .more)

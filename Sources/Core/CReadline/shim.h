@@ -66,6 +66,9 @@ static inline void deck_rl_restore_terminal(void) {
   rl_cleanup_after_signal();
 }
 
+/// Reads the terminal's size again (after a child, such as the REPL's `edit` editor, had it).
+static inline void deck_rl_resize_terminal(void) { rl_resize_terminal(); }
+
 static inline int deck_history_length(void) { return history_length; }
 
 static inline const char *deck_history_line(int offset_from_end) {

@@ -18,6 +18,27 @@ public protocol ServiceProviders: Sendable {
     async throws
   /// The admin token of the embedded sandbox once it runs (read from its database), else nil.
   func embeddedSandboxAdminToken() -> String?
+  /// What is on disk at a sandbox database path, read only (nothing is created or migrated);
+  /// nil when there is no database there.
+  func sandboxDatabaseInfo(databasePath: String) throws -> SandboxDatabaseInfo?
+  /// Opens a TLS connection to host:port and returns when the server's certificate expires
+  /// (its notAfter). The chain is not verified here: an HTTP request does that.
+  func certificateExpiry(host: String, port: Int, timeout: Duration) async throws -> Date
+}
+
+/// A sandbox database as `deck doctor` reports it.
+public struct SandboxDatabaseInfo: Sendable, Equatable {
+  /// Bytes on disk, the write-ahead log included.
+  public var size: Int64
+  /// The schema migrations recorded in the database.
+  public var appliedMigrations: [String]
+  /// The schema migrations this deck knows, in order.
+  public var knownMigrations: [String]
+  public init(size: Int64, appliedMigrations: [String], knownMigrations: [String]) {
+    self.size = size
+    self.appliedMigrations = appliedMigrations
+    self.knownMigrations = knownMigrations
+  }
 }
 
 /// A sandbox that `serveSandbox` started: where it listens, the operator endpoints' admin token,

@@ -21,18 +21,25 @@ public enum Plugins {
   /// Every `deck-*` executable on PATH, first one per name (as PATH lookup would pick it).
   public static func discover(path: String?, builtins: Set<String>) -> [Plugin] {
     var found: [String: Plugin] = [:]
-    var order: [String] = []
+    for (name, full) in executables(path: path) where found[name] == nil {
+      found[name] = Plugin(name: name, path: full, shadowed: builtins.contains(name))
+    }
+    return found.keys.sorted().compactMap { found[$0] }
+  }
+
+  /// Every `deck-*` executable on PATH in lookup order, including those an earlier directory
+  /// hides (`deck doctor` reports them).
+  public static func executables(path: String?) -> [(name: String, path: String)] {
+    var result: [(name: String, path: String)] = []
     for directory in (path ?? "").split(separator: ":").map(String.init) where !directory.isEmpty {
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
       for entry in entries.sorted() where entry.hasPrefix("deck-") && entry.count > 5 {
-        let name = String(entry.dropFirst(5))
         let full = "\(directory)/\(entry)"
-        guard found[name] == nil, access(full, X_OK) == 0, !isDirectory(full) else { continue }
-        found[name] = Plugin(name: name, path: full, shadowed: builtins.contains(name))
-        order.append(name)
+        guard access(full, X_OK) == 0, !isDirectory(full) else { continue }
+        result.append((String(entry.dropFirst(5)), full))
       }
     }
-    return order.sorted().compactMap { found[$0] }
+    return result
   }
 
   private static func isDirectory(_ path: String) -> Bool {

@@ -45,4 +45,14 @@ public final class LiveProviders: ServiceProviders {
   public func embeddedSandboxAdminToken() -> String? {
     embedded.withLock { $0?.adminToken }
   }
+
+  public func sandboxDatabaseInfo(databasePath: String) throws -> SandboxDatabaseInfo? {
+    try SandboxDatabaseFile.inspect(path: databasePath, features: features).map {
+      SandboxDatabaseInfo(size: $0.size, appliedMigrations: $0.applied, knownMigrations: $0.known)
+    }
+  }
+
+  public func certificateExpiry(host: String, port: Int, timeout: Duration) async throws -> Date {
+    try await TLSProbe.certificateExpiry(host: host, port: port, timeout: timeout)
+  }
 }

@@ -12,8 +12,22 @@ public enum DeckShell {
   }
 
   static var root: any ParsableCommand.Type {
-    guard let root = registered.withLock({ $0 }) else { fatalError("DeckShell.register(root:) was not called") }
+    guard let root = registeredRoot else { fatalError("DeckShell.register(root:) was not called") }
     return root
+  }
+
+  /// The root command, once registered (nil in a process that registered none).
+  public static var registeredRoot: (any ParsableCommand.Type)? { registered.withLock { $0 } }
+
+  /// The completion script for a shell, exactly as `deck completion SHELL` prints it (nil
+  /// when no root is registered).
+  public static func completionScript(for shell: CompletionShell) -> String? {
+    registeredRoot.map { $0.completionScript(for: shell) }
+  }
+
+  /// The names of deck's commands, which win over plugins (nil when no root is registered).
+  public static var commandNames: Set<String>? {
+    registeredRoot.map { names($0) }
   }
 
   /// Runs one command line through the same runner as one-shot mode.

@@ -19,7 +19,9 @@ public struct REPL: Sendable {
   let session: DeckSession
   let history: HistoryFile
   static let active = Atomic<Bool>(false)
-  static let builtins = ["help", "exit", "quit", "history", "use", "clear"]
+  static let builtins = ["help", "exit", "quit", "history", "use", "clear", "edit"]
+  /// The REPL's own words; a plugin with one of these names runs only one-shot.
+  public static var builtinNames: [String] { builtins }
 
   public init(session: DeckSession) {
     self.session = session
@@ -53,6 +55,7 @@ public struct REPL: Sendable {
       $0 = { line in Self.complete(line, engine: engine, session: session) }
     }
     session.output.info("deck \(DeckVersion.current): `help` lists commands, Tab completes, Ctrl-D exits.")
+    var log = SessionLog()
 
     while true {
       var line: String
@@ -96,13 +99,21 @@ public struct REPL: Sendable {
         if words.count == 1 { printHelp() }
         _ = await commands.run { await DeckShell.run(Array(command.dropFirst()) + ["--help"], session: session) }
       case "history":
-        showHistory(words.dropFirst().first.flatMap(Int.init) ?? 25)
+        historyCommand(Array(words.dropFirst()), log: log)
       case "use":
         use(Array(words.dropFirst()))
       case "clear":
         session.output.line("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+      case "edit":
+        guard words.count == 1 else {
+          session.output.error("Usage: edit  (opens the last line in $VISUAL or $EDITOR, then runs what you save)")
+          continue
+        }
+        await edit(commands: commands, log: &log)
       default:
-        _ = await commands.run { await DeckShell.run(command, session: session) }
+        let environment = currentEnvironment()
+        let code = await commands.run { await DeckShell.run(command, session: session) }
+        log.record(.init(line: line, words: command, environment: environment, exitCode: code))
       }
     }
   }
@@ -134,14 +145,92 @@ public struct REPL: Sendable {
     session.output.line(
       """
       REPL commands:
-        help [COMMAND]   help for deck, or for a command
-        history [N]      the last N lines (default 25); Ctrl-R searches
-        use ENV          switch the environment for this session only
-        clear            clear the screen
-        exit, quit       leave (or Ctrl-D)
+        help [COMMAND]          help for deck, or for a command
+        history [N]             the last N lines (default 25); Ctrl-R searches
+        history --export FILE   write this session's successful commands as a script for `deck run`
+        edit                    edit the last line (or a new one) in $VISUAL or $EDITOR, then run what you save
+        use ENV                 switch the environment for this session only
+        clear                   clear the screen
+        exit, quit              leave (or Ctrl-D)
       Any deck command works as a line, with or without a leading `deck`.
 
       """)
+  }
+
+  /// `history [N]` or `history --export FILE`.
+  func historyCommand(_ arguments: [String], log: SessionLog) {
+    switch arguments.count {
+    case 0:
+      showHistory(25)
+    case 1 where (Int(arguments[0]) ?? 0) > 0:
+      showHistory(Int(arguments[0]) ?? 25)
+    case 2 where arguments[0] == "--export":
+      export(log, to: arguments[1])
+    default:
+      session.output.error("Usage: history [N]  or  history --export FILE")
+    }
+  }
+
+  /// Writes the session's replayable lines as a script, atomically.
+  func export(_ log: SessionLog, to file: String) {
+    let path = Self.absolutePath(file, home: session.processEnvironment["HOME"])
+    let root = DeckShell.root
+    let script = log.script(date: Date()) { words in (try? root.parseAsRoot(words)) != nil }
+    do {
+      try AtomicFile.write(Data(script.utf8), to: path, mode: 0o600)
+    } catch {
+      _ = ErrorPresenter.present(error, output: session.output)
+      return
+    }
+    let count = log.replayable.count
+    session.output.info(
+      "Wrote \(count) command\(count == 1 ? "" : "s") to \(path); replay with: deck run \(ShellWords.quote(path))")
+  }
+
+  /// `edit`: the last line (as Up shows it, `edit` itself skipped), or an empty buffer, in the
+  /// user's editor; what is saved then runs line by line exactly as `deck run` would run it
+  /// (quotes and continuation lines alike), stopping at the first failure. An unchanged or
+  /// empty buffer runs nothing. The lines that ran go to history and to the session's log.
+  func edit(commands: CommandSlot, log: inout SessionLog) async {
+    let last = Readline.recentHistory(1000).last { line in
+      guard case .words(let words) = ShellWords.split(line) else { return true }
+      return words != ["edit"] && words != ["deck", "edit"]
+    }
+    let original = last.map { $0 + "\n" } ?? ""
+    let saved: String
+    do {
+      saved = try ExternalEditor.edit(original, environment: session.processEnvironment)
+    } catch {
+      _ = ErrorPresenter.present(error, output: session.output)
+      return
+    }
+    let text = saved.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !text.isEmpty else { return session.output.info("Nothing to run: the buffer is empty.") }
+    guard text != original.trimmingCharacters(in: .whitespacesAndNewlines) else {
+      return session.output.info("Nothing to run: the line is unchanged.")
+    }
+    var split = saved.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if split.last == "" { split.removeLast() }
+    let lines = split
+    let environment = currentEnvironment()
+    let ran = RanCommands()
+    let session = session
+    _ = await commands.run {
+      await ScriptRunner(session: session, keepGoing: false) { text, words, code in
+        ran.list.withLock { $0.append((text, words, code)) }
+      }.run(lines: lines, source: "edit")
+    }
+    for (text, words, code) in ran.list.withLock({ $0 }) {
+      remember(text, words: words)
+      log.record(.init(line: text, words: words, environment: environment, exitCode: code))
+    }
+  }
+
+  /// A path as the user typed it: `~/` is their home, a relative path is from the current directory.
+  static func absolutePath(_ path: String, home: String?) -> String {
+    if path == "~" || path.hasPrefix("~/"), let home, home.hasPrefix("/") { return home + path.dropFirst() }
+    if path.hasPrefix("/") { return path }
+    return FileManager.default.currentDirectoryPath + "/" + path
   }
 
   func showHistory(_ count: Int) {
@@ -187,12 +276,38 @@ public struct REPL: Sendable {
     case "help":
       return engine.candidates(words: Array(words.dropFirst()), current: partial.current)
         .filter { !$0.hasPrefix("-") && !builtins.contains($0) }
+    case "history" where words.count == 1:
+      return ["--export"].filter { $0.hasPrefix(partial.current) }
+    case "history" where words.count == 2 && words[1] == "--export":
+      return paths(prefix: partial.current, home: session.processEnvironment["HOME"])
     case let first? where builtins.contains(first):
       return []
     default:
       return engine.candidates(words: words, current: partial.current)
     }
   }
+}
+
+extension REPL {
+  /// File names for the word being typed (directories end in `/`); hidden ones only when the
+  /// word starts with a dot.
+  static func paths(prefix: String, home: String?) -> [String] {
+    let slash = prefix.lastIndex(of: "/")
+    let directory = slash.map { String(prefix[...$0]) } ?? ""
+    let partial = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
+    let listed = directory.isEmpty ? "." : absolutePath(directory, home: home)
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: listed) else { return [] }
+    return entries.filter { $0.hasPrefix(partial) && (partial.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map {
+      var isDirectory: ObjCBool = false
+      let found = FileManager.default.fileExists(atPath: listed + "/" + $0, isDirectory: &isDirectory)
+      return directory + $0 + (found && isDirectory.boolValue ? "/" : "")
+    }
+  }
+}
+
+/// The commands an `edit` buffer ran (filled from the task that runs them).
+final class RanCommands: Sendable {
+  let list = Mutex<[(text: String, words: [String], code: Int32)]>([])
 }
 
 /// The command running now, and what Ctrl-C does to it: the first press cancels it (in-flight

@@ -7,19 +7,29 @@ import DeckSupport
 public struct ScriptRunner: Sendable {
   let session: DeckSession
   let keepGoing: Bool
+  /// Told about each command after it ran: its text (continuation lines included), its words
+  /// (after a leading `deck`) and its exit code. The REPL's `edit` records them.
+  let ran: (@Sendable (_ text: String, _ words: [String], _ code: Int32) -> Void)?
 
-  public init(session: DeckSession, keepGoing: Bool) {
+  public init(
+    session: DeckSession, keepGoing: Bool,
+    ran: (@Sendable (_ text: String, _ words: [String], _ code: Int32) -> Void)? = nil
+  ) {
     self.session = session
     self.keepGoing = keepGoing
+    self.ran = ran
   }
 
   public func run(lines: some Sequence<String>, source: String) async -> Int32 {
     var firstFailure: Int32 = 0
     var pending = ShellWords.Continuation()
     var lineNumber = 0
+    var text: [String] = []
     for line in lines {
       lineNumber += 1
       let startLine = pending.isEmpty ? lineNumber : pending.firstLine
+      if pending.isEmpty { text = [] }
+      text.append(line)
       var words: [String]
       switch pending.add(line, number: lineNumber) {
       case .more:
@@ -36,6 +46,7 @@ public struct ScriptRunner: Sendable {
       if words.first == "deck" { words.removeFirst() }
       guard !words.isEmpty else { continue }
       let code = await DeckShell.run(words, session: session)
+      ran?(text.joined(separator: "\n"), words, code)
       if code != 0 {
         if firstFailure == 0 { firstFailure = code }
         if !keepGoing {

@@ -20,8 +20,9 @@ struct ReplCommand: DeckCommand {
     abstract: "Start the interactive shell (also: `deck` with no arguments on a terminal).",
     discussion: """
       Readline editing, history (Ctrl-R searches it), and Tab completion of commands, flags, values \
-      and brokerage names. Built-ins: help, history, use ENV, clear, exit. Ctrl-C clears the line, or \
-      cancels the running command.
+      and brokerage names. Built-ins: help, history [N], history --export FILE (this session's \
+      successful commands as a script for `deck run`), edit (the last line in $VISUAL or $EDITOR, then \
+      run what is saved), use ENV, clear, exit. Ctrl-C clears the line, or cancels the running command.
       """)
 
   @OptionGroup var global: GlobalOptions
@@ -94,17 +95,17 @@ struct CompletionCommand: ParsableCommand {
   var shell: Shell
 
   func run() throws {
-    print(completionScript(DeckShell.root, shell), terminator: "")
+    print(DeckShell.completionScript(for: shell.kind) ?? "", terminator: "")
   }
+}
 
-  private func completionScript(_ root: any ParsableCommand.Type, _ shell: Shell) -> String {
-    let kind: CompletionShell =
-      switch shell {
-      case .bash: .bash
-      case .zsh: .zsh
-      case .fish: .fish
-      }
-    return root.completionScript(for: kind)
+extension CompletionCommand.Shell {
+  var kind: CompletionShell {
+    switch self {
+    case .bash: .bash
+    case .zsh: .zsh
+    case .fish: .fish
+    }
   }
 }
 

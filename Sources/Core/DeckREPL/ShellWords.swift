@@ -87,8 +87,11 @@ public enum ShellWords {
         escape = false
         // In double quotes a backslash escapes only these; elsewhere it keeps itself.
         if quote == "\"" && !"\"\\$`\n".unicodeScalars.contains(scalar) { word.append("\\") }
-        if scalar != "\n" { word.append(scalar) }
-        inWord = true
+        // A backslash-newline joins the lines and is itself removed, as in sh: it starts no word.
+        if scalar != "\n" {
+          word.append(scalar)
+          inWord = true
+        }
         return
       }
       switch quote {

@@ -71,11 +71,12 @@ public struct RetryPolicy: Sendable, Equatable {
   }
 }
 
-/// IMF-fixdate parsing (`Sun, 06 Nov 1994 08:49:37 GMT`), enough for `Retry-After`.
-enum HTTPDate {
+/// IMF-fixdate parsing (`Sun, 06 Nov 1994 08:49:37 GMT`), enough for `Retry-After` and `Date`.
+public enum HTTPDate {
   static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-  static func parse(_ text: String) -> Double? {
+  /// Seconds since 1970, or nil for anything but an IMF-fixdate.
+  public static func parse(_ text: String) -> Double? {
     let parts = text.split(separator: " ")
     guard parts.count == 6, parts[5] == "GMT", parts[1].count <= 2, parts[3].count == 4,
       let day = Int(parts[1]), (1...31).contains(day),

@@ -1,0 +1,212 @@
+import ArgumentParser
+import DeckAuth
+import DeckConfig
+import DeckCore
+import DeckREPL
+import DeckSupport
+import Foundation
+
+/// Gathers what each check needs and runs them in order: files, environment, services and
+/// account (the network checks at once, each within `bound`), clock, completion, plugins and
+/// the embedded sandbox. Nothing is written (but the embedded sandbox, started to be asked in
+/// the `sandbox` environment, creates its database if there is none), and no refresh token is spent.
+struct Doctor {
+  /// How long one service gets to connect and answer.
+  static let bound: Duration = .seconds(2)
+
+  let context: DeckContext
+
+  func run() async -> DoctorReport {
+    var checks = files()
+    let resolved = Result { try context.environment() }.mapError(ErrorPresenter.deckError(for:))
+    checks.append(EnvironmentCheck.evaluate(resolved))
+    if case .success(let environment) = resolved {
+      async let services = services(environment)
+      async let account = account(environment)
+      let (lines, probes) = await services
+      checks += lines
+      checks.append(await account)
+      checks.append(ClockCheck.evaluate(ClockCheck.samples(probes)))
+    } else {
+      for name in ["services", "account", "clock"] {
+        checks.append(.warning(name, "not checked: there is no environment", fix: "fix the environment (above) first"))
+      }
+    }
+    checks.append(completion())
+    checks.append(plugins())
+    checks.append(sandbox())
+    return DoctorReport(checks: checks)
+  }
+
+  private func problem(_ body: () throws -> Void) -> DeckError? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return ErrorPresenter.deckError(for: error)
+    }
+  }
+
+  // MARK: Files
+
+  private func files() -> [DoctorCheck] {
+    let paths = context.paths
+    let user = FileFacts.currentUser
+    let tokenStore = context.tokenStore
+    return [
+      FileChecks.configDirectory(
+        path: paths.configDirectory, facts: .read(paths.configDirectory),
+        problem: problem { try SecureDirectory.check(paths.configDirectory) }),
+      FileChecks.configFile(
+        path: paths.configFile, facts: .read(paths.configFile), user: user,
+        parsed: Result { try context.configStore.load() }.mapError(ErrorPresenter.deckError(for:))),
+      FileChecks.tokenFile(
+        path: paths.tokenFile, facts: .read(paths.tokenFile), user: user,
+        readProblem: problem { _ = try tokenStore.accounts(in: "") }),
+    ]
+  }
+
+  // MARK: Services
+
+  private func services(_ environment: ResolvedEnvironment) async -> ([DoctorCheck], [ServiceProbe]) {
+    var urls: [Service: URL] = [:]
+    var targets: [Service: ServiceChecks.Target] = [:]
+    for service in Service.allCases {
+      do {
+        _ = try environment.endpoint(for: service)
+      } catch {
+        targets[service] = .noURL(ErrorPresenter.deckError(for: error))
+        continue
+      }
+      do {
+        urls[service] = try await context.baseURL(for: service)
+      } catch {
+        targets[service] = .notStarted(ErrorPresenter.deckError(for: error))
+      }
+    }
+    // Each distinct URL is asked once, all at once.
+    let session = context.session
+    let transport = session.transport(timeout: Self.bound + .seconds(1))
+    let providers = session.providers
+    let distinct = Array(Set(urls.values))
+    let probes = await withTaskGroup(of: (URL, ServiceProbe).self) { group in
+      for url in distinct {
+        group.addTask {
+          (url, await ServiceChecks.probe(url, transport: transport, providers: providers, bound: Self.bound))
+        }
+      }
+      var found: [URL: ServiceProbe] = [:]
+      for await (url, probe) in group { found[url] = probe }
+      return found
+    }
+    for (service, url) in urls {
+      if let probe = probes[url] { targets[service] = .probed(probe) }
+    }
+    let checks = Service.allCases.compactMap { service in
+      targets[service].map {
+        ServiceChecks.evaluate(service: service, environment: environment, target: $0, bound: Self.bound)
+      }
+    }
+    return (checks, distinct.compactMap { probes[$0] }.sorted { $0.url < $1.url })
+  }
+
+  // MARK: Account
+
+  private func account(_ environment: ResolvedEnvironment) async -> DoctorCheck {
+    let token: AccountCheck.Token
+    var use: AuthUse?
+    if let value = context.session.processEnvironment["DECK_TOKEN"], !value.isEmpty {
+      let claims = JWTClaims(token: value)
+      token = .variable(expiresAt: claims?.expiresAt, email: claims?.email)
+      if claims?.expiresAt.map({ $0 > Date() }) ?? true { use = .bearer(value) }
+    } else {
+      do {
+        if let stored = try context.tokenStore.accounts(in: environment.name).activeSession {
+          token = .stored(stored)
+          // Only a live access token is shown to the server: an expired one would need the
+          // single-use refresh token, which belongs to the next real command.
+          if !stored.isExpired(leeway: 0) { use = .stored(stored) }
+        } else {
+          token = .none
+        }
+      } catch {
+        token = .unreadable(ErrorPresenter.deckError(for: error))
+      }
+    }
+    var verdict = AccountCheck.Verdict.notAsked
+    if let use {
+      verdict =
+        await Bounded.run(within: Self.bound) { await ask(use) }
+        ?? .unreachable(
+          DeckError(.unavailable(status: nil), "no answer within \(Self.bound.components.seconds) s"))
+    }
+    return AccountCheck.evaluate(environment: environment.name, token: token, verdict: verdict)
+  }
+
+  /// `GET /auth/v1/user` with the token (never refreshed: `.stored` and `.bearer` send it as is).
+  private func ask(_ use: AuthUse) async -> AccountCheck.Verdict {
+    var options = context.options
+    options.timeout = Double(Self.bound.components.seconds + 1)
+    let probe = DeckContext(session: context.session, options: options)
+    do {
+      let user = try await probe.authClient(auth: use).getUser().ok.body.json
+      return .accepted(email: user.email)
+    } catch {
+      let failure = ErrorPresenter.deckError(for: error)
+      if case .unauthorized = failure.kind { return .refused(failure) }
+      return .unreachable(failure)
+    }
+  }
+
+  // MARK: Completion, plugins, sandbox
+
+  private func completion() -> DoctorCheck {
+    let environment = context.session.processEnvironment
+    let shellPath = environment["SHELL"]
+    let shell = shellPath.map { ($0 as NSString).lastPathComponent } ?? ""
+    let searched = Self.binaries(environment).flatMap {
+      CompletionCheck.locations(shell: shell, environment: environment, binary: $0)
+    }
+    var seen = Set<String>()
+    let unique = searched.filter { seen.insert($0).inserted }
+    let installed = unique.lazy.compactMap { path in
+      FileManager.default.contents(atPath: path).map { (path: path, contents: String(decoding: $0, as: UTF8.self)) }
+    }.first
+    let kinds: [String: CompletionShell] = ["bash": .bash, "zsh": .zsh, "fish": .fish]
+    return CompletionCheck.evaluate(
+      shellPath: shellPath, searched: unique, installed: installed,
+      expected: kinds[shell].flatMap { DeckShell.completionScript(for: $0) }, environment: environment)
+  }
+
+  /// This deck as the shell finds it (argv[0], or its PATH entry) and as the kernel runs it.
+  private static func binaries(_ environment: [String: String]) -> [String?] {
+    var found: [String?] = []
+    if let invoked = CommandLine.arguments.first {
+      if invoked.contains("/") {
+        found.append(invoked.hasPrefix("/") ? invoked : FileManager.default.currentDirectoryPath + "/" + invoked)
+      } else {
+        found.append(
+          (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(invoked)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+          })
+      }
+    }
+    found.append(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    return found.isEmpty ? [nil] : found
+  }
+
+  private func plugins() -> DoctorCheck {
+    let commands = DeckShell.commandNames ?? Set(context.session.registry.commands.map { $0._commandName })
+    return PluginCheck.evaluate(
+      executables: Plugins.executables(path: context.session.processEnvironment["PATH"]), commands: commands,
+      replBuiltins: Set(REPL.builtinNames))
+  }
+
+  private func sandbox() -> DoctorCheck {
+    let paths = context.paths
+    return SandboxCheck.evaluate(
+      path: paths.sandboxDatabase, directoryProblem: problem { try SecureDirectory.check(paths.dataDirectory) },
+      info: Result { try context.session.providers.sandboxDatabaseInfo(databasePath: paths.sandboxDatabase) }
+        .mapError(ErrorPresenter.deckError(for:)))
+  }
+}

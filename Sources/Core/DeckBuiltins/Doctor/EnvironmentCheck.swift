@@ -1,0 +1,19 @@
+import DeckConfig
+import DeckSupport
+
+/// Which environment deck talks to, and which layer chose it.
+enum EnvironmentCheck {
+  static func evaluate(_ resolved: Result<ResolvedEnvironment, DeckError>) -> DoctorCheck {
+    let name = "environment"
+    switch resolved {
+    case .failure(let error):
+      return .failure(name, error)
+    case .success(let environment):
+      var detail = "\(environment.name), selected by \(environment.source.rawValue)"
+      if environment.definition.isEmbedded { detail += " (the sandbox deck runs in-process)" }
+      let overrides = environment.overriddenServices.sorted().map(\.overrideVariable)
+      if !overrides.isEmpty { detail += "; \(overrides.joined(separator: ", ")) replace its URLs" }
+      return .ok(name, detail)
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// How `deck doctor` words sizes and spans of time.
+enum DoctorFormat {
+  /// "45 s", "5 min 3 s", "2 h 5 min", "3 days" (rounded down; the sign is dropped).
+  static func duration(_ seconds: Double) -> String {
+    guard seconds.isFinite else { return "?" }
+    let total = Int(min(abs(seconds), 1e12).rounded(.down))
+    if total < 60 { return "\(total) s" }
+    if total < 3600 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
+    if total < 2 * 86_400 {
+      return (total % 3600) / 60 == 0 ? "\(total / 3600) h" : "\(total / 3600) h \((total % 3600) / 60) min"
+    }
+    return "\(total / 86_400) days"
+  }
+
+  /// "512 bytes", "4.0 KiB", "2.3 MiB", "1.1 GiB".
+  static func size(_ bytes: Int64) -> String {
+    if bytes < 1024 { return "\(bytes) bytes" }
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    var value = Double(bytes) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+      value /= 1024
+      unit += 1
+    }
+    return String(format: "%.1f %@", value, units[unit])
+  }
+
+  /// A file mode as ls shows it in octal: "600", "755".
+  static func mode(_ mode: UInt32) -> String { String(mode & 0o777, radix: 8) }
+
+  /// Whole days from `now` to `date` (negative when past), rounded towards zero.
+  static func days(from now: Date, to date: Date) -> Int {
+    let days = date.timeIntervalSince(now) / 86_400
+    guard days.isFinite else { return 0 }
+    return Int(max(min(days, 1e9), -1e9))
+  }
+}

@@ -1,0 +1,173 @@
+import DeckConfig
+import DeckCore
+import DeckNetworking
+import DeckSupport
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// What asking one base URL found: whether it answered, and for https its certificate.
+struct ServiceProbe: Sendable, Equatable {
+  enum Answer: Sendable, Equatable {
+    /// Any HTTP response. `serverDate` is its `Date` header; `localDate` this clock halfway
+    /// through the request, to compare with it.
+    case answered(status: Int, milliseconds: Int, serverDate: Date?, localDate: Date)
+    case failed(DeckError)
+    /// No answer within the bound.
+    case timedOut
+  }
+
+  var url: String
+  var answer: Answer
+  /// For https: when the server's certificate expires, or why it could not be read.
+  var certificate: Result<Date, DeckError>?
+}
+
+/// Every service URL of the environment: reachable and answering, certificates not about to
+/// expire, and plain http only where deck's URL policy allows it.
+enum ServiceChecks {
+  /// Certificates with fewer days left than this are a warning.
+  static let certificateWarningDays = 14
+
+  /// What there was to check for one service.
+  enum Target: Sendable, Equatable {
+    /// The environment has no URL for it (commands that use it fail there).
+    case noURL(DeckError)
+    /// The embedded sandbox could not start.
+    case notStarted(DeckError)
+    case probed(ServiceProbe)
+  }
+
+  static func evaluate(
+    service: Service, environment: ResolvedEnvironment, target: Target, bound: Duration, now: Date = Date()
+  ) -> DoctorCheck {
+    let name = "service \(service.rawValue)"
+    let probe: ServiceProbe
+    switch target {
+    case .noURL(let error): return .failure(name, error, status: .warning)
+    case .notStarted(let error): return .failure(name, error)
+    case .probed(let value): probe = value
+    }
+    let parsed = ParsedURL(probe.url)
+    let loopback = parsed.map { URLPolicy.isLoopback($0.host) } ?? false
+    let label = environment.definition.isEmbedded ? "the embedded sandbox at \(probe.url)" : probe.url
+    var findings: [(status: DoctorCheck.Status, text: String, fix: String?)] = []
+    switch probe.answer {
+    case .failed(let error):
+      findings.append((.error, "\(label): \(error.message)", unreachableFix(probe.url, service, environment)))
+    case .timedOut:
+      findings.append(
+        (
+          .error, "\(label) did not answer within \(bound.components.seconds) s",
+          unreachableFix(probe.url, service, environment)
+        ))
+    case .answered(let status, let milliseconds, _, _):
+      if status >= 500 {
+        findings.append(
+          (
+            .warning, "\(label) answered HTTP \(status) (a server error) in \(milliseconds) ms",
+            "see what it says: curl -si \(probe.url)"
+          ))
+      } else {
+        findings.append((.ok, "\(label) answered HTTP \(status) in \(milliseconds) ms", nil))
+      }
+    }
+    if parsed?.scheme == "http" && !loopback {
+      // Only reachable with `allow-insecure-http: true` (URLPolicy refuses it otherwise).
+      findings.append(
+        (
+          .warning, "plain http to a host that is not loopback (allow-insecure-http): tokens travel unencrypted",
+          "deck env set \(environment.name) \(service.rawValue)=https://\(parsed?.host ?? "HOST")"
+        ))
+    }
+    switch probe.certificate {
+    case nil:
+      break
+    case .failure(let error):
+      findings.append(
+        (.warning, "cannot read its certificate: \(error.message)", "see what it sends: curl -vI \(probe.url)"))
+    case .success(let expiry):
+      let days = DoctorFormat.days(from: now, to: expiry)
+      let date = expiry.formatted(.iso8601.year().month().day())
+      if expiry <= now {
+        findings.append(
+          (
+            .error, "its certificate expired on \(date)",
+            "renew the certificate of \(parsed?.host ?? probe.url) (deck refuses expired certificates)"
+          ))
+      } else if days < certificateWarningDays {
+        findings.append(
+          (
+            .warning, "its certificate expires in \(days) day\(days == 1 ? "" : "s") (\(date))",
+            "renew the certificate of \(parsed?.host ?? probe.url) before \(date)"
+          ))
+      } else {
+        findings.append((.ok, "certificate valid for \(days) more days", nil))
+      }
+    }
+    let worst = findings.map(\.status).max() ?? .ok
+    return DoctorCheck(
+      name: name, status: worst, detail: findings.map(\.text).joined(separator: "; "),
+      fix: findings.first { $0.status == worst }?.fix)
+  }
+
+  /// For a loopback URL, the `deck sandbox serve` that listens there; else where to check the URL.
+  static func unreachableFix(_ url: String, _ service: Service, _ environment: ResolvedEnvironment) -> String {
+    if environment.definition.isEmbedded { return "deck sandbox reset  (starts the embedded sandbox's database over)" }
+    if let parsed = ParsedURL(url), URLPolicy.isLoopback(parsed.host) {
+      let port = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
+      return port == 8787 ? "deck sandbox serve" : "deck sandbox serve --port \(port)"
+    }
+    if environment.overriddenServices.contains(service) {
+      return "check \(service.overrideVariable), or unset it to use the environment's URL"
+    }
+    return
+      "check the URL (deck env show \(environment.name)), or change it: deck env set \(environment.name) \(service.rawValue)=https://HOST"
+  }
+
+  // MARK: Asking
+
+  /// GETs the base URL (no token, no retries) and, for https, reads the certificate; both at
+  /// once, each within `bound`.
+  static func probe(
+    _ url: URL, transport: any ClientTransport, providers: any ServiceProviders, bound: Duration
+  ) async -> ServiceProbe {
+    async let answer = Bounded.run(within: bound) { await ask(url, transport: transport) }
+    async let certificate = certificate(url, providers: providers, bound: bound)
+    return ServiceProbe(url: url.absoluteString, answer: await answer ?? .timedOut, certificate: await certificate)
+  }
+
+  private static func ask(_ url: URL, transport: any ClientTransport) async -> ServiceProbe.Answer {
+    let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: url.path.isEmpty ? "/" : "")
+    let sent = Date()
+    let started = ContinuousClock.now
+    do {
+      let (response, body) = try await transport.send(request, body: nil, baseURL: url, operationID: "doctor")
+      let elapsed = ContinuousClock.now - started
+      if let body { _ = try? await Data(collecting: body, upTo: 1 << 20) }
+      let milliseconds = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+      let serverDate = response.headerFields[.date].flatMap(HTTPDate.parse).map(Date.init(timeIntervalSince1970:))
+      let halfway = sent.addingTimeInterval(Double(milliseconds) / 2000)
+      return .answered(
+        status: response.status.code, milliseconds: milliseconds, serverDate: serverDate, localDate: halfway)
+    } catch {
+      return .failed(ErrorPresenter.deckError(for: error))
+    }
+  }
+
+  private static func certificate(_ url: URL, providers: any ServiceProviders, bound: Duration) async -> Result<
+    Date, DeckError
+  >? {
+    guard url.scheme?.lowercased() == "https", let host = url.host else { return nil }
+    let port = url.port ?? 443
+    let read = await Bounded.run(within: bound) { () -> Result<Date, DeckError> in
+      do {
+        return .success(try await providers.certificateExpiry(host: host, port: port, timeout: bound))
+      } catch {
+        return .failure(ErrorPresenter.deckError(for: error))
+      }
+    }
+    return read
+      ?? .failure(DeckError(.unavailable(status: nil), "no TLS handshake within \(bound.components.seconds) s"))
+  }
+}

@@ -1,0 +1,295 @@
+import DeckAuth
+import DeckConfig
+import DeckCore
+import DeckSupport
+import Foundation
+import Synchronization
+import Testing
+
+@testable import DeckBuiltins
+
+/// The pure parts of `deck doctor`: each check's verdict from the facts it was given, the
+/// report's rendering, JSON shape and exit code.
+@Suite("deck doctor: checks and report")
+struct DoctorTests {
+  let now = Date(timeIntervalSince1970: 1_800_000_000)
+  let local = ResolvedEnvironment(
+    definition: BuiltinEnvironments.named("local")!, source: .variable, overriddenServices: [])
+
+  // MARK: Report
+
+  @Test func warningsAloneExitZeroAndAnyErrorExitsOne() {
+    var report = DoctorReport(checks: [.ok("a", "fine"), .warning("b", "meh", fix: "do b")])
+    #expect(report.exitCode == 0)
+    #expect(report.summary == "1 warning (of 2 checks).")
+    report.checks.append(.error("c", "broken", fix: "do c"))
+    #expect(report.exitCode == 1)
+    #expect(report.summary == "1 check failed, 1 warning (of 3 checks).")
+    #expect(DoctorReport(checks: [.ok("a", "fine")]).summary == "No problems found (1 check).")
+  }
+
+  @Test func renderAlignsNamesAndPutsTheFixUnderAnythingShortOfOk() {
+    let report = DoctorReport(checks: [
+      .ok("clock", "within 1 s"), .error("token file", "mode 644\u{1B}[2J", fix: "chmod 600 /t"),
+      .warning("plugins", "one clash", fix: "mv a b"),
+    ])
+    #expect(
+      report.render() == """
+        ✓ clock       within 1 s
+        ✗ token file  mode 644[2J
+                      fix: chmod 600 /t
+        ! plugins     one clash
+                      fix: mv a b
+
+        """)
+    let styled = report.render { symbol, status in "<\(status.rawValue)>\(symbol)" }
+    #expect(styled.hasPrefix("<ok>✓ clock"))
+  }
+
+  @Test func jsonHasNameStatusDetailAndFixForEveryCheck() throws {
+    let data = try JSONEncoder().encode([DoctorCheck.ok("clock", "fine"), .error("x", "bad", fix: "fix x")])
+    let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+    #expect(objects.map { Set($0.keys) } == Array(repeating: ["name", "status", "detail", "fix"], count: 2))
+    #expect(objects[0]["fix"] is NSNull)
+    #expect(objects[1]["status"] as? String == "error")
+    #expect(objects[1]["fix"] as? String == "fix x")
+  }
+
+  // MARK: Files
+
+  @Test func tokenFileVerdicts() {
+    let facts = FileFacts(owner: 1000, mode: 0o600, isDirectory: false)
+    #expect(FileChecks.tokenFile(path: "/t", facts: nil, user: 1000, readProblem: nil).status == .ok)
+    #expect(FileChecks.tokenFile(path: "/t", facts: facts, user: 1000, readProblem: nil).status == .ok)
+    let stranger = FileChecks.tokenFile(path: "/t", facts: facts, user: 1001, readProblem: nil)
+    #expect(stranger.status == .error)
+    #expect(stranger.fix == "chown 1001 /t  (or move it away)")
+    let readable = FileChecks.tokenFile(
+      path: "/t", facts: FileFacts(owner: 1000, mode: 0o644, isDirectory: false), user: 1000,
+      readProblem: DeckError.configuration("Refusing to use the token file /t: its mode is 644", hint: "chmod 600 /t"))
+    #expect(readable.status == .error)
+    #expect(readable.detail.contains("644"))
+    #expect(readable.fix == "chmod 600 /t")
+  }
+
+  @Test func configFileVerdicts() {
+    let mine = FileFacts(owner: 7, mode: 0o600, isDirectory: false)
+    #expect(FileChecks.configFile(path: "/c", facts: nil, user: 7, parsed: .success(ConfigFile())).status == .ok)
+    let writable = FileChecks.configFile(
+      path: "/c", facts: FileFacts(owner: 7, mode: 0o666, isDirectory: false), user: 7, parsed: .success(ConfigFile()))
+    #expect(writable.status == .error)
+    #expect(writable.fix == "chmod 600 /c")
+    let broken = FileChecks.configFile(
+      path: "/c", facts: mine, user: 7, parsed: .failure(DeckError.configuration("/c:3: bad", hint: "Fix it")))
+    #expect(broken.status == .error)
+    #expect(broken.detail == "/c:3: bad")
+    var withToken = ConfigFile()
+    withToken.setEntry("local", .init(sandboxAdminToken: "secret"))
+    let readable = FileChecks.configFile(
+      path: "/c", facts: FileFacts(owner: 7, mode: 0o644, isDirectory: false), user: 7, parsed: .success(withToken))
+    #expect(readable.status == .warning)
+    #expect(!readable.detail.contains("secret"))
+    #expect(
+      FileChecks.configFile(
+        path: "/c", facts: FileFacts(owner: 7, mode: 0o644, isDirectory: false), user: 7,
+        parsed: .success(ConfigFile())
+      ).status == .ok)
+  }
+
+  // MARK: Services and clock
+
+  func answered(_ url: String, status: Int = 404, skew: Double = 0, certificate: Result<Date, DeckError>? = nil)
+    -> ServiceProbe
+  {
+    ServiceProbe(
+      url: url,
+      answer: .answered(
+        status: status, milliseconds: 3, serverDate: now.addingTimeInterval(skew), localDate: now),
+      certificate: certificate)
+  }
+
+  @Test func serviceVerdicts() {
+    let ok = ServiceChecks.evaluate(
+      service: .flyr, environment: local, target: .probed(answered("http://127.0.0.1:8787")), bound: .seconds(2),
+      now: now)
+    #expect(ok == .ok("service flyr", "http://127.0.0.1:8787 answered HTTP 404 in 3 ms"))
+
+    let down = ServiceChecks.evaluate(
+      service: .auth, environment: local,
+      target: .probed(
+        ServiceProbe(
+          url: "http://127.0.0.1:9",
+          answer: .failed(DeckError(.unavailable(status: nil), "Cannot reach 127.0.0.1:9: connection refused.")))),
+      bound: .seconds(2), now: now)
+    #expect(down.status == .error)
+    #expect(down.fix == "deck sandbox serve --port 9")
+    #expect(down.detail.contains("connection refused"))
+
+    let slow = ServiceChecks.evaluate(
+      service: .auth, environment: local,
+      target: .probed(ServiceProbe(url: "http://127.0.0.1:8787", answer: .timedOut)), bound: .seconds(2), now: now)
+    #expect(slow.status == .error)
+    #expect(slow.detail.contains("did not answer within 2 s"))
+    #expect(slow.fix == "deck sandbox serve")
+
+    let failing = ServiceChecks.evaluate(
+      service: .flyr, environment: local, target: .probed(answered("http://127.0.0.1:8787", status: 503)),
+      bound: .seconds(2), now: now)
+    #expect(failing.status == .warning)
+
+    let missing = ServiceChecks.evaluate(
+      service: .flyr, environment: local,
+      target: .noURL(DeckError.configuration("no URL", hint: "deck env set dev flyr=https://HOST")), bound: .seconds(2))
+    #expect(missing == .warning("service flyr", "no URL", fix: "deck env set dev flyr=https://HOST"))
+  }
+
+  @Test(arguments: [(40.0, DoctorCheck.Status.ok), (13.5, .warning), (-2, .error)])
+  func certificateDaysLeft(days: Double, status: DoctorCheck.Status) {
+    let expiry = now.addingTimeInterval(days * 86_400)
+    let check = ServiceChecks.evaluate(
+      service: .nudge, environment: local,
+      target: .probed(answered("https://api.example.com", status: 200, certificate: .success(expiry))),
+      bound: .seconds(2), now: now)
+    #expect(check.status == status)
+    if status == .warning { #expect(check.detail.contains("expires in 13 days")) }
+    if status == .ok { #expect(check.detail.contains("certificate valid for 40 more days")) }
+    if status == .error { #expect(check.detail.contains("expired")) }
+  }
+
+  @Test func plainHTTPToAHostThatIsNotLoopbackIsAWarning() {
+    var definition = EnvironmentDefinition(name: "lab", urls: [.flyr: "http://lab.example.com"])
+    definition.allowInsecureHTTP = true
+    let lab = ResolvedEnvironment(definition: definition, source: .flag, overriddenServices: [])
+    let check = ServiceChecks.evaluate(
+      service: .flyr, environment: lab, target: .probed(answered("http://lab.example.com", status: 200)),
+      bound: .seconds(2), now: now)
+    #expect(check.status == .warning)
+    #expect(check.fix == "deck env set lab flyr=https://lab.example.com")
+  }
+
+  @Test func clockSkewBeyondAMinuteIsAWarning() {
+    let skewed = ClockCheck.evaluate(ClockCheck.samples([answered("http://a", skew: -300)]))
+    #expect(skewed.status == .warning)
+    #expect(skewed.detail.contains("4 min 59 s ahead of http://a"))
+    let behind = ClockCheck.evaluate(ClockCheck.samples([answered("http://a"), answered("http://b", skew: 90)]))
+    #expect(behind.status == .warning)
+    #expect(behind.detail.contains("1 min 30 s behind http://b"))
+    #expect(ClockCheck.evaluate(ClockCheck.samples([answered("http://a", skew: 20)])).status == .ok)
+    #expect(ClockCheck.evaluate([]).status == .warning)
+  }
+
+  // MARK: Account
+
+  @Test func accountVerdicts() {
+    let live = StoredSession(
+      email: "a@b.test", accessToken: "t", refreshToken: "r", expiresAt: now.addingTimeInterval(3000))
+    let accepted = AccountCheck.evaluate(
+      environment: "local", token: .stored(live), verdict: .accepted(email: "a@b.test"), now: now)
+    #expect(accepted.status == .ok)
+    #expect(accepted.detail == "a@b.test, token expires in 50 min, refreshable; the server accepts it (user a@b.test)")
+
+    let refused = AccountCheck.evaluate(
+      environment: "local", token: .stored(live),
+      verdict: .refused(DeckError(.unauthorized(status: 403), "Session not found")), now: now)
+    #expect(refused.status == .error)
+    #expect(refused.fix == "deck auth login --email a@b.test --password-stdin")
+
+    var expired = live
+    expired.expiresAt = now.addingTimeInterval(-120)
+    let refreshable = AccountCheck.evaluate(environment: "local", token: .stored(expired), verdict: .notAsked, now: now)
+    #expect(refreshable.status == .ok)
+    #expect(refreshable.detail.contains("not tried here"))
+    expired.refreshToken = nil
+    #expect(
+      AccountCheck.evaluate(environment: "local", token: .stored(expired), verdict: .notAsked, now: now).status
+        == .error)
+    #expect(AccountCheck.evaluate(environment: "local", token: .none, verdict: .notAsked).status == .warning)
+  }
+
+  // MARK: Completion, plugins, sandbox
+
+  @Test func completionLocationsFollowEachShell() {
+    let environment = ["HOME": "/h", "XDG_DATA_HOME": "/h/data", "XDG_CONFIG_HOME": "/h/config"]
+    let bash = CompletionCheck.locations(shell: "bash", environment: environment, binary: "/opt/deck/bin/deck")
+    #expect(
+      Array(bash.prefix(4)) == [
+        "/h/data/bash-completion/completions/deck", "/opt/deck/share/bash-completion/completions/deck",
+        "/usr/local/share/bash-completion/completions/deck", "/usr/share/bash-completion/completions/deck",
+      ])
+    let zsh = CompletionCheck.locations(shell: "zsh", environment: environment, binary: "/opt/deck/bin/deck")
+    #expect(zsh.contains("/opt/deck/share/zsh/site-functions/_deck"))
+    let fish = CompletionCheck.locations(shell: "fish", environment: environment, binary: nil)
+    #expect(fish.first == "/h/config/fish/completions/deck.fish")
+  }
+
+  @Test func completionVerdicts() {
+    func check(_ installed: (path: String, contents: String)?, shell: String? = "/bin/bash") -> DoctorCheck {
+      CompletionCheck.evaluate(
+        shellPath: shell, searched: ["/a/deck"], installed: installed, expected: "script", environment: [:])
+    }
+    #expect(check((path: "/a/deck", contents: "script")).status == .ok)
+    let stale = check((path: "/a/deck", contents: "old"))
+    #expect(stale.status == .warning)
+    #expect(stale.fix == "deck completion bash > /a/deck")
+    let missing = check(nil)
+    #expect(missing.status == .warning)
+    #expect(missing.fix?.contains("deck completion bash >") == true)
+    #expect(check(nil, shell: "/bin/dash").status == .ok)
+    #expect(check(nil, shell: nil).status == .ok)
+  }
+
+  @Test func pluginClashes() {
+    #expect(PluginCheck.evaluate(executables: [], commands: ["env"], replBuiltins: ["edit"]).status == .ok)
+    let fine = PluginCheck.evaluate(executables: [("hello", "/p/deck-hello")], commands: ["env"], replBuiltins: [])
+    #expect(fine == .ok("plugins", "hello (/p/deck-hello)"))
+    let clash = PluginCheck.evaluate(
+      executables: [("env", "/p/deck-env"), ("hello", "/p/deck-hello"), ("hello", "/q/deck-hello")],
+      commands: ["env"], replBuiltins: [])
+    #expect(clash.status == .warning)
+    #expect(clash.detail.contains("/p/deck-env never runs: the built-in `deck env` wins"))
+    #expect(clash.detail.contains("/q/deck-hello is hidden by /p/deck-hello"))
+    #expect(clash.fix == "mv /p/deck-env /p/deck-env-plugin")
+    let repl = PluginCheck.evaluate(executables: [("edit", "/p/deck-edit")], commands: [], replBuiltins: ["edit"])
+    #expect(repl.detail.contains("in the REPL, `edit` is a built-in"))
+  }
+
+  @Test func sandboxDatabaseVerdicts() {
+    let known = ["v1", "v2", "v3"]
+    func check(_ applied: [String]) -> DoctorCheck {
+      SandboxCheck.evaluate(
+        path: "/d/sandbox.sqlite", directoryProblem: nil,
+        info: .success(
+          SandboxDatabaseInfo(size: 3 * 1024 * 1024 / 2, appliedMigrations: applied, knownMigrations: known)))
+    }
+    #expect(check(known) == .ok("sandbox", "/d/sandbox.sqlite: 1.5 MiB, schema version 3 of 3 (latest v3)"))
+    #expect(check(["v1"]).detail.hasSuffix("deck brings it up to date on next use"))
+    #expect(check(known + ["v9"]).status == .warning)
+    let none = SandboxCheck.evaluate(path: "/d/sandbox.sqlite", directoryProblem: nil, info: .success(nil))
+    #expect(none.status == .ok)
+    #expect(none.detail.contains("not created yet"))
+  }
+
+  @Test func boundedWorkThatOverrunsIsNotWaitedFor() async {
+    let finished = Finished()
+    let started = ContinuousClock.now
+    let value = await Bounded.run(within: .milliseconds(200)) { () -> Int in
+      // Ignores cancellation for a minute, like a connect to a peer that never answers.
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+          finished.flag.store(true, ordering: .relaxed)
+          continuation.resume(returning: 1)
+        }
+      }
+    }
+    #expect(value == nil)
+    let workFinished = finished.flag.load(ordering: .relaxed)
+    #expect(!workFinished, "returned without waiting for the work")
+    #expect(ContinuousClock.now - started < .seconds(30))
+    #expect(await Bounded.run(within: .seconds(5)) { 42 } == 42)
+  }
+
+  final class Finished: Sendable {
+    let flag = Atomic<Bool>(false)
+  }
+
+}

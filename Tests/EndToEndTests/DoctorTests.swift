@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+
+/// `deck doctor` through the binary, against a served sandbox and small test servers.
+@Suite("deck doctor", .timeLimit(.minutes(3)))
+struct DoctorCommandTests {
+  static let names = [
+    "config directory", "config file", "token file", "environment", "service flyr", "service kiosk",
+    "service recruiting", "service nudge", "service auth", "account", "clock", "completion", "plugins", "sandbox",
+  ]
+
+  /// A `local` deck signed in to a served sandbox, with bash as its shell and a PATH without plugins.
+  func signedIn(_ server: SandboxProcess) throws -> DeckCLI {
+    var deck = try DeckCLI(server: server)
+    deck.environment["PATH"] = "/usr/bin:/bin"
+    deck.environment["SHELL"] = "/bin/bash"
+    let login = try deck.run(["auth", "login", "--email", "owner@sandbox.test", "--password-stdin"], stdin: "sandbox")
+    #expect(login.status == 0, "\(login.stderr)")
+    return deck
+  }
+
+  /// deck's bash completion where bash-completion looks for the user's own scripts.
+  func installCompletion(_ deck: DeckCLI) throws {
+    let directory = deck.home + "/data/bash-completion/completions"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try deck.run(["completion", "bash"]).stdout.write(toFile: directory + "/deck", atomically: true, encoding: .utf8)
+  }
+
+  /// The checks of `deck doctor --json`, by name.
+  func checks(_ result: DeckCLI.Result) throws -> [String: [String: Any]] {
+    let list = try #require(try json(result.stdout) as? [[String: Any]], "\(result.stdout)\(result.stderr)")
+    for check in list { #expect(Set(check.keys) == ["name", "status", "detail", "fix"]) }
+    #expect(list.compactMap { $0["name"] as? String } == Self.names)
+    return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0) })
+  }
+
+  func statuses(_ checks: [String: [String: Any]]) -> [String: String] {
+    checks.mapValues { $0["status"] as? String ?? "" }
+  }
+
+  @Test func healthyLocalIsAllOkAndExitsZero() throws {
+    let server = try SandboxProcess()
+    let deck = try signedIn(server)
+    try installCompletion(deck)
+    let result = try deck.run(["doctor", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let found = try checks(result)
+    #expect(statuses(found) == Dictionary(uniqueKeysWithValues: Self.names.map { ($0, "ok") }), "\(result.stdout)")
+    #expect(found.values.allSatisfy { $0["fix"] is NSNull })
+    #expect((found["account"]?["detail"] as? String)?.contains("the server accepts it") == true)
+    #expect((found["environment"]?["detail"] as? String)?.hasPrefix("local, selected by DECK_ENV") == true)
+    #expect((found["service auth"]?["detail"] as? String)?.hasPrefix("\(server.url) answered HTTP") == true)
+
+    let human = try deck.run(["doctor"])
+    #expect(human.status == 0)
+    let lines = human.stdout.split(separator: "\n")
+    #expect(lines.count == Self.names.count + 1)
+    #expect(lines.dropLast().allSatisfy { $0.hasPrefix("✓ ") }, "\(human.stdout)")
+    #expect(lines.last == "No problems found (14 checks).")
+    #expect(!human.stdout.contains("eyJ"), "never the token")
+  }
+
+  @Test func noCompletionScriptIsAWarningAndStillExitsZero() throws {
+    let server = try SandboxProcess()
+    let deck = try signedIn(server)
+    let result = try deck.run(["doctor"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("! completion"))
+    #expect(
+      result.stdout.contains(
+        "fix: mkdir -p \(deck.home)/data/bash-completion/completions && deck completion bash > \(deck.home)/data/bash-completion/completions/deck"
+      ), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("1 warning (of 14 checks).\n"))
+  }
+
+  @Test func aServerThatIsDownFailsWithTheCommandThatStartsIt() throws {
+    let server = try SandboxProcess()
+    var deck = try signedIn(server)
+    try installCompletion(deck)
+    deck.environment["DECK_FLYR_URL"] = "http://127.0.0.1:9"
+    let result = try deck.run(["doctor"])
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("✗ service flyr"))
+    #expect(result.stdout.contains("connection refused"))
+    #expect(result.stdout.contains("fix: deck sandbox serve --port 9"))
+    #expect(result.stderr.contains("error: 1 check failed (of 14 checks)."))
+    let found = try checks(try deck.run(["doctor", "--json"]))
+    #expect(found["service flyr"]?["status"] as? String == "error")
+    #expect(found["service flyr"]?["fix"] as? String == "deck sandbox serve --port 9")
+    #expect(found["service kiosk"]?["status"] as? String == "ok")
+  }
+
+  @Test func aServerThatNeverAnswersIsCutOffAtTwoSeconds() throws {
+    let server = try SandboxProcess()
+    var deck = try signedIn(server)
+    // Listens but never accepts, so a connection opens and nothing ever answers.
+    let silent = try PythonServer(
+      """
+      import socket, sys, time
+      s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+      print(s.getsockname()[1], flush=True)
+      time.sleep(120)
+      """)
+    deck.environment["DECK_KIOSK_URL"] = "http://127.0.0.1:\(silent.port)"
+    let started = Date()
+    let result = try deck.run(["doctor", "--json"])
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(result.status == 1)
+    #expect(elapsed < 8, "took \(elapsed) s")
+    let kiosk = try checks(result)["service kiosk"]
+    #expect(kiosk?["status"] as? String == "error")
+    #expect((kiosk?["detail"] as? String)?.contains("did not answer within 2 s") == true)
+  }
+
+  @Test func aTokenFileOthersCanReadFails() throws {
+    let server = try SandboxProcess()
+    let deck = try signedIn(server)
+    try installCompletion(deck)
+    #expect(chmod(deck.tokenFile, 0o644) == 0)
+    let result = try deck.run(["doctor", "--json"])
+    #expect(result.status == 1)
+    let found = try checks(result)
+    #expect(found["token file"]?["status"] as? String == "error")
+    #expect((found["token file"]?["detail"] as? String)?.contains("644") == true)
+    #expect((found["token file"]?["fix"] as? String)?.contains("chmod 600 \(deck.tokenFile)") == true)
+    #expect(found["account"]?["status"] as? String == "error")
+    #expect(found["config directory"]?["status"] as? String == "ok")
+  }
+
+  @Test func aSkewedServerClockIsAWarning() throws {
+    let server = try SandboxProcess()
+    var deck = try signedIn(server)
+    try installCompletion(deck)
+    // Answers every GET with a Date header 5 minutes in the past.
+    let skewed = try PythonServer(
+      """
+      import email.utils, http.server, time
+      class H(http.server.BaseHTTPRequestHandler):
+          def do_GET(self):
+              self.send_response_only(200)
+              self.send_header("Date", email.utils.formatdate(time.time() - 300, usegmt=True))
+              self.send_header("Content-Length", "2")
+              self.end_headers()
+              self.wfile.write(b"ok")
+          def log_message(self, *args): pass
+      s = http.server.HTTPServer(("127.0.0.1", 0), H)
+      print(s.server_address[1], flush=True)
+      s.serve_forever()
+      """)
+    deck.environment["DECK_NUDGE_URL"] = "http://127.0.0.1:\(skewed.port)"
+    let result = try deck.run(["doctor", "--json"])
+    #expect(result.status == 0, "a warning only: \(result.stderr)")
+    let found = try checks(result)
+    #expect(found["clock"]?["status"] as? String == "warning")
+    let detail = found["clock"]?["detail"] as? String ?? ""
+    #expect(detail.contains("ahead of http://127.0.0.1:\(skewed.port)"), "\(detail)")
+    #expect(detail.contains("4 min 5") || detail.contains("5 min"), "\(detail)")
+    #expect((found["clock"]?["fix"] as? String)?.contains("timedatectl") == true)
+    #expect(found["service nudge"]?["status"] as? String == "ok")
+  }
+
+  @Test func anHTTPSCertificateAboutToExpireIsDated() throws {
+    let server = try SandboxProcess()
+    var deck = try signedIn(server)
+    let directory = deck.home + "/tls"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let made = try DeckCLI.execute(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "5", "-subj", "/CN=localhost", "-keyout",
+        directory + "/key.pem", "-out", directory + "/cert.pem",
+      ], stdin: nil, environment: ["PATH": "/usr/bin:/bin"], in: directory)
+    try #require(made.status == 0, "\(made.stderr)")
+    let tls = try PythonServer(
+      """
+      import http.server, ssl, sys
+      class H(http.server.BaseHTTPRequestHandler):
+          def do_GET(self):
+              self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
+          def log_message(self, *args): pass
+      s = http.server.HTTPServer(("127.0.0.1", 0), H)
+      context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+      context.load_cert_chain(sys.argv[1] + "/cert.pem", sys.argv[1] + "/key.pem")
+      s.socket = context.wrap_socket(s.socket, server_side=True)
+      print(s.server_address[1], flush=True)
+      s.serve_forever()
+      """, arguments: [directory])
+    deck.environment["DECK_NUDGE_URL"] = "https://localhost:\(tls.port)"
+    let nudge = try checks(try deck.run(["doctor", "--json"]))["service nudge"]
+    let detail = nudge?["detail"] as? String ?? ""
+    #expect(detail.contains("its certificate expires in 4 days"), "\(detail)")
+    // The certificate is self-signed: deck's own requests refuse it.
+    #expect(nudge?["status"] as? String == "error", "\(detail)")
+  }
+
+  @Test func theEmbeddedSandboxIsAskedAndItsDatabaseDescribed() throws {
+    var deck = try DeckCLI()
+    deck.environment["PATH"] = "/usr/bin:/bin"
+    let before = try checks(try deck.run(["doctor", "--json"]))
+    #expect((before["environment"]?["detail"] as? String)?.hasPrefix("sandbox, selected by default") == true)
+    #expect(
+      (before["service flyr"]?["detail"] as? String)?.hasPrefix("the embedded sandbox at http://127.0.0.1:") == true)
+    #expect(before["service flyr"]?["status"] as? String == "ok")
+    #expect(before["clock"]?["status"] as? String == "ok")
+    #expect(before["account"]?["status"] as? String == "warning")
+    #expect(before["account"]?["fix"] as? String == "deck auth login --email EMAIL --password-stdin")
+    let sandbox = try #require(before["sandbox"]?["detail"] as? String)
+    #expect(sandbox.hasPrefix(deck.home + "/data/deck/sandbox.sqlite: "), "\(sandbox)")
+    // Every migration this deck knows is applied: "schema version N of N".
+    let version = try #require(sandbox.firstMatch(of: /schema version (\d+) of (\d+)/))
+    #expect(version.1 == version.2)
+    #expect(before["sandbox"]?["status"] as? String == "ok")
+  }
+
+  @Test func helpDocumentsTheExitCodes() throws {
+    let deck = try DeckCLI()
+    let help = try deck.run(["doctor", "--help"])
+    #expect(help.stdout.contains("1    a check failed (warnings alone exit 0)"))
+  }
+}
+
+/// A python3 server the test starts: it prints its port on its first line.
+final class PythonServer: @unchecked Sendable {
+  let process = Process()
+  let port: Int
+
+  init(_ script: String, arguments: [String] = []) throws {
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let chunk = out.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      line += chunk
+    }
+    guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      process.terminate()
+      throw StartError()
+    }
+    self.port = port
+  }
+
+  deinit {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  struct StartError: Error {}
+}
