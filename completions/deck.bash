@@ -2079,13 +2079,20 @@ _deck_doctor() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --timeout)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion doctor -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
         return
         ;;
     '--timeout')

@@ -168,3 +168,36 @@ package struct RejectNullsMiddleware: ServerMiddleware {
     return try await next(request, HTTPBody(data), metadata)
   }
 }
+
+/// Puts `null` back for keys a contract shows as explicit nulls (the kiosk's `next` answers
+/// `{"session": null, "order": null}`). deck's own types keep null keys with DeckSupport's
+/// `ExplicitNull`; generated response types cannot carry it (swift-openapi-generator leaves
+/// absent optionals out and has no `null` schema), so for them the server fills the keys in here.
+package struct ExplicitNullsMiddleware: ServerMiddleware {
+  let operationID: String
+  let keys: [String]
+
+  package init(operationID: String, keys: [String]) {
+    self.operationID = operationID
+    self.keys = keys
+  }
+
+  package func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    let (response, responseBody) = try await next(request, body, metadata)
+    guard operationID == self.operationID, response.status == .ok, let responseBody else {
+      return (response, responseBody)
+    }
+    let data = try await Data(collecting: responseBody, upTo: 1 << 20)
+    guard var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      return (response, HTTPBody(data))
+    }
+    for key in keys where object[key] == nil { object[key] = NSNull() }
+    let filled = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    var head = response
+    head.headerFields[.contentLength] = nil
+    return (head, HTTPBody(filled))
+  }
+}

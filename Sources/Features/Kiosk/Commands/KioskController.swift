@@ -44,10 +44,18 @@ final class KioskController {
 
   /// Applies a state machine action; a refusal becomes a usage error (exit 64, nothing sent).
   func act<T>(_ action: (inout KioskState) throws(KioskRuleError) -> T) throws -> T {
+    try Self.act(&state, action)
+  }
+
+  /// Applies a state machine action to `state`, as every kiosk (one-shot, full-screen or
+  /// scripted) does: a refusal becomes a usage error whose hint says what the screen allows.
+  static func act<T>(_ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> T) throws
+    -> T
+  {
     do {
       return try action(&state)
     } catch {
-      throw Self.deckError(error, state: state)
+      throw deckError(error, state: state)
     }
   }
 

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckNetworking
 import DeckSupport
 import Foundation
 import KioskRules
@@ -51,7 +52,7 @@ struct ScriptedKiosk {
 
   func run() async throws {
     var state = KioskState(storePublicId: nil, timings: timings)
-    let pair = try act(&state) { state throws(KioskRuleError) in try state.pair(storeId: storeId) }
+    let pair = try KioskController.act(&state) { state throws(KioskRuleError) in try state.pair(storeId: storeId) }
     if var failure = await service.run(pair, on: &state) {
       failure.message = "Cannot run the kiosk for store \(storeId): \(failure.message)"
       throw failure
@@ -186,21 +187,32 @@ struct ScriptedKiosk {
     throw first
   }
 
-  /// Makes a call, tapping again after the poll interval for as long as the backend is
-  /// unavailable (the spec's "tap again", by a patient customer), so that an outage delays
-  /// the session rather than losing it. Returns the failure that is not an outage.
+  /// How the scripted customer taps again while the backend is unavailable: deck's retry
+  /// policy, starting at the poll interval and backing off to a few seconds, for as long as
+  /// the outage lasts. (Each tap is a new call by the customer, as on the iOS kiosk; the HTTP
+  /// layer itself never retries these POSTs.)
+  var tapAgain: RetryPolicy {
+    RetryPolicy(
+      maxAttempts: .max, baseDelay: .seconds(timings.pollInterval), maxDelay: .seconds(max(timings.pollInterval, 2)),
+      maxRetryAfter: .seconds(30))
+  }
+
+  /// Makes a call, tapping again for as long as the backend is unavailable (the spec's "tap
+  /// again", by a patient customer), so that an outage delays the session rather than losing
+  /// it. Returns the failure that is not an outage.
   private func attempt(
     _ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> KioskRequest
   ) async -> DeckError? {
     let request: KioskRequest
     do {
-      request = try action(&state)
+      request = try KioskController.act(&state, action)
     } catch {
-      return DeckError.usage(error.description)
+      return ErrorPresenter.deckError(for: error)
     }
     // The call stays pending in the state machine while it is tried again, so the machine
     // sees one outcome (a failed Done would otherwise move on and leave the session APPROVED).
     var warned: String?
+    var taps = 0
     while true {
       do {
         state.succeed(try await service.perform(request), at: Date())
@@ -212,19 +224,13 @@ struct ScriptedKiosk {
           return failure
         }
         if failure.message != warned {
-          context.output.error("\(failure.message) (trying again every \(timings.pollInterval)s)")
+          context.output.error("\(failure.message) (trying again until it answers)")
           warned = failure.message
         }
-        try? await Task.sleep(for: .milliseconds(Int(timings.pollInterval * 1000)))
+        taps += 1
+        let wait = tapAgain.delay(afterAttempt: taps, retryAfter: nil, jitter: .random(in: 0..<1)) ?? tapAgain.maxDelay
+        try? await Task.sleep(for: wait)
       }
-    }
-  }
-
-  private func act<T>(_ state: inout KioskState, _ action: (inout KioskState) throws(KioskRuleError) -> T) throws -> T {
-    do {
-      return try action(&state)
-    } catch {
-      throw DeckError.usage(error.description)
     }
   }
 
