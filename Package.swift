@@ -44,7 +44,8 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
       path: "\(folder)/Commands", swiftSettings: swiftSettings),
     .target(
       name: "\(name)Sandbox",
-      dependencies: ["SandboxKit", .target(name: "\(name)Rules"), grdb, hummingbird, openAPIRuntime] + sandbox,
+      dependencies: ["SandboxKit", "DeckSupport", .target(name: "\(name)Rules"), grdb, hummingbird, openAPIRuntime]
+        + sandbox,
       path: "\(folder)/Sandbox", swiftSettings: swiftSettings),
   ]
 }
@@ -169,7 +170,7 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb, jwtKit,
+          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb, jwtKit,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
           .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),

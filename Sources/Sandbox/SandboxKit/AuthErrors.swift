@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -58,8 +59,7 @@ struct GoTrueError: Error, Equatable {
   /// The JSON body for a request that sent `apiVersion`, and the version to echo, if any.
   func rendered(apiVersion: String?) -> (body: Data, echoedVersion: String?) {
     let weakPassword = reasons.map { WeakPassword(reasons: $0) }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let encoder = DeckJSON.compactEncoder
     if APIVersion.selects20240101(apiVersion) {
       let body = Body20240101(code: code, message: message, weak_password: weakPassword)
       return ((try? encoder.encode(body)) ?? Data("{}".utf8), APIVersion.v20240101)

@@ -1,5 +1,6 @@
 import AuthAPI
 import Crypto
+import DeckSupport
 import ExtrasBase64
 import Foundation
 import GRDB
@@ -222,9 +223,7 @@ enum UserMetadata {
   }
 
   static func encode(_ metadata: OpenAPIObjectContainer) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: try encoder.encode(metadata), as: UTF8.self)
+    String(decoding: try DeckJSON.compactEncoder.encode(metadata), as: UTF8.self)
   }
 
   /// GoTrue's merge: each key of `changes` is set, and a key whose value is null is removed.

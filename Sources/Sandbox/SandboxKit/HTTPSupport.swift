@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import Hummingbird
 import OpenAPIRuntime
@@ -25,9 +26,7 @@ package struct SandboxAPIError: Error, HTTPResponseConvertible {
   package var httpBody: HTTPBody? { HTTPBody(encoded) }
 
   package var encoded: Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return (try? encoder.encode(json)) ?? Data("{}".utf8)
+    (try? DeckJSON.compactEncoder.encode(json)) ?? Data("{}".utf8)
   }
 
   package var response: (HTTPResponse, HTTPBody?) {

@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import JWTKit
 import OpenAPIRuntime
@@ -94,11 +95,8 @@ struct JWTSigner: Sendable {
   init(secret: some ContiguousBytes) async {
     let key = secret.withUnsafeBytes { HMACKey(from: Array($0)) }
     // Sorted keys: the same claims always give the same token (the anon key is one string).
-    let encoder = JSONEncoder()
-    encoder.dateEncodingStrategy = .secondsSince1970
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     keys = await JWTKeyCollection().add(
-      hmac: key, digestAlgorithm: .sha256, serializer: DefaultJWTSerializer(jsonEncoder: encoder))
+      hmac: key, digestAlgorithm: .sha256, serializer: DefaultJWTSerializer(jsonEncoder: DeckJSON.compactEncoder))
   }
 
   func sign(_ claims: some JWTPayload) async throws -> String {

@@ -32,7 +32,7 @@ struct DoctorCheck: Sendable, Equatable, Encodable {
   var status: Status
   var detail: String
   /// The command (or step) that fixes it; nil when the check passed.
-  var fix: String?
+  @ExplicitNull var fix: String?
 
   static func ok(_ name: String, _ detail: String) -> DoctorCheck {
     DoctorCheck(name: name, status: .ok, detail: detail, fix: nil)
@@ -49,19 +49,6 @@ struct DoctorCheck: Sendable, Equatable, Encodable {
   /// A failed check from a deck error: its message, and its hint as the fix.
   static func failure(_ name: String, _ error: DeckError, status: Status = .error) -> DoctorCheck {
     DoctorCheck(name: name, status: status, detail: error.message, fix: error.hint)
-  }
-
-  enum CodingKeys: String, CodingKey {
-    case name, status, detail, fix
-  }
-
-  /// Every key, always: `fix` is null when there is nothing to fix.
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(name, forKey: .name)
-    try container.encode(status, forKey: .status)
-    try container.encode(detail, forKey: .detail)
-    try container.encode(fix, forKey: .fix)
   }
 }
 

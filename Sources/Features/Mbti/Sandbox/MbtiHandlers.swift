@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import GRDB
 import Hummingbird
@@ -41,7 +42,7 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
               unknown: problem.unknown.isEmpty ? nil : problem.unknown))))
     case .success(let answers):
       let (type, scores) = MbtiScoring.score(answers)
-      let scoresJSON = String(decoding: try JSONEncoder().encode(scores), as: UTF8.self)
+      let scoresJSON = String(decoding: try DeckJSON.compactEncoder.encode(scores), as: UTF8.self)
       try await state.pool.write { db in
         try db.execute(
           sql: "INSERT INTO mbti_results (user_id, profile, scores, created_at) VALUES (?, ?, ?, ?)",
@@ -70,7 +71,7 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
       return .badRequest(Self.error("event_type must be 1 to 100 characters, got \(body.event_type.count)."))
     }
     let details = body.details ?? Schemas.EventDetails()
-    let detailsJSON = try JSONEncoder().encode(details)
+    let detailsJSON = try DeckJSON.compactEncoder.encode(details)
     guard detailsJSON.count <= Self.maximumDetailsBytes else {
       return .badRequest(Self.error("details is \(detailsJSON.count) bytes; at most \(Self.maximumDetailsBytes)."))
     }

@@ -5,12 +5,14 @@ import DeckSupport
 struct InspectWorkspace: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "workspace", abstract: "Show a user's primary workspace as the sandbox stores it.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       The primary workspace is the user's first membership by created_at. Shows id, name, industry,
       brokerage_id, brokerage_name, subscription_status, trial_ends_at, onboarding_completed_at, the
       members with their roles and the invites. With --json, the same with snake_case keys (unset
-      values are null). Exit codes: 0, 1 (no such user or no workspace), 64 (not a sandbox).
-      """)
+      values are null).
+      """,
+      exits: [.failure("no such user, or no workspace"), .usage("not a sandbox (nothing was sent)")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,11 +5,12 @@ import DeckSupport
 struct TriggerInviteExpiry: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "invite-expiry", abstract: "Make an invite expire now (instead of waiting its 7 days).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Moves the invite's expires_at to now; validate and accept then answer "This invite has expired".
       Takes the join link from `deck sandbox outbox` or the bare token.
-      Exit codes: 0, 1 (no such invite), 64 (bad input or not a sandbox).
-      """)
+      """,
+      exits: [.failure("no such invite"), .usage("bad input or not a sandbox (nothing was sent)")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -7,13 +7,15 @@ import SandboxWorkspaceAPI
 struct TriggerSubscription: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "subscription", abstract: "Set a workspace subscription directly (as the Stripe webhook would).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Sets subscription_status (and trial_ends_at) of the workspace the owner owns. Access follows
       the backend's rule: active, or trialing with no end or an end in the future.
       --trial-ends takes a date (2026-03-01, midnight UTC), a date-time (2026-03-01T12:00:00Z) or
       an offset from now (+7d, -1d, +2h, -30m); it only goes with --status trialing. Without it the
-      trial end is cleared. Exit codes: 0, 1 (no such owner), 64 (bad input or not a sandbox).
-      """)
+      trial end is cleared.
+      """,
+      exits: [.failure("no such owner"), .usage("bad input or not a sandbox (nothing was sent)")]))
 
   enum Status: String, ExpressibleByArgument, CaseIterable {
     case active, trialing
