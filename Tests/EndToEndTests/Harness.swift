@@ -133,14 +133,7 @@ final class SandboxProcess: @unchecked Sendable {
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
     try process.run()
-    var buffer = Data()
-    let deadline = Date().addingTimeInterval(60)
-    while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < 2 && Date() < deadline {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      buffer += chunk
-    }
-    let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+    let lines = out.firstLines(2, within: 60)
     let line = lines.first ?? ""
     let tokenPrefix = "sandbox-admin-token="
     guard line.hasPrefix("http://127.0.0.1:"), lines.count >= 2, lines[1].hasPrefix(tokenPrefix) else {
@@ -164,6 +157,20 @@ final class SandboxProcess: @unchecked Sendable {
   }
 
   struct SandboxStartError: Error { var output: String }
+}
+
+extension Pipe {
+  /// The first `count` lines written to the pipe (fewer if it closes or `seconds` pass first).
+  func firstLines(_ count: Int, within seconds: TimeInterval) -> [String] {
+    var buffer = Data()
+    let deadline = Date().addingTimeInterval(seconds)
+    while buffer.count(where: { $0 == UInt8(ascii: "\n") }) < count && Date() < deadline {
+      let chunk = fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      buffer += chunk
+    }
+    return String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
 }
 
 /// Decodes stdout as JSON.

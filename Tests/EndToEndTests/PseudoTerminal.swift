@@ -51,6 +51,16 @@ final class PseudoTerminal {
     self.pid = child
   }
 
+  /// `deck ARGUMENTS` as `deck` runs it, on an xterm, with readline's defaults (no inputrc).
+  convenience init(
+    deck: DeckCLI, _ arguments: [String], environment extra: [String: String] = [:], columns: UInt16 = 200
+  ) throws {
+    var environment = deck.environment.merging(extra) { $1 }
+    environment["TERM"] = "xterm"
+    environment["INPUTRC"] = "/dev/null"
+    try self.init(arguments: arguments, environment: environment, columns: columns)
+  }
+
   deinit {
     kill(pid, SIGKILL)
     var status: Int32 = 0
@@ -79,6 +89,15 @@ final class PseudoTerminal {
       readAvailable(until: deadline)
     }
   }
+
+  /// Everything the program wrote so far, escape sequences and all.
+  var raw: String {
+    readAvailable(until: Date().addingTimeInterval(0.05))
+    return buffer
+  }
+
+  /// Everything the program wrote so far, without control sequences.
+  var screen: String { Self.stripEscapes(raw) }
 
   /// Everything printed since the last `expect`.
   func pending(waiting seconds: TimeInterval = 0.3) -> String {

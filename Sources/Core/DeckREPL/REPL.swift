@@ -100,7 +100,7 @@ public struct REPL: Sendable {
       case "use":
         use(Array(words.dropFirst()))
       case "clear":
-        session.output.line("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+        session.output.writeOut("\u{1B}[H\u{1B}[2J\u{1B}[3J\n")
       default:
         _ = await commands.run { await DeckShell.run(command, session: session) }
       }
