@@ -750,7 +750,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox inspect events" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox inspect events" user' -l 'user' -d 'Only this anonymous user\'s events.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox inspect events" type' -l 'type' -d 'Only events of this type.' -rfka 'onboarding_take_test mbti_page_advance mbti_submitted mbti_completed'
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox inspect events" limit' -l 'limit' -d 'At most this many events (1-10000).' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox inspect events" limit' -l 'limit' -d 'At most this many events, the newest (1-10000).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox inspect events" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox inspect events" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox outbox" env' -l 'env' -d 'The environment to use (overrides DECK_ENV and the config file).' -rfka '(__deck_custom_completion ---completion sandbox outbox -- --env (count (__deck_tokens -pc)) (__deck_tokens -tC))'

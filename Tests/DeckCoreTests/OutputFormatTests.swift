@@ -180,6 +180,38 @@ struct OutputFormatTests {
     }
   }
 
+  @Test("line, info, error and trace print no control characters but line breaks and tabs; deck's styles stay")
+  func textLosesControlCharacters() {
+    let captured = Captured()
+    let output = Output(
+      stdoutIsTerminal: true, stderrIsTerminal: true, colorEnabled: true,
+      writeOut: { text in captured.out.withLock { $0 += text } },
+      writeErr: { text in captured.err.withLock { $0 += text } })
+    let evil = "a\u{1B}]0;t\u{07}\u{1B}[2Jb\u{9B}c\r\n\td"
+    let shown = "a]0;t[2Jbc\n\td\n"
+    output.line(evil)
+    output.line("INFP\u{1B}[5m", style: .bold)
+    output.info(evil)
+    output.error(evil)
+    output.trace(evil)
+    #expect(captured.out.withLock { $0 } == shown + "\u{1B}[1mINFP[5m\u{1B}[0m\n")
+    #expect(captured.err.withLock { $0 } == shown + "\u{1B}[31merror:\u{1B}[0m " + shown + shown)
+  }
+
+  @Test("JSON keeps a server's text: C0 escaped by JSON, DEL and C1 escaped too on a terminal only")
+  func jsonEscapesC1OnATerminal() throws {
+    let value = ["name": "a\u{1B}[2Jb\u{9B}31mc\u{7F}"]
+    let piped = Captured()
+    try piped.output(.json).emit(value) {}
+    #expect(piped.out.withLock { $0 } == #"{"name":"a\u001b[2Jb"# + "\u{9B}31mc\u{7F}" + #""}"# + "\n")
+    let terminal = Captured()
+    try terminal.output(.json, terminal: true).emit(value) {}
+    let shown = terminal.out.withLock { $0 }
+    #expect(shown.contains(#""a\u001b[2Jb\u009b31mc\u007f""#), "\(shown)")
+    let decoded = try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: String]
+    #expect(decoded == value, "the same document")
+  }
+
   @Test("emit: table runs the closure; the other formats print the data and nothing else")
   func emitChoosesTheFormat() throws {
     let rows = [Brokerage(id: "1", name: "A")]

@@ -36,10 +36,11 @@ struct HostileRetryAfterTests {
     "Sun, 06 Nov 99999 08:49:37 GMT", "Sun, 99 Nov 2026 08:49:37 GMT", "Sun, 06 Nov 2026 99:49:37 GMT",
     "Sun, 06 Nov 2026 08:49:-1 GMT", "Sun, 06 Nov -2026 08:49:37 GMT", "Fri, 31 Dec 9999 23:59:59 GMT",
   ])
-  func neverTrapsAndNeverWaitsLong(value: String) {
-    // Before: Int64(1e300 * 1000) trapped (exit 132), and a huge year overflowed.
-    let wait = policy.delay(afterAttempt: 1, retryAfter: value, jitter: 0.5)
-    if let wait { #expect(wait <= policy.maxRetryAfter) }
+  func neverTrapsAndEndsTheRetries(value: String) {
+    // Before: Int64(1e300 * 1000) trapped (exit 132), and a huge year overflowed. Then these
+    // fell through to the normal backoff (3 tries) while "3600" ended the retries; the README
+    // says a value that is not seconds or a valid HTTP date, or over 30 s, ends them.
+    #expect(policy.delay(afterAttempt: 1, retryAfter: value, jitter: 0.5) == nil)
     let parsed = RetryPolicy.parseRetryAfter(value, now: 1_700_000_000)
     if let parsed { #expect(parsed.isFinite && parsed >= 0 && parsed <= RetryPolicy.maxRetryAfterSeconds) }
   }
@@ -52,6 +53,22 @@ struct HostileRetryAfterTests {
     #expect(RetryPolicy.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_780) == 0, "a past date")
     #expect(RetryPolicy.parseRetryAfter("1e300") == nil)
     #expect(RetryPolicy.parseRetryAfter("inf") == nil)
+  }
+
+  @Test(arguments: ["1e300", "inf", "soon", "Sun, 06 Nov 9223372036854775807 08:49:37 GMT", "31"])
+  func theMiddlewareStopsAtAnUnusableRetryAfter(value: String) async throws {
+    let calls = Mutex(0)
+    let next: Next = { _, _, _ in
+      calls.withLock { $0 += 1 }
+      var response = HTTPResponse(status: .serviceUnavailable)
+      response.headerFields[.retryAfter] = value
+      return (response, nil)
+    }
+    let (response, _) = try await RetryMiddleware(sleep: { _ in }).intercept(
+      HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x"), body: nil,
+      baseURL: URL(fileURLWithPath: "/"), operationID: "x", next: next)
+    #expect(response.status == .serviceUnavailable)
+    #expect(calls.withLock { $0 } == 1, "one try for Retry-After: \(value)")
   }
 
   @Test func nonFiniteJitterIsIgnored() {
@@ -210,10 +227,11 @@ struct URLValidationTests {
   }
 
   @Test func anUnknownCurrentEnvironmentInTheFileIsABadConfigFile() throws {
-    let file = try ConfigFile.parse("current: nope\n", path: "config.yml")
+    let file = try ConfigFile.parse("# deck\nenvironments: {}\ncurrent: nope\n", path: "/home/u/config.yml")
     let resolver = EnvironmentResolver(file: file, processEnvironment: [:])
     let error = #expect(throws: DeckError.self) { try resolver.resolve(flag: nil) }
     #expect(error?.exitCode == ExitCode.failure)
+    #expect(error?.message == "/home/u/config.yml:3: `current` names an unknown environment, \"nope\".")
     let flag = #expect(throws: DeckError.self) { try resolver.resolve(flag: "nope") }
     #expect(flag?.exitCode == ExitCode.usage)
   }

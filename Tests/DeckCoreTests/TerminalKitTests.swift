@@ -1,4 +1,5 @@
 import DeckCore
+import DeckSupport
 import Dispatch
 import Foundation
 import Testing
@@ -67,6 +68,30 @@ struct TerminalLayoutTests {
     #expect(TextLayout.wrap("the quick brown fox", width: 9) == ["the quick", "brown fox"])
     #expect(TextLayout.wrap("abcdefghij", width: 4) == ["abcd", "efgh", "ij"])
     #expect(TextLayout.wrap("a\nb", width: 0) == ["a", "b"])
+  }
+
+  @Test("wrapped text (a server's question or message) loses its control characters")
+  func wrapStripsControlCharacters() {
+    #expect(
+      TextLayout.wrap("a\u{1B}]0;title\u{07} b\u{1B}[2Jc\td\r", width: 40) == ["a]0;title b[2Jc d"])
+    #expect(TextLayout.wrap("one\u{9B}31m\ntwo", width: 40) == ["one31m", "two"])
+  }
+
+  @Test("a frame keeps deck's colours and loses every other control character")
+  func framesStripInjectedSequences() {
+    final class Sink: @unchecked Sendable { var text: [String] = [] }
+    let sink = Sink()
+    let renderer = FrameRenderer { sink.text.append($0) }
+    renderer.draw(
+      ["\u{1B}[1mbold\u{1B}[0m \u{1B}[30;107mqr\u{1B}[0m", "x\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}[5;1Hy\u{9B}2Jz\tw"],
+      columns: 40, rows: 3)
+    let drawn = sink.text.joined()
+    #expect(drawn.contains("\u{1B}[1;1H\u{1B}[1mbold\u{1B}[0m \u{1B}[30;107mqr\u{1B}[0m"), "colours kept")
+    #expect(drawn.contains("\u{1B}[2;1Hx]0;pwned[2J[5;1Hy2Jz w\u{1B}[0m"), "\(drawn.debugDescription)")
+    #expect(!drawn.contains("\u{07}"))
+    #expect(!drawn.unicodeScalars.contains("\u{9B}"))
+    #expect(TerminalText.sanitizeKeepingColors("\u{1B}[31") == "[31", "an unfinished sequence loses its ESC")
+    #expect(TerminalText.sanitizeKeepingColors("plain") == "plain")
   }
 
   @Test("escape sequences take no columns")

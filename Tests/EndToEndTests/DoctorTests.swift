@@ -220,34 +220,18 @@ struct DoctorCommandTests {
 }
 
 /// A python3 server the test starts: it prints its port on its first line.
-final class PythonServer: @unchecked Sendable {
-  let process = Process()
+final class PythonServer: Sendable {
+  let child: ChildProcess
   let port: Int
 
   init(_ script: String, arguments: [String] = []) throws {
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let chunk = out.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      line += chunk
-    }
-    guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-      process.terminate()
-      throw StartError()
+    child = try ChildProcess("python3", ["-c", script] + arguments, environment: ProcessInfo.processInfo.environment)
+    guard let port = Int(child.lines(1, timeout: 30).first?.trimmingCharacters(in: .whitespaces) ?? "") else {
+      child.signal(SIGKILL)
+      throw StartError(output: child.stdout + child.stderr)
     }
     self.port = port
   }
 
-  deinit {
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
-  }
-
-  struct StartError: Error {}
+  struct StartError: Error { var output: String }
 }

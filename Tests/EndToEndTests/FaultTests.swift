@@ -80,6 +80,21 @@ struct FaultTests {
     #expect(elapsed < 10)
   }
 
+  /// README: a Retry-After over 30 s ends the retries (values the sandbox cannot send, such as
+  /// `1e300` or a date in the year 99999, are in HostileServerTests).
+  @Test(arguments: ["31", "3600"])
+  func aRetryAfterOverThirtySecondsEndsTheRetries(seconds: String) throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    _ = try fault(deck, ["add", "/api/brokerages/search", "--status", "503", "--retry-after", seconds, "--times", "3"])
+    let started = Date()
+    let search = try deck.run(["brokerage", "search", "keller"])
+    #expect(search.status == 69, "\(search.stderr)")
+    #expect(Date().timeIntervalSince(started) < 10, "no wait")
+    let left = try rules(deck)
+    #expect(left.first?["fired"] as? Int == 1, "one try: \(left)")
+  }
+
   @Test func aPostIsNeverRetried() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)

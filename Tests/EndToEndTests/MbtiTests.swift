@@ -26,7 +26,7 @@ struct MbtiTests {
     return try #require(try json(listed.stdout) as? [[String: Any]])
   }
 
-  @Test("24 questions, numbered in the service's order, paged 6 per page")
+  @Test("24 questions, numbered in the service's order")
   func questionsAreListed() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
@@ -75,9 +75,14 @@ struct MbtiTests {
     let traced = try deck.run(["mbti", "submit", "--answers", "-", "--trace=body"], stdin: body)
     #expect(traced.status == 0, "\(traced.stderr)")
     #expect(traced.stdout.hasPrefix("INFP\n"))
-    // The request body carries every text exactly (JSON escapes aside).
-    let escaped = texts[2].replacingOccurrences(of: "/", with: "\\/")
-    #expect(traced.stderr.contains(texts[2]) || traced.stderr.contains(escaped))
+    // The traced POST /answers/ (the request, up to its response) carries every text exactly,
+    // as a key of `answers` (JSON escapes aside).
+    let post = try #require(traced.stderr.range(of: "> POST \(server.url)/answers/"))
+    let answered = try #require(traced.stderr.range(of: "\n< ", range: post.upperBound..<traced.stderr.endIndex))
+    let request = String(traced.stderr[post.upperBound..<answered.lowerBound])
+    let bodyStart = try #require(request.firstIndex(of: "{"))
+    let sent = try #require(try json(String(request[bodyStart...])) as? [String: Any])
+    #expect((sent["answers"] as? [String: Int]).map { Set($0.keys) } == Set(texts), "\(request)")
 
     // A text that differs in case only is not a question: refused before sending, by number.
     var changed = object
@@ -115,8 +120,15 @@ struct MbtiTests {
     deck.environment["DECK_NUDGE_URL"] = "http://127.0.0.1:9"
     let result = try deck.run(["mbti", "questions"])
     #expect(result.status == 69)
-    #expect(result.stderr.contains("Couldn’t load questions"), "\(result.stderr)")
-    #expect(result.stderr.components(separatedBy: "\n").count > 2, "a hint follows the message")
+    #expect(result.stderr.contains("error: Couldn’t load questions: Cannot reach 127.0.0.1:9"), "\(result.stderr)")
+    #expect(result.stderr.contains("\nIs the sandbox running? Start it with: deck sandbox serve\n"), "the fix")
+    // The quiz, full-screen and plain, says the same before it takes the screen.
+    for extra in [[], ["--plain"]] {
+      let quiz = try startQuiz(deck, extra)
+      try quiz.expect("Couldn’t load questions: Cannot reach 127.0.0.1:9")
+      try quiz.expect("Start it with: deck sandbox serve")
+      #expect(try quiz.waitForExit() == 69)
+    }
   }
 
   // MARK: The full-screen quiz
@@ -124,9 +136,7 @@ struct MbtiTests {
   func startQuiz(_ deck: DeckCLI, _ extra: [String] = [], environment extraEnvironment: [String: String] = [:])
     throws -> PseudoTerminal
   {
-    var environment = deck.environment.merging(extraEnvironment) { $1 }
-    environment["TERM"] = "xterm"
-    return try PseudoTerminal(arguments: ["mbti", "quiz"] + extra, environment: environment, columns: 120)
+    try PseudoTerminal(deck: deck, ["mbti", "quiz"] + extra, environment: extraEnvironment, columns: 120)
   }
 
   @Test("the full-screen quiz: a gap refused, back and forth keep answers, Ctrl-C keeps them, --resume, submit")
@@ -136,20 +146,35 @@ struct MbtiTests {
     var quiz = try startQuiz(deck)
     try quiz.expect("Page 1 of 4")
     try quiz.expect("0 of 24 answered")
-    quiz.send("42")
-    try quiz.expect("2 of 24 answered")
-    quiz.send("n")
-    try quiz.expect("Question 3 is not answered yet.")
+    // Question 1 answered, 2 skipped (↓), 3 to 6 answered: Next jumps back up to question 2,
+    // highlights it and rings the bell.
+    quiz.send("4")
+    try quiz.expect("1 of 24 answered")
+    quiz.send("\u{1B}[B")
     quiz.send("3333")
+    try quiz.expect("5 of 24 answered")
+    quiz.send("n")
+    try quiz.expect("▶ 2. ")
+    try quiz.expect("↑ answer this one")
+    try quiz.expect("Question 2 is not answered yet.")
+    #expect(quiz.raw.contains("\u{07}"), "the bell stands in for the haptic")
+    #expect(!quiz.screen.contains("Page 2 of 4"), "the page did not change")
+    quiz.send("5")
     try quiz.expect("6 of 24 answered")
     quiz.send("n")
     try quiz.expect("Page 2 of 4")
     quiz.send("111")
     try quiz.expect("9 of 24 answered")
+    // Back and Next keep the answers: page 1 shows 4, 5, 3, 3, 3, 3 chosen, page 2 its 1s.
     quiz.send("b")
     try quiz.expect("Page 1 of 4")
+    try quiz.expect("● 4 Agree")
+    try quiz.expect("● 5 Strongly Agree")
+    try quiz.expect("● 3 Neutral")
     quiz.send("n")
     try quiz.expect("Page 2 of 4")
+    try quiz.expect("● 1 Strongly Disagree")
+    // (The progress line, still "9 of 24 answered", is not redrawn: only changed lines are.)
     // Ctrl-C asks; k keeps the answers for --resume.
     quiz.send("\u{03}")
     try quiz.expect("k keeps your answers")
@@ -210,10 +235,7 @@ struct MbtiTests {
   func quizInTheREPL() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
-    var environment = deck.environment
-    environment["TERM"] = "xterm"
-    environment["INPUTRC"] = "/dev/null"
-    let repl = try PseudoTerminal(arguments: ["repl"], environment: environment, columns: 120)
+    let repl = try PseudoTerminal(deck: deck, ["repl"], columns: 120)
     try repl.expect("deck (local)> ")
     repl.send("mbti quiz\r")
     try repl.expect("Page 1 of 4")
@@ -250,7 +272,10 @@ struct MbtiTests {
     try quiz.expect("Question 2 is not answered yet.")
     try quiz.expect("Question 2 of 24")
     quiz.send("5\r")
-    try quiz.expect("Page 2 of 4, 6 of 24 answered")
+    // Six questions to a page: question 7 opens page 2.
+    let pageOne = try quiz.expect("Page 2 of 4, 6 of 24 answered")
+    #expect(!pageOne.contains("Question 7 of 24"))
+    try quiz.expect("Question 7 of 24")
     quiz.send("b\r")
     try quiz.expect("Page 1 of 4, 6 of 24 answered")
     quiz.send("n\r")
@@ -262,113 +287,62 @@ struct MbtiTests {
     try quiz.expect("Submitting")
     #expect(try quiz.waitForExit() == 0)
     try quiz.expect("INFP")
+    // The scores in words, no bar glyphs for a screen reader to spell out.
+    try quiz.expect("E 11, I 13")  // question 1 (4) leans E by 1 and question 2 (5) I by 2
+    try quiz.expect("J 12, P 12")
+    #expect(!quiz.screen.contains("█"))
   }
 
-  @Test("an events endpoint that is down does not fail the quiz")
-  func eventsDownDoNotFail() throws {
+  /// Events are fire-and-forget (mbti-quiz.md; issue 10): whatever the events endpoint does,
+  /// the quiz goes on and the submission is neither held up nor failed. A hung endpoint is the
+  /// hard case: with the events sharing the connection pool and `--timeout`, a dozen page turns
+  /// once left no connection for the submission, which failed after 30 s.
+  @Test(
+    "a hung, reset or failing events endpoint never fails or slows the quiz",
+    arguments: [["--latency", "600000"], ["--reset"], ["--status", "503"]])
+  func eventsDownDoNotFailTheQuiz(fault: [String]) throws {
     let server = try SandboxProcess()
-    var deck = try DeckCLI(server: server)
-    // Questions and answers come from the served sandbox through a proxy that drops /events/.
-    let proxy = try EventsBlackhole(upstream: server.url)
-    deck.environment["DECK_NUDGE_URL"] = proxy.url
-    let started = Date()
-    let submitted = try deck.run(
-      ["mbti", "submit", "--answers", "-"], stdin: "[" + Self.estj.map(String.init).joined(separator: ",") + "]")
-    #expect(submitted.status == 0, "\(submitted.stderr)")
-    #expect(submitted.stdout.hasPrefix("ESTJ"))
-    #expect(Date().timeIntervalSince(started) < 8, "events are bounded, not waited for")
-    #expect(proxy.eventRequests > 0, "the events were attempted")
-  }
-}
-
-/// A tiny HTTP proxy on loopback that forwards everything to `upstream` except `POST /events/`,
-/// which it holds without answering (a hung analytics backend).
-final class EventsBlackhole: @unchecked Sendable {
-  let url: String
-  private let listener: Int32
-  private let lock = NSLock()
-  private var events = 0
-  var eventRequests: Int { lock.withLock { events } }
-
-  init(upstream: String) throws {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    self.listener = listener
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+    let deck = try DeckCLI(server: server)
+    let rule = try deck.run(["sandbox", "fault", "add", "/events/", "--method", "POST"] + fault)
+    #expect(rule.status == 0, "\(rule.stderr)")
+    let quiz = try startQuiz(deck, environment: ["DECK_REDUCE_MOTION": "1"])
+    try quiz.expect("Page 1 of 4")
+    quiz.send("333333n")
+    try quiz.expect("Page 2 of 4")
+    // Back and Next, again and again: each Next sends an event.
+    for _ in 0..<6 {
+      quiz.send("b")
+      try quiz.expect("Page 1 of 4")
+      quiz.send("n")
+      try quiz.expect("Page 2 of 4")
     }
-    listen(listener, 16)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-    }
-    url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
-    let upstreamURL = URL(string: upstream)!
-    let thread = Thread { [self] in
-      while true {
-        let client = accept(listener, nil, nil)
-        if client < 0 { return }
-        Thread { self.serve(client, upstream: upstreamURL) }.start()
-      }
-    }
-    thread.start()
-  }
-
-  deinit { close(listener) }
-
-  private func serve(_ client: Int32, upstream: URL) {
-    defer { close(client) }
-    var request = Data()
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    // Read the head and (by Content-Length) the body.
-    while true {
-      let count = read(client, &chunk, chunk.count)
-      if count <= 0 { return }
-      request.append(contentsOf: chunk[0..<count])
-      guard let headEnd = request.range(of: Data("\r\n\r\n".utf8)) else { continue }
-      let head = String(decoding: request[..<headEnd.lowerBound], as: UTF8.self)
-      let length =
-        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-        .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-      if request.count - headEnd.upperBound >= length { break }
-    }
-    let head = String(decoding: request.prefix(200), as: UTF8.self)
-    if head.hasPrefix("POST /events/") {
-      lock.withLock { events += 1 }
-      Thread.sleep(forTimeInterval: 30)  // never answers in time
-      return
-    }
-    // Forward to the sandbox, one request per connection.
-    let upstreamSocket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(upstreamSocket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = UInt16(upstream.port ?? 80).bigEndian
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(upstreamSocket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { return }
-    // Ask the upstream to close after answering, so the answer ends at EOF.
-    let text = String(decoding: request, as: UTF8.self)
-    let rewritten = text.replacingOccurrences(
-      of: "\r\n\r\n", with: "\r\nConnection: close\r\n\r\n", options: [], range: text.range(of: "\r\n\r\n"))
-    _ = Array(rewritten.utf8).withUnsafeBytes { write(upstreamSocket, $0.baseAddress, $0.count) }
-    var response = Data()
-    while true {
-      let count = read(upstreamSocket, &chunk, chunk.count)
-      if count <= 0 { break }
-      response.append(contentsOf: chunk[0..<count])
-    }
-    // The answer says the connection closes, so that deck never reuses it for another request.
-    if let lineEnd = response.range(of: Data("\r\n".utf8)) {
-      response.insert(contentsOf: Data("Connection: close\r\n".utf8), at: lineEnd.upperBound)
-    }
-    _ = response.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+    quiz.send("333333n")
+    try quiz.expect("Page 3 of 4")
+    quiz.send("333333n")
+    try quiz.expect("Page 4 of 4")
+    quiz.send("333333")
+    try quiz.expect("24 of 24 answered")
+    let submitted = Date()
+    quiz.send("n")
+    try quiz.expect("Your type", timeout: 40)
+    let submitSeconds = Date().timeIntervalSince(submitted)
+    try quiz.expect("INFP")
+    let leaving = Date()
+    quiz.send("x")
+    #expect(try quiz.waitForExit() == 0)
+    let exitSeconds = Date().timeIntervalSince(leaving)
+    print(
+      "events \(fault.joined(separator: " ")): submit \(Int(submitSeconds * 1000)) ms, exit \(Int(exitSeconds * 1000)) ms"
+    )
+    // A local submission takes milliseconds; 5 s leaves room for a loaded machine and is far
+    // below the 30 s the pool exhaustion cost. The end waits for events at most 1 s.
+    #expect(submitSeconds < 5, "the submission never waits behind the events")
+    #expect(exitSeconds < 5, "events left at the end get a short bound")
+    let stored = try #require(try json(try deck.run(["mbti", "result", "--json"]).stdout) as? [String: Any])
+    #expect(stored["profile"] as? String == "INFP")
+    let rules = try #require(
+      try json(try deck.run(["sandbox", "fault", "list", "--json"]).stdout) as? [[String: Any]])
+    #expect((rules.first?["fired"] as? Int ?? 0) >= 1, "the events were attempted: \(rules)")
+    #expect(try events(deck).isEmpty, "none got through")
   }
 }

@@ -11,7 +11,15 @@ import Testing
 final class PseudoTerminal {
   let master: Int32
   let pid: pid_t
-  private var buffer = ""
+  /// Everything the program wrote, as read.
+  private var bytes: [UInt8] = []
+  private var buffer: String { String(decoding: bytes, as: UTF8.self) }
+  /// What `expect` searches: the output without control sequences, up to the last complete
+  /// character and escape sequence (a read can end inside either; counting a half-read one
+  /// would shift `consumed` once the rest arrives and is stripped).
+  private var stripped: [Character] {
+    Array(Self.stripEscapes(String(decoding: bytes[..<Self.completeLength(bytes)], as: UTF8.self)))
+  }
   private var consumed = 0
 
   init(arguments: [String], environment: [String: String], columns: UInt16 = 200) throws {
@@ -51,6 +59,16 @@ final class PseudoTerminal {
     self.pid = child
   }
 
+  /// `deck ARGUMENTS` as `deck` runs it, on an xterm, with readline's defaults (no inputrc).
+  convenience init(
+    deck: DeckCLI, _ arguments: [String], environment extra: [String: String] = [:], columns: UInt16 = 200
+  ) throws {
+    var environment = deck.environment.merging(extra) { $1 }
+    environment["TERM"] = "xterm"
+    environment["INPUTRC"] = "/dev/null"
+    try self.init(arguments: arguments, environment: environment, columns: columns)
+  }
+
   deinit {
     kill(pid, SIGKILL)
     var status: Int32 = 0
@@ -68,7 +86,7 @@ final class PseudoTerminal {
   func expect(_ needle: String, timeout: TimeInterval = 15) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
-      let screen = Array(Self.stripEscapes(buffer))
+      let screen = stripped
       let text = String(screen[min(consumed, screen.count)...])
       if let range = text.range(of: needle) {
         let matched = String(text[..<range.upperBound])
@@ -80,10 +98,19 @@ final class PseudoTerminal {
     }
   }
 
+  /// Everything the program wrote so far, escape sequences and all.
+  var raw: String {
+    readAvailable(until: Date().addingTimeInterval(0.05))
+    return buffer
+  }
+
+  /// Everything the program wrote so far, without control sequences.
+  var screen: String { Self.stripEscapes(raw) }
+
   /// Everything printed since the last `expect`.
   func pending(waiting seconds: TimeInterval = 0.3) -> String {
     readAvailable(until: Date().addingTimeInterval(seconds))
-    let screen = Array(Self.stripEscapes(buffer))
+    let screen = stripped
     return String(screen[min(consumed, screen.count)...])
   }
 
@@ -108,7 +135,31 @@ final class PseudoTerminal {
     guard poll(&descriptor, 1, min(milliseconds, 100)) > 0 else { return }
     var chunk = [UInt8](repeating: 0, count: 4096)
     let count = read(master, &chunk, chunk.count)
-    if count > 0 { buffer += String(decoding: chunk[0..<count], as: UTF8.self) }
+    if count > 0 { bytes += chunk[0..<count] }
+  }
+
+  /// How many of `bytes` end on a whole UTF-8 character and a whole escape sequence.
+  static func completeLength(_ bytes: [UInt8]) -> Int {
+    var end = bytes.count
+    if let escape = bytes[max(0, end - 64)...].lastIndex(of: 0x1B) {
+      let sequence = bytes[escape...].dropFirst()
+      let complete: Bool
+      switch sequence.first {
+      case nil: complete = false
+      // CSI: parameters, then a final byte in 0x40...0x7E.
+      case UInt8(ascii: "["): complete = sequence.dropFirst().contains { (0x40...0x7E).contains($0) }
+      case UInt8(ascii: "("), UInt8(ascii: ")"): complete = sequence.count >= 2
+      default: complete = true
+      }
+      if !complete { end = escape }
+    }
+    var start = end - 1
+    while start >= 0, end - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+    if start >= 0, bytes[start] >= 0xC0 {
+      let length = bytes[start] >= 0xF0 ? 4 : bytes[start] >= 0xE0 ? 3 : 2
+      if end - start < length { end = start }
+    }
+    return end
   }
 
   /// Removes terminal control sequences and carriage returns.

@@ -5,10 +5,7 @@ import Testing
 @Suite("REPL on a terminal", .timeLimit(.minutes(3)))
 struct REPLTests {
   func start(_ deck: DeckCLI, _ arguments: [String] = [], prompt: String = "deck (local)> ") throws -> PseudoTerminal {
-    var environment = deck.environment
-    environment["TERM"] = "xterm"
-    environment["INPUTRC"] = "/dev/null"
-    let terminal = try PseudoTerminal(arguments: arguments, environment: environment)
+    let terminal = try PseudoTerminal(deck: deck, arguments)
     try terminal.expect(prompt)
     return terminal
   }

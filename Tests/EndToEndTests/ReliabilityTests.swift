@@ -65,18 +65,29 @@ struct ReliabilityEndToEndTests {
     #expect(!refresh.all.contains("acc-Secret"))
   }
 
+  /// Issue 12's goal: with nothing listening, exit 69 in under 1 s, deck's retries included
+  /// (it was 10.1 s per try). Measured 0.4-0.6 s on an idle machine (debug build). On a loaded
+  /// machine (CI shares 2 cores with other builds) process start-up alone can approach a
+  /// second, so the bound is on the time beyond start-up: the same binary, the same
+  /// environment, a command that sends nothing (`env show`), timed just before, best of two.
+  /// What is left is the connects and the retry waits (0.3-0.6 s by the policy): under 1 s.
   @Test func aRefusedConnectionExits69AfterDecksOwnRetries() throws {
     let deck = try DeckCLI()
-    let start = Date()
-    let result = try deck.run(
-      ["--env", "local", "brokerage", "search", "x", "--trace"], environment: ["DECK_FLYR_URL": closedURL])
-    let elapsed = Date().timeIntervalSince(start)
+    let variables = ["DECK_FLYR_URL": closedURL]
+    func timed(_ arguments: [String]) throws -> (DeckCLI.Result, TimeInterval) {
+      let start = Date()
+      let result = try deck.run(arguments, environment: variables)
+      return (result, Date().timeIntervalSince(start))
+    }
+    let startup = try (0..<2).map { _ in try timed(["--env", "local", "env", "show"]).1 }.min() ?? 0
+    let (result, elapsed) = try timed(["--env", "local", "brokerage", "search", "x", "--trace"])
     #expect(result.status == 69)
     #expect(result.stderr.contains("Cannot reach 127.0.0.1:9: connection refused."))
     #expect(result.stderr.contains("deck sandbox serve"))
     // Three tries: the retry middleware sees the connect error through the runtime's wrapper.
     #expect(result.stderr.components(separatedBy: "> GET").count - 1 == 3, "\(result.stderr)")
-    print("refused connection, 3 tries: \(Int(elapsed * 1000)) ms")
+    print("refused connection, 3 tries: \(Int(elapsed * 1000)) ms; start-up \(Int(startup * 1000)) ms")
+    #expect(elapsed - startup < 1, "\(Int(elapsed * 1000)) ms in all, \(Int(startup * 1000)) ms of start-up")
   }
 
   @Test func urlsFoundationRejectsNeverCrashDeck() throws {
@@ -105,7 +116,11 @@ struct ReliabilityEndToEndTests {
     try "current: nope\n".write(toFile: deck.configDirectory + "/config.yml", atomically: true, encoding: .utf8)
     let result = try deck.run(["brokerage", "search", "x"])
     #expect(result.status == 1, "\(result.stderr)")
-    #expect(result.stderr.contains("config file"))
+    // README: a config file whose `current` names no environment "is reported with its line".
+    #expect(
+      result.stderr.contains("\(deck.configDirectory)/config.yml:1: `current` names an unknown environment, \"nope\""),
+      "\(result.stderr)")
+    #expect(result.stderr.contains("deck env use NAME"))
     #expect(try deck.run(["--env", "nope", "brokerage", "search", "x"]).status == 64)
     #expect(try deck.run(["env", "use", "sandbox"]).status == 0, "the fix the hint names works")
   }
@@ -118,6 +133,22 @@ struct ReliabilityEndToEndTests {
     let results = try deck.runInParallel(commands)
     #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
     #expect(try deck.tokenAccounts("sandbox").count == 16, "lost updates: 0")
+  }
+
+  @Test func parallelFirstUsesOfTheMbtiStateShareOneUserID() throws {
+    let deck = try DeckCLI()
+    for round in 0..<3 {
+      let results = try deck.runInParallel(
+        (0..<8).map { _ in (arguments: ["--env", "local", "mbti", "user-id"], stdin: nil) })
+      #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+      let ids = Set(results.map(\.stdout))
+      #expect(ids.count == 1, "round \(round): \(ids.count) different ids")
+      let file = try String(contentsOfFile: deck.home + "/state/deck/mbti/local.json", encoding: .utf8)
+      #expect(
+        ids.first.map { file.contains($0.trimmingCharacters(in: .newlines)) } == true, "the id printed is the one kept")
+      // The next round starts without a state file again.
+      try FileManager.default.removeItem(atPath: deck.home + "/state/deck/mbti/local.json")
+    }
   }
 
   @Test func parallelEnvAddsKeepEveryEnvironment() throws {
@@ -247,8 +278,10 @@ struct ReliabilityEndToEndTests {
     #expect(history.hasPrefix("env list\n"))
   }
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
-  func atomicWritesSyncTheDirectoryAfterTheRename() throws {
+  /// Needs strace (scripts/setup installs it), so that CI cannot skip it silently.
+  @Test func atomicWritesSyncTheDirectoryAfterTheRename() throws {
+    try #require(
+      FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is missing: run scripts/setup")
     let deck = try DeckCLI()
     let result = try DeckCLI.execute(
       "/usr/bin/strace",

@@ -5,10 +5,7 @@ import Testing
 @Suite("Onboarding wizard on a terminal", .timeLimit(.minutes(3)))
 struct WorkspaceWizardTests {
   func terminal(_ deck: DeckCLI, _ arguments: [String]) throws -> PseudoTerminal {
-    var environment = deck.environment
-    environment["TERM"] = "xterm"
-    environment["INPUTRC"] = "/dev/null"
-    return try PseudoTerminal(arguments: arguments, environment: environment)
+    try PseudoTerminal(deck: deck, arguments)
   }
 
   /// Industry completes from the allowed list, Tab lists live brokerage suggestions and the

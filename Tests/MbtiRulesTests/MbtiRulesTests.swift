@@ -211,6 +211,13 @@ struct AnswersFileTests {
   @Test("messages name the numbers and the fix")
   func messages() {
     #expect(AnswersProblem.outOfRange(numbers: [5, 10]).message == "Answers to questions 5, 10 are outside 1-5.")
+    #expect(AnswersProblem.outOfRange(numbers: [24]).message == "The answer to question 24 is outside 1-5.")
+    #expect(AnswersProblem.notIntegers(numbers: [3]).message == "The answer to question 3 is not a whole number 1-5.")
+    #expect(AnswersProblem.missing(numbers: [4]).message == "Question 4 has no answer.")
+    #expect(AnswersProblem.missing(numbers: [4, 8]).message == "Questions 4, 8 have no answer.")
+    #expect(
+      AnswersProblem.notJSON("The data is not valid JSON.").message
+        == "The answers are not JSON: The data is not valid JSON.")
     #expect(AnswersProblem.unknownQuestions(["x"]).message.contains("deck mbti questions"))
   }
 }

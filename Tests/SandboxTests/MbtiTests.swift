@@ -61,7 +61,11 @@ struct MbtiScoringTests {
     answers[texts[9]] = nil
     guard case .failure(let missing) = MbtiScoring.check(answers) else { return #expect(Bool(false)) }
     #expect(missing.numbers == [5, 10])
-    #expect(missing.message.contains("5, 10"))
+    #expect(missing.message == "Every question needs an answer; questions 5, 10 have none.")
+    answers[texts[4]] = 3
+    guard case .failure(let one) = MbtiScoring.check(answers) else { return #expect(Bool(false)) }
+    #expect(one.message == "Every question needs an answer; question 10 has none.")
+    answers[texts[4]] = nil
     answers["you regularly make new friends."] = 3
     guard case .failure(let unknown) = MbtiScoring.check(answers) else { return #expect(Bool(false)) }
     #expect(unknown.unknown == ["you regularly make new friends."], "texts match exactly, case included")
@@ -121,6 +125,7 @@ struct MbtiServerTests {
     let range = try await request(base, "POST", "/answers/", body: ["user_id": user, "answers": wrong])
     #expect(range.status == 400)
     #expect((range.json as? [String: Any])?["questions"] as? [Int] == [3])
+    #expect((range.json as? [String: Any])?["detail"] as? String == "Answers must be 1-5; question 3 is not.")
     var unknown = neutral
     unknown["Not a question"] = 3
     let badText = try await request(base, "POST", "/answers/", body: ["user_id": user, "answers": unknown])
@@ -157,5 +162,11 @@ struct MbtiServerTests {
     let completed = try await request(
       base, "GET", "/__sandbox/v1/mbti/events?type=mbti_completed", bearer: sandbox.adminToken)
     #expect((completed.json as? [[String: Any]])?.count == 1)
+    // A limit keeps the newest events, still shown oldest first.
+    let newest = try await request(base, "GET", "/__sandbox/v1/mbti/events?limit=2", bearer: sandbox.adminToken)
+    #expect(
+      (newest.json as? [[String: Any]])?.map { $0["event_type"] as? String } == [
+        "mbti_submitted", "onboarding_take_test",
+      ])
   }
 }

@@ -33,7 +33,9 @@ public enum DynamicCompletion {
       try await provider.values(prefix: prefix, context: DeckContext(session: session, options: .defaults))
     }
     // A failure offers nothing and is not cached; running out of time is not cached either.
-    guard let values = found else { return [] }
+    // Values (often a server's) lose their control characters: a shell reads them line by
+    // line and a terminal shows them.
+    guard let values = found?.map({ TerminalText.sanitize($0) }).filter({ !$0.isEmpty }) else { return [] }
     cache.withLock { $0[key] = (values, now) }
     return values
   }

@@ -73,9 +73,10 @@ public final class DeckContext: Sendable {
   public static let sendTokenToOverridesVariable = "DECK_SEND_TOKEN_TO_OVERRIDES"
 
   /// Builds a generated client for a service, with deck's middleware stack:
-  /// user agent, error mapping, retries, auth (own hosts only) and trace.
+  /// user agent, error mapping, retries, auth (own hosts only) and trace. `timeout` replaces
+  /// the command's `--timeout` for this client's requests (background work that must stay short).
   public func client<Client>(
-    _ service: Service, path: String = "", auth: AuthUse = .none,
+    _ service: Service, path: String = "", auth: AuthUse = .none, timeout: Duration? = nil,
     _ make: (URL, any ClientTransport, [any ClientMiddleware]) throws -> Client
   ) async throws -> Client {
     let base = try await baseURL(for: service)
@@ -103,7 +104,7 @@ public final class DeckContext: Sendable {
     if tracing {
       middlewares.append(TraceMiddleware(level: options.traceBody ? .bodies : .requests) { output.trace($0) })
     }
-    let timeout = Duration.milliseconds(Int64(options.timeout * 1000))
+    let timeout = timeout ?? Duration.milliseconds(Int64(options.timeout * 1000))
     return try make(serverURL, session.transport(timeout: timeout), middlewares)
   }
 

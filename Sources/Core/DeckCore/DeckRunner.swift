@@ -37,12 +37,11 @@ public enum DeckRunner {
       {
         return ErrorPresenter.present(unknown.error, output: session.output)
       }
-      // Usage errors quote the words of the line, which may come from a script or a pipe.
-      let message =
-        code == 0
-        ? root.fullMessage(for: error) : TerminalText.sanitize(root.fullMessage(for: error), keepNewlines: true)
+      // Usage errors quote the words of the line, which may come from a script or a pipe:
+      // Output strips their control characters.
+      let message = root.fullMessage(for: error)
       if !message.isEmpty {
-        if code == 0 { session.output.line(message) } else { session.output.writeErr(message + "\n") }
+        if code == 0 { session.output.line(message) } else { session.output.info(message) }
       }
       return code
     }

@@ -37,9 +37,9 @@ public enum ErrorPresenter {
   /// Prints the error to stderr and returns its exit code.
   public static func present(_ error: any Error, output: Output) -> Int32 {
     let deckError = deckError(for: error)
-    // Messages may quote a server or the user's input: no control characters reach the terminal.
-    output.error(TerminalText.sanitize(deckError.message, keepNewlines: true))
-    if let hint = deckError.hint { output.info(TerminalText.sanitize(hint, keepNewlines: true)) }
+    // Messages may quote a server or the user's input: Output strips their control characters.
+    output.error(deckError.message)
+    if let hint = deckError.hint { output.info(hint) }
     return deckError.exitCode
   }
 

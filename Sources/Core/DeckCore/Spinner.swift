@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import Synchronization
 
@@ -13,7 +14,7 @@ public final class Spinner: Sendable {
 
   /// Starts spinning with `text`; calling it again changes the text.
   public func start(_ text: String) {
-    message.withLock { $0 = text }
+    message.withLock { $0 = TerminalText.sanitize(text) }
     guard output.stderrIsTerminal else { return }
     task.withLock { task in
       guard task == nil else { return }

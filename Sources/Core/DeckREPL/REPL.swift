@@ -103,7 +103,7 @@ public struct REPL: Sendable {
       case "use":
         use(Array(words.dropFirst()))
       case "clear":
-        session.output.line("\u{1B}[H\u{1B}[2J\u{1B}[3J")
+        session.output.writeOut("\u{1B}[H\u{1B}[2J\u{1B}[3J\n")
       case "edit":
         guard words.count == 1 else {
           session.output.error("Usage: edit  (opens the last line in $VISUAL or $EDITOR, then runs what you save)")

@@ -9,28 +9,36 @@ struct SandboxFault: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fault",
     abstract: "Make the sandbox's APIs fail on purpose: error statuses, latency, resets, broken bodies.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Rules match a method and a path pattern (`*` within one segment, `**` across segments) and
       act on every matching API request, the first matching rule first. The operator endpoints
       (/__sandbox/v1, which these commands use) keep working whatever the rules say. Rules live
       in the server's memory: a restart or `deck sandbox reset` clears them.
-      """,
+      """, exits: faultExits + [.failure("`clear`: no rule with that id")]),
     subcommands: [FaultAdd.self, FaultList.self, FaultClear.self])
 }
 
 typealias FaultSchema = SandboxAdminAPI.Components.Schemas.Fault
 
+/// What `deck sandbox fault …` can exit with.
+let faultExits: [ExitDoc] = [
+  .usage("a bad rule, or not a sandbox (nothing was sent)"),
+  .unauthorized("no admin token for this sandbox, or the wrong one"), .unavailable("the sandbox cannot be reached"),
+]
+
 struct FaultAdd: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "add", abstract: "Add a fault rule.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Exactly one of --status, --reset, --truncate and --malformed, or --latency alone (the real
       response, late). --latency also delays the others. Examples:
         deck sandbox fault add '/api/v1/kiosk/**' --status 503 --times 2
         deck sandbox fault add /api/brokerages/search --status 429 --retry-after 1 --times 1
         deck sandbox fault add '/api/**' --method GET --latency 2000 --probability 0.5
         deck sandbox fault add /api/access/state --reset
-      """)
+      """, exits: faultExits))
 
   @OptionGroup var global: GlobalOptions
 
@@ -143,7 +151,8 @@ enum FaultMethodArgument: String, ExpressibleByArgument, CaseIterable {
 
 struct FaultList: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List the fault rules in force, in the order they are tried.")
+    commandName: "list", abstract: "List the fault rules in force, in the order they are tried.",
+    discussion: HelpText.exitCodes(faultExits))
 
   @OptionGroup var global: GlobalOptions
 
@@ -159,7 +168,8 @@ struct FaultList: DeckCommand {
 
 struct FaultClear: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "clear", abstract: "Remove one fault rule, or all of them.")
+    commandName: "clear", abstract: "Remove one fault rule, or all of them.",
+    discussion: HelpText.exitCodes(faultExits + [.failure("no rule with that id")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -36,6 +36,8 @@ public struct ConfigFile: Sendable, Equatable {
   }
 
   public var current: String?
+  /// Where `current` was read (`PATH:LINE`), for errors about the environment it names.
+  public var currentLocation: String?
   /// Entries in the order of the file, so a rewrite keeps the user's order.
   public var environments: [(name: String, entry: Entry)]
 
@@ -98,6 +100,7 @@ public struct ConfigFile: Sendable, Equatable {
           throw malformed("`current` must be an environment name", valueNode)
         }
         file.current = value
+        file.currentLocation = valueNode.mark.map { "\(path):\($0.line)" } ?? path
       case "environments":
         if valueNode.isNull { continue }
         guard let environments = valueNode.mapping else {

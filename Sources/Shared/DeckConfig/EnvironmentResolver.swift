@@ -85,13 +85,16 @@ public struct EnvironmentResolver: Sendable {
     let (name, source) = currentName(flag: flag)
     guard var definition = definition(name) else {
       let known = definitions.map(\.name).joined(separator: ", ")
-      // A bad `current` in config.yml is a bad config file (exit 1); a bad flag or DECK_ENV is a usage error.
+      // A bad `current` in config.yml is a bad config file (exit 1), named with its line; a bad
+      // flag or DECK_ENV is a usage error.
+      if source == .file {
+        throw DeckError.configuration(
+          "\(file.currentLocation ?? "The config file"): `current` names an unknown environment, \"\(TerminalText.sanitize(name))\".",
+          hint: "Known environments: \(known). Fix `current:` in the file, or choose one with: deck env use NAME")
+      }
       throw DeckError(
-        source == .file ? .configuration : .usage,
-        "Unknown environment \"\(TerminalText.sanitize(name))\" (selected by \(source.rawValue)).",
-        hint: source == .file
-          ? "Known environments: \(known). Fix `current:` in the config file, or choose one with: deck env use NAME"
-          : "Known environments: \(known). Add one with: deck env add \(name) --from local")
+        .usage, "Unknown environment \"\(TerminalText.sanitize(name))\" (selected by \(source.rawValue)).",
+        hint: "Known environments: \(known). Add one with: deck env add \(name) --from local")
     }
     let reader = urlReader(for: definition)
     var overridden = Set<Service>()

@@ -23,6 +23,10 @@ public final class HTTPTransportFactory: Sendable {
     // A refused connection fails at once instead of being retried until the connect timeout
     // (10 s on loopback); deck's own retry policy decides whether to try again.
     configuration.connectionPool.retryConnectionEstablishment = false
+    // A 3xx answer is never followed: it comes back to the error mapping, which names the
+    // Location (exit 1). Following it would send the request to another host (https to plain
+    // http included) around deck's URL checks, and `--trace` would credit the original host.
+    configuration.redirectConfiguration = .disallow
     configuration.decompression = .enabled(limit: .ratio(20))
     client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
   }
@@ -70,6 +74,10 @@ struct DeckTransport: ClientTransport {
           .unavailable(status: nil),
           "\(host) did not answer within \(String(format: "%g", timeout / .seconds(1))) s.",
           hint: "Try again, or allow more time with --timeout SECONDS.")
+      case .getConnectionFromPoolTimeout:
+        return DeckError(
+          .unavailable(status: nil), "No connection to \(host) became free in time.",
+          hint: "Try again; if it persists, rerun with --trace and report it.")
       case .remoteConnectionClosed:
         return DeckError(.unavailable(status: nil), "\(host) closed the connection before answering.")
       default:

@@ -35,11 +35,13 @@ public struct RetryPolicy: Sendable, Equatable {
   }
 
   /// The wait before the next try. `jitter` is a random number in 0..<1.
-  /// Returns nil when the server asks for a longer wait than deck is willing to make.
+  /// Returns nil, which ends the retries, when the server sends a `Retry-After` that is not a
+  /// plain number of seconds or a valid HTTP date (`1e300`, `inf`, `soon`, a date in the year
+  /// 99999), or that asks for more than `maxRetryAfter`. Without a `Retry-After`, the backoff.
   public func delay(afterAttempt attempt: Int, retryAfter: String?, jitter: Double) -> Duration? {
-    if let retryAfter, let seconds = Self.parseRetryAfter(retryAfter) {
+    if let retryAfter {
+      guard let seconds = Self.parseRetryAfter(retryAfter), seconds <= maxRetryAfter / .seconds(1) else { return nil }
       // parseRetryAfter gives a finite value in 0...maxRetryAfterSeconds, so this cannot overflow.
-      guard seconds <= maxRetryAfter / .seconds(1) else { return nil }
       return .milliseconds(Int64((seconds * 1000).rounded()))
     }
     let exponent = attempt <= 1 ? 0 : min(attempt - 1, 20)
@@ -50,7 +52,7 @@ public struct RetryPolicy: Sendable, Equatable {
   }
 
   /// The largest `Retry-After` deck parses (a year); anything larger (or not a finite
-  /// number, or a date too far away) is "too long", which ends the retries.
+  /// number, or a date too far away) is refused like any unreadable value, which ends the retries.
   public static let maxRetryAfterSeconds: Double = 365 * 86_400
 
   /// `Retry-After` as delta-seconds (`120`) or an HTTP date, in seconds from `now`.

@@ -55,7 +55,7 @@ struct EnvShow: DeckCommand {
         value = "(not set)"
       }
       let users = context.session.registry.modules(using: service)
-      if !users.isEmpty { value += "  " + context.output.style("(\(users.joined(separator: ", ")))", .dim) }
+      if !users.isEmpty { value += "  (\(users.joined(separator: ", ")))" }
       rows.append((service.rawValue, value))
     }
     rows.append(("sandbox", definition.isSandbox ? "yes" : "no"))

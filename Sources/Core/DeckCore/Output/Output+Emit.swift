@@ -45,7 +45,10 @@ extension Output {
       return
     case .json:
       let encoder = stdoutIsTerminal && stream == nil ? DeckJSON.encoder : DeckJSON.compactEncoder
-      writeOut(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n")
+      let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+      // JSON escapes C0 controls itself; on a terminal, DEL and C1 (which it leaves raw) are
+      // escaped too. The document means the same; piped, it is the encoder's, byte for byte.
+      writeOut((stdoutIsTerminal ? TerminalText.escapingC1(inJSON: text) : text) + "\n")
     case .yaml:
       writeOut((stream == nil ? "" : "---\n") + (try YAMLText.render(value)))
     case .csv:

@@ -10,6 +10,13 @@ import Foundation
 /// Where a command's output goes: stdout for data, stderr for messages, errors and traces.
 /// Colour only on a terminal, and never when `NO_COLOR` is set.
 ///
+/// Text goes out without control characters (`TerminalText`): `line`, `info`, `error`,
+/// `trace`, `table` and `fields` strip them from everything they are given, because what a
+/// command prints so often holds text from a server (questions, names, URLs, bodies). deck's
+/// own colours are added after that (`line(_:style:)`, the table header, the error prefix).
+/// Only `writeOut`/`writeErr` are raw, for terminal UIs that draw escape sequences
+/// themselves (they lay server text out through `TextLayout`, which strips it too).
+///
 /// A command prints its result with `emit(_:table:)` (Output+Emit.swift), which renders it in
 /// the format the command line asked for (`--format`, `--json`, `--jq`).
 public struct Output: Sendable {
@@ -20,7 +27,7 @@ public struct Output: Sendable {
   public let format: OutputFormat
   /// `--jq`: the filter JSON results go through.
   public let jq: JQFilter?
-  /// Raw writes, for terminal UIs that manage lines themselves.
+  /// Raw writes, for terminal UIs that manage lines themselves: nothing is stripped.
   public let writeOut: @Sendable (String) -> Void
   public let writeErr: @Sendable (String) -> Void
 
@@ -63,18 +70,25 @@ public struct Output: Sendable {
       format: format, jq: jq, writeOut: writeOut, writeErr: writeErr)
   }
 
-  /// A line of data on stdout.
-  public func line(_ text: String = "") { writeOut(text + "\n") }
+  /// A line of data on stdout, without control characters (line breaks and tabs are kept).
+  public func line(_ text: String = "") { writeOut(Self.plain(text) + "\n") }
+
+  /// A line of data on stdout in one of deck's styles (bold on a terminal).
+  public func line(_ text: String, style: Style) { writeOut(self.style(Self.plain(text), style) + "\n") }
 
   /// A message for the person at the terminal, on stderr (keeps stdout clean for pipes).
-  public func info(_ text: String) { writeErr(text + "\n") }
+  public func info(_ text: String) { writeErr(Self.plain(text) + "\n") }
 
   public func error(_ text: String) {
     let prefix = stderrIsTerminal && colorEnabled ? "\u{1B}[31merror:\u{1B}[0m" : "error:"
-    writeErr("\(prefix) \(text)\n")
+    writeErr("\(prefix) \(Self.plain(text))\n")
   }
 
-  public func trace(_ text: String) { writeErr(text + "\n") }
+  /// A `--trace` line: requests, headers and bodies as the server sent them, less control characters.
+  public func trace(_ text: String) { writeErr(Self.plain(text) + "\n") }
+
+  /// Text as it may reach a terminal: no control characters but line breaks and tabs.
+  static func plain(_ text: String) -> String { TerminalText.sanitize(text, keepNewlines: true) }
 
   /// An aligned table; the header is bold on a terminal.
   /// Cells are shown without control characters: they usually hold values from a server.

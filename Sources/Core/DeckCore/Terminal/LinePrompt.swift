@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 
 /// Reads one answer from the person at the terminal, with line editing and Tab completion.
@@ -19,9 +20,14 @@ public struct Prompt: Sendable {
     self.reader = reader
   }
 
-  /// The answer, or nil at end of input or on Ctrl-C.
+  /// The answer, or nil at end of input or on Ctrl-C. The prompt and the candidates Tab offers
+  /// (often a server's, such as brokerage names) are shown without control characters.
   public func ask(_ prompt: String, complete: (@Sendable (String) -> [String])? = nil) async -> String? {
     let reader = reader
+    let prompt = TerminalText.sanitize(prompt)
+    let complete = complete.map { complete in
+      { @Sendable (line: String) in complete(line).map { TerminalText.sanitize($0) } }
+    }
     return await withCheckedContinuation { continuation in
       Thread { continuation.resume(returning: reader.readLine(prompt: prompt, complete: complete)) }.start()
     }

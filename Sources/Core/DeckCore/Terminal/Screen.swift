@@ -1,5 +1,9 @@
+import DeckSupport
+
 /// Draws full-screen frames on a raw terminal: only the lines that changed are rewritten, and
-/// everything after a resize (or `invalidate()`).
+/// everything after a resize (or `invalidate()`). A frame is text and colours only: every
+/// control character but the ESC of a colour (SGR) sequence is removed before it is drawn, so
+/// no text in a frame can move the cursor, retitle or clear the terminal or ring the bell.
 public final class FrameRenderer {
   private var last: [String] = []
   private var lastSize = (columns: 0, rows: 0)
@@ -11,6 +15,7 @@ public final class FrameRenderer {
   }
 
   public func draw(_ lines: [String], columns: Int, rows: Int) {
+    let lines = lines.map(TerminalText.sanitizeKeepingColors)
     var text = ""
     let full = columns != lastSize.columns || rows != lastSize.rows
     if full {
@@ -37,7 +42,10 @@ public final class FrameRenderer {
 /// Laying out text for a fixed-width terminal screen.
 public enum TextLayout {
   /// Words wrapped to `width` columns (a longer word is cut); paragraphs split at newlines.
+  /// The text loses its control characters (tabs become spaces): what is wrapped is usually
+  /// text from a server (a question, an error message, a review).
   public static func wrap(_ text: String, width: Int) -> [String] {
+    let text = TerminalText.sanitize(text, keepNewlines: true).replacingOccurrences(of: "\t", with: " ")
     let width = max(1, width)
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -38,7 +38,8 @@ struct KioskApprove: DeckCommand {
     let remaining = kiosk.state.remainingHandoffSeconds(at: Date())
     try await kiosk.emitStatus { _ in
       context.output.info("Scan to post your review:")
-      context.output.line(code.halfBlockLines(color: context.output.colorEnabled).joined(separator: "\n"))
+      // The code's own colours: written raw (it holds no text from the server).
+      context.output.writeOut(code.halfBlockLines(color: context.output.colorEnabled).joined(separator: "\n") + "\n")
       context.output.line(url)
       context.output.info("Time remaining: \(remaining)s. Finish with: deck kiosk done")
     }

@@ -1,4 +1,5 @@
 import DeckCore
+import DeckSupport
 import Foundation
 import KioskRules
 
@@ -92,7 +93,7 @@ struct KioskScreenView {
     [
       output.style("Settings", .bold),
       "",
-      "Store ID: \(state.storePublicId ?? "-")",
+      "Store ID: \(TerminalText.sanitize(state.storePublicId ?? "-"))",
       "",
       "\(button("R", "Re-pair"))   \(button("Esc", "Cancel"))   \(button("Q", "Quit kiosk"))",
     ]
@@ -155,7 +156,7 @@ struct KioskScreenView {
         lines.append(output.style("(make the terminal larger to show the QR code)", .yellow))
       }
     }
-    lines.append("URL: \(handoffURL ?? "-")")
+    lines.append("URL: \(TerminalText.sanitize(handoffURL ?? "-"))")
     lines.append("")
     lines.append("Time remaining: \(state.remainingHandoffSeconds(at: now))s")
     lines.append("")

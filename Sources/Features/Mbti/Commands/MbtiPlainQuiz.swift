@@ -57,7 +57,7 @@ struct MbtiPlainQuiz {
   }
 
   static let scalePrompt =
-    "1 Strongly Disagree, 2 Disagree, 3 Neutral, 4 Agree, 5 Strongly Agree (Enter skips, b back, n next, q quit): "
+    "1 Strongly Disagree, 2 Disagree, 3 Neutral, 4 Agree, 5 Strongly Agree (Enter skips, b back, n next, s submit, q quit): "
 
   func showPage() {
     output.line("")

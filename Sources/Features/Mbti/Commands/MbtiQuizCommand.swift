@@ -78,7 +78,7 @@ struct MbtiQuizCommand: DeckCommand {
     await events.finish()
     switch outcome {
     case .completed(let result):
-      try MbtiResultView.print(result, context: context)
+      try MbtiResultView.print(result, context: context, bars: !plain)
     case .kept:
       guard let kept = try? store.load().progress, !kept.isEmpty else {
         throw DeckError(.interrupted, "The quiz stopped before any question was answered.")

@@ -4,15 +4,17 @@ import Foundation
 import MbtiRules
 import NudgeAPI
 import OpenAPIRuntime
-import Synchronization
 
 /// Calls the nudge service's quiz endpoints (mbti-quiz.md, "Networking"). No token: the user
 /// is the anonymous id of `MbtiStore`.
 struct MbtiService: Sendable {
   let context: DeckContext
 
-  func client(timeout: Double? = nil) async throws -> Client {
-    try await context.client(.nudge, auth: .none) { Client(serverURL: $0, transport: $1, middlewares: $2) }
+  /// The nudge client; `timeout` replaces the command's `--timeout` (events use a short one).
+  func client(timeout: Duration? = nil) async throws -> Client {
+    try await context.client(.nudge, auth: .none, timeout: timeout) {
+      Client(serverURL: $0, transport: $1, middlewares: $2)
+    }
   }
 
   /// `GET /questions/`, checked: a list that is empty, has blank or duplicated texts is refused
@@ -57,48 +59,70 @@ struct MbtiService: Sendable {
   }
 }
 
-/// The quiz's analytics events (mbti-quiz.md, "Analytics & events"), fire-and-forget: each is
-/// sent in the background, a failure is ignored, and `finish()` waits for the ones in flight
-/// for at most a short bound, so an events endpoint that is down never fails or slows the
-/// command by more than that. `--trace` shows them like any request.
+/// The quiz's analytics events (mbti-quiz.md, "Analytics & events"), fire-and-forget: a
+/// failure is ignored, and an events endpoint that is down or hangs never fails or slows the
+/// command by more than a short bound.
+///
+/// - Events go out one at a time, in order, from one background task, so they hold at most
+///   one of the connection pool's connections to the nudge host: however many pages are
+///   turned while the endpoint hangs, the questions and the submission always get a
+///   connection of their own and never queue behind an event.
+/// - Each event has its own short time limit (`requestTimeout`), whatever `--timeout` says.
+/// - `finish()` waits for what is still queued for at most `bound`, then drops it.
+///
+/// `--trace` shows them like any request.
 final class MbtiEvents: Sendable {
-  /// How long the command waits, in all, for events still in flight when it ends.
+  /// How long one event may take before it is given up.
+  static let requestTimeout: Duration = .seconds(2)
+  /// How long the command waits, in all, for events still queued when it ends.
   static let bound: Duration = .seconds(1)
+  /// Events queued beyond this many are dropped (a hung endpoint and a busy quiz).
+  static let queueLimit = 64
 
-  private let service: MbtiService
   private let userID: String
-  private let pending = Mutex<[Task<Void, Never>]>([])
+  private let queue: AsyncStream<Event>.Continuation
+  private let sender: Task<Void, Never>
+
+  struct Event: Sendable {
+    var type: String
+    var details: [String: String]
+  }
 
   init(service: MbtiService, userID: String) {
-    self.service = service
     self.userID = userID
-  }
-
-  func send(_ type: String, _ details: [String: String] = [:]) {
-    let service = service
-    let userID = userID
-    let task = Task {
-      let container = (try? OpenAPIObjectContainer(unvalidatedValue: details)) ?? OpenAPIObjectContainer()
-      _ = try? await service.client().postEvent(
-        body: .json(.init(user_id: userID, event_type: type, details: .init(additionalProperties: container))))
-    }
-    pending.withLock { $0.append(task) }
-  }
-
-  /// Waits for the events in flight, for at most `bound`; the rest are cancelled.
-  func finish() async {
-    let tasks = pending.withLock { tasks in
-      defer { tasks = [] }
-      return tasks
-    }
-    guard !tasks.isEmpty else { return }
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask {
-        for task in tasks { await task.value }
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Event.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    queue = continuation
+    sender = Task {
+      for await event in stream {
+        if Task.isCancelled { return }
+        let container = (try? OpenAPIObjectContainer(unvalidatedValue: event.details)) ?? OpenAPIObjectContainer()
+        _ = try? await service.client(timeout: Self.requestTimeout).postEvent(
+          body: .json(
+            .init(user_id: userID, event_type: event.type, details: .init(additionalProperties: container))))
       }
+    }
+  }
+
+  deinit {
+    queue.finish()
+    sender.cancel()
+  }
+
+  /// Queues an event; it is sent after the ones before it.
+  func send(_ type: String, _ details: [String: String] = [:]) {
+    queue.yield(Event(type: type, details: details))
+  }
+
+  /// Waits for the queued events for at most `bound`; what is left is dropped.
+  func finish() async {
+    queue.finish()
+    let sender = sender
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await sender.value }
       group.addTask {
         try? await Task.sleep(for: Self.bound)
-        for task in tasks { task.cancel() }
+        sender.cancel()
       }
       await group.next()
       group.cancelAll()

@@ -53,18 +53,31 @@ struct MbtiStore: Sendable {
     }
   }
 
+  /// A read-modify-write of the file under its lock (`<file>.lock`, `flock`), so parallel deck
+  /// processes (a quiz saving its answers, a `submit`, two `user-id`s) never lose each other's
+  /// changes.
   func update(_ change: (inout Contents) -> Void) throws {
-    var contents = try load()
-    change(&contents)
     try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
-    try AtomicFile.write(try DeckJSON.encoder.encode(contents), to: path, mode: 0o600)
+    try FileLock(for: path).withLock {
+      var contents = try load()
+      change(&contents)
+      try AtomicFile.write(try DeckJSON.encoder.encode(contents), to: path, mode: 0o600)
+    }
   }
 
-  /// The persisted anonymous id, made (and saved) on first use.
+  /// The persisted anonymous id, made (and saved) on first use. The check and the write happen
+  /// under the lock: parallel first uses all get the one id that was saved.
   func userID() throws -> String {
     if let existing = try load().userID, UUID(uuidString: existing) != nil { return existing }
-    let made = UUID().uuidString.lowercased()
-    try update { $0.userID = made }
+    var made = ""
+    try update { contents in
+      if let existing = contents.userID, UUID(uuidString: existing) != nil {
+        made = existing
+      } else {
+        made = UUID().uuidString.lowercased()
+        contents.userID = made
+      }
+    }
     return made
   }
 }

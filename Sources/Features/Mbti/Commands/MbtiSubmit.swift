@@ -79,12 +79,20 @@ enum MbtiResultView {
     return saved
   }
 
-  /// The type, when it was taken, and a bar per axis; as data, the saved result whole.
-  static func print(_ result: MbtiStore.SavedResult, context: DeckContext) throws {
+  /// The type, when it was taken, and a bar per axis (`bars: false`, for `quiz --plain`: the
+  /// scores in words only, which a screen reader or a serial line reads without noise); as
+  /// data, the saved result whole.
+  static func print(_ result: MbtiStore.SavedResult, context: DeckContext, bars: Bool = true) throws {
     let output = context.output
     try output.emit(result) {
-      output.line(output.style(result.profile, .bold))
-      for line in axisLines(result.mbtiProfile, width: 20, filled: 1) { output.line(line) }
+      output.line(result.profile, style: .bold)
+      let lines =
+        bars
+        ? axisLines(result.mbtiProfile, width: 20, filled: 1)
+        : MbtiProfile.axes.map { axis in
+          "\(axis.0) \(result.scores[axis.0] ?? 0), \(axis.1) \(result.scores[axis.1] ?? 0)"
+        }
+      for line in lines { output.line(line) }
       output.info("Taken \(result.takenAt.formatted(.iso8601)) in \(result.environment).")
     }
   }

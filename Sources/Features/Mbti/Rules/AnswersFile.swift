@@ -13,23 +13,36 @@ public enum AnswersProblem: Error, Equatable, Sendable {
   public var message: String {
     switch self {
     case .notJSON(let reason):
-      "The answers are not JSON: \(reason)."
+      "The answers are not JSON: \(reason.hasSuffix(".") ? String(reason.dropLast()) : reason)."
     case .wrongShape:
       "The answers must be a JSON object {\"question text\": 1-5, …} or an array of integers 1-5 in question order."
     case .wrongCount(let expected, let got):
       "The answers array has \(got) values; the quiz has \(expected) questions."
     case .notIntegers(let numbers):
-      "Answers to questions \(Self.list(numbers)) are not whole numbers 1-5."
+      numbers.count == 1
+        ? "The answer to question \(Self.list(numbers)) is not a whole number 1-5."
+        : "Answers to questions \(Self.list(numbers)) are not whole numbers 1-5."
     case .outOfRange(let numbers):
-      "Answers to questions \(Self.list(numbers)) are outside 1-5."
+      numbers.count == 1
+        ? "The answer to question \(Self.list(numbers)) is outside 1-5."
+        : "Answers to questions \(Self.list(numbers)) are outside 1-5."
     case .unknownQuestions(let texts):
       "No such question\(texts.count == 1 ? "" : "s"): \(texts.prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))\(texts.count > 3 ? " and \(texts.count - 3) more" : ""). Texts must match `deck mbti questions` exactly."
     case .missing(let numbers):
-      "Questions \(Self.list(numbers)) have no answer."
+      "\(Self.questions(numbers).capitalizedFirst) \(numbers.count == 1 ? "has" : "have") no answer."
     }
   }
 
   static func list(_ numbers: [Int]) -> String { numbers.map(String.init).joined(separator: ", ") }
+
+  /// "question 4" or "questions 4, 8".
+  public static func questions(_ numbers: [Int]) -> String {
+    "question\(numbers.count == 1 ? "" : "s") \(list(numbers))"
+  }
+}
+
+extension String {
+  fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
 /// `deck mbti submit --answers`: a JSON object `{questionText: n}` or an array of integers in

@@ -123,6 +123,7 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
     guard (1...10_000).contains(limit) else {
       return .badRequest(.init(body: .json(.init(error: "limit must be between 1 and 10000, got \(limit)."))))
     }
+    // The newest `limit` events, shown oldest first.
     var sql = "SELECT id, user_id, event_type, details, created_at FROM mbti_events WHERE 1"
     var values: [(any DatabaseValueConvertible)?] = []
     if let user = query.user_id {
@@ -133,7 +134,7 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
       sql += " AND event_type = ?"
       values.append(type)
     }
-    sql += " ORDER BY id LIMIT ?"
+    sql = "SELECT * FROM (\(sql) ORDER BY id DESC LIMIT ?) ORDER BY id"
     values.append(limit)
     let (statement, arguments) = (sql, StatementArguments(values))
     let events = try await state.pool.read { db in

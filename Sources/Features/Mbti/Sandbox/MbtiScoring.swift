@@ -1,3 +1,5 @@
+import MbtiRules
+
 /// The sandbox's 24 canonical MBTI questions and their deterministic scoring (documented in
 /// the NudgeAPI contract): 6 per axis, 3 pointing toward each letter.
 enum MbtiScoring {
@@ -87,7 +89,8 @@ enum MbtiScoring {
       let numbers = outOfRange.map { $0 + 1 }
       return .failure(
         Problem(
-          message: "Answers must be 1-5; questions \(numbers.map(String.init).joined(separator: ", ")) are not.",
+          message:
+            "Answers must be 1-5; \(AnswersProblem.questions(numbers)) \(numbers.count == 1 ? "is" : "are") not.",
           numbers: numbers))
     }
     let missing = questions.indices.filter { answers[questions[$0].text] == nil }
@@ -96,7 +99,7 @@ enum MbtiScoring {
       return .failure(
         Problem(
           message:
-            "Every question needs an answer; questions \(numbers.map(String.init).joined(separator: ", ")) have none.",
+            "Every question needs an answer; \(AnswersProblem.questions(numbers)) \(numbers.count == 1 ? "has" : "have") none.",
           numbers: numbers))
     }
     return .success(questions.map { answers[$0.text] ?? 3 })

@@ -118,8 +118,13 @@ struct InviteRecord: Sendable, Equatable {
 
 /// Invites: creation with unguessable tokens, lookup, acceptance, and the invite email.
 enum WorkspaceInvites {
-  /// 32 random bytes, base64url: unguessable.
-  static func newToken() -> String { Sessions.newRefreshToken() }
+  /// 32 random bytes in lowercase hex: unguessable, and safe as a command-line word (a
+  /// base64url token starts with `-` one time in 64, which a shell command takes for an option).
+  /// (SystemRandomNumberGenerator reads the kernel's CSPRNG.)
+  static func newToken() -> String {
+    var random = SystemRandomNumberGenerator()
+    return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &random)) }.joined()
+  }
 
   static func find(_ db: Database, token: String) throws -> InviteRecord? {
     try Row.fetchOne(db, sql: "SELECT * FROM workspace_invites WHERE token = ?", arguments: [token])

@@ -8,8 +8,14 @@ struct InspectEvents: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "events", abstract: "Show the MBTI quiz's events as the nudge service stored them.",
     discussion: HelpText.discussion(
-      "Oldest first; --user and --type narrow them down. With --json, an array of {id, user_id, event_type, details, created_at}.",
-      exits: [.usage("bad input, or not a sandbox")]))
+      """
+      The newest --limit events (1000 unless given), oldest first; --user and --type narrow them
+      down. With --json, an array of {id, user_id, event_type, details, created_at}.
+      """,
+      exits: [
+        .usage("bad input, or not a sandbox"), .unauthorized("no admin token for this sandbox, or the wrong one"),
+        .unavailable("the sandbox cannot be reached"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 
@@ -21,7 +27,7 @@ struct InspectEvents: DeckCommand {
     completion: .list(["onboarding_take_test", "mbti_page_advance", "mbti_submitted", "mbti_completed"]))
   var type: String?
 
-  @Option(help: "At most this many events (1-10000).")
+  @Option(help: "At most this many events, the newest (1-10000).")
   var limit = 1000
 
   func validate() throws {
