@@ -50,7 +50,7 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 }
 
 /// The features deck is built with, in registry order (Sources/App/Registry.swift).
-let features = ["Brokerage", "Workspace", "Kiosk", "Mbti"]
+let features = ["Brokerage", "Workspace", "Kiosk", "Mbti", "Prefs"]
 
 let package = Package(
   name: "deck",
@@ -112,7 +112,7 @@ let package = Package(
       path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
     .target(
       name: "DeckBuiltins",
-      dependencies: ["DeckCore", "AuthAPI", argumentParser],
+      dependencies: ["DeckCore", "AuthAPI", openAPIRuntime, argumentParser],
       path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
 
     // MARK: The interactive shell: REPL on GNU readline, script mode, completion, plugins
@@ -132,6 +132,9 @@ let package = Package(
     contract("SandboxKioskAPI"),
     contract("NudgeAPI"),
     contract("SandboxMbtiAPI"),
+    contract("RecruitingAPI"),
+    contract("SandboxPrefsAPI"),
+    contract("GeocoderAPI"),
 
     // MARK: Features
     .systemLibrary(name: "CQRencode", path: "Sources/Features/Kiosk/CQRencode"),
@@ -146,9 +149,14 @@ let package = Package(
       "Kiosk", commands: ["KioskAPI", "SandboxKioskAPI", "CQRencode", "CZlib"],
       sandbox: ["KioskAPI", "SandboxKioskAPI"])
     + feature("Mbti", commands: ["NudgeAPI", "SandboxMbtiAPI"], sandbox: ["NudgeAPI", "SandboxMbtiAPI"])
+    + feature(
+      "Prefs",
+      commands: [
+        "RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI", "DeckAuth", openAPIRuntime,
+        .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams"),
+      ],
+      sandbox: ["RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI"])
     + [
-      .target(name: "PrefsRules", path: "Sources/Features/Prefs/Rules", swiftSettings: swiftSettings),
-
       // MARK: Heavy modules: the HTTP transport and the sandbox server
       .target(
         name: "DeckHTTPTransport",
@@ -241,7 +249,8 @@ let package = Package(
       .testTarget(
         name: "CommandTests",
         dependencies: [
-          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "DeckBuiltins", argumentParser,
+          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "PrefsModule", "PrefsRules", "DeckBuiltins",
+          argumentParser,
           .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),

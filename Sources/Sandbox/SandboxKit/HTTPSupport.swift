@@ -37,12 +37,16 @@ package struct SandboxAPIError: Error, HTTPResponseConvertible {
   package enum JSONValue: Encodable, Sendable {
     case string(String)
     case int(Int)
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     package func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
       switch self {
       case .string(let value): try container.encode(value)
       case .int(let value): try container.encode(value)
+      case .array(let value): try container.encode(value)
+      case .object(let value): try container.encode(value)
       }
     }
   }
@@ -166,5 +170,51 @@ package struct RejectNullsMiddleware: ServerMiddleware {
       return error(operationID, request).response
     }
     return try await next(request, HTTPBody(data), metadata)
+  }
+}
+
+/// Limits the server enforces, for features that read bodies themselves.
+package enum RequestLimits {
+  /// The largest request body, in bytes (bigger ones get 413 before a handler runs).
+  package static let bodyBytes = BodyLimitMiddleware.limit
+}
+
+/// Puts back the `null`s of required, nullable properties in JSON responses: the generated
+/// encoder leaves a nil optional out, which a document that requires the key forbids.
+package struct ExplicitNullsMiddleware: ServerMiddleware {
+  /// Operation id → the key paths that must be present in its 2xx responses; `*` stands for
+  /// every element of an array (`["categories", "*", "updatedAt"]`).
+  package let paths: [String: [[String]]]
+
+  package init(_ paths: [String: [[String]]]) { self.paths = paths }
+
+  package func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    let (response, responseBody) = try await next(request, body, metadata)
+    guard let keyPaths = paths[operationID], (200..<300).contains(response.status.code), let responseBody else {
+      return (response, responseBody)
+    }
+    let data = try await Data(collecting: responseBody, upTo: 16 << 20)
+    guard var json = try? JSONSerialization.jsonObject(with: data) else { return (response, HTTPBody(data)) }
+    for path in keyPaths { json = Self.fill(json, path[...]) }
+    let filled = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes])
+    var head = response
+    head.headerFields[.contentLength] = nil
+    return (head, HTTPBody(filled))
+  }
+
+  /// `value` with a null at `path` wherever the path's parents exist and its last key does not.
+  static func fill(_ value: Any, _ path: ArraySlice<String>) -> Any {
+    guard let key = path.first else { return value }
+    if key == "*", let array = value as? [Any] { return array.map { fill($0, path.dropFirst()) } }
+    guard var object = value as? [String: Any] else { return value }
+    if path.count == 1 {
+      if object[key] == nil { object[key] = NSNull() }
+    } else if let inner = object[key] {
+      object[key] = fill(inner, path.dropFirst())
+    }
+    return object
   }
 }

@@ -114,29 +114,3 @@ struct KioskHandlers: KioskAPI.APIProtocol {
     return .simple(status, "invalid request")
   }
 }
-
-/// `next` answers `{"session": null, "order": null}` when nothing waits, as the spec shows;
-/// the generated encoder leaves absent optionals out, so the nulls are put back here.
-struct ExplicitNullsMiddleware: ServerMiddleware {
-  let operationID: String
-  let keys: [String]
-
-  func intercept(
-    _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-    next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
-  ) async throws -> (HTTPResponse, HTTPBody?) {
-    let (response, responseBody) = try await next(request, body, metadata)
-    guard operationID == self.operationID, response.status == .ok, let responseBody else {
-      return (response, responseBody)
-    }
-    let data = try await Data(collecting: responseBody, upTo: 1 << 20)
-    guard var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-      return (response, HTTPBody(data))
-    }
-    for key in keys where object[key] == nil { object[key] = NSNull() }
-    let filled = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    var head = response
-    head.headerFields[.contentLength] = nil
-    return (head, HTTPBody(filled))
-  }
-}

@@ -125,7 +125,8 @@ public struct DashboardWidgetVisibility: FieldRecord {
 
 extension Field where Record == DashboardWidgetVisibility {
   fileprivate init<Item: DashboardItem>(item: Item, _ path: any WritableKeyPath<Record, Bool> & Sendable) {
-    self.init(item.rawValue, path, item.label, container: Item.section.rawValue)
+    // The label is an alias: what the grid shows (`School Map`) names the item too.
+    self.init(item.rawValue, path, item.label, container: Item.section.rawValue, aliases: [item.label])
     spec.section = Item.section.title
   }
 }
