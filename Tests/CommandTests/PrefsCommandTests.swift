@@ -23,7 +23,7 @@ struct PrefsCommandTests {
     #expect(school.stderr.contains("school preferences are a list"))
     let category = await deck.run(["prefs", "get", "preferences"])
     #expect(category.status == 64)
-    #expect(category.stderr.contains("'player', 'school', 'notifications', 'dashboard', 'location'"))
+    #expect(category.stderr.contains("'player', 'school', 'notifications', 'dashboard' or 'location'"))
     let reset = await deck.run(["prefs", "reset", "location"])
     #expect(reset.status == 64)
     #expect(reset.stderr.contains("deck prefs delete location"))

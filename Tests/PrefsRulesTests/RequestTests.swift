@@ -58,8 +58,8 @@ struct RequestTests {
     notifications["emailOnlyHighPriority"] = .null
     #expect(
       messages(PrefsRequest.read(.object(notifications), as: .notifications)) == [
-        "emailOnlyHighPriority: null is not true or false",
         "enableDailyDigest: missing; use true or false",
+        "emailOnlyHighPriority: null is not true or false",
       ])
     #expect(
       messages(PrefsRequest.read(try parse(#"{"statsCards": {}}"#), as: .dashboard)).prefix(2) == [
@@ -130,7 +130,7 @@ struct RequestTests {
     #expect(patched.bats == "L")
     let unknown = try parse(#"{"sat": 1400}"#)
     let high = try parse(#"{"satScore": 1700}"#)
-    #expect(refusal { () throws(Validation) in try player.patched(with: unknown) } == ["sat: unknown player field; did you mean satScore?"])
+    #expect(refusal { () throws(Validation) in try player.patched(with: unknown) } == ["sat: unknown player field; did you mean satScore or bats?"])
     #expect(refusal { () throws(Validation) in try player.patched(with: high) } == ["satScore: 1700 is out of range; allowed 400–1600"])
     #expect(refusal { () throws(Validation) in try player.patched(with: .array([])) } == ["player: [] is not a JSON object; use {\"key\": value, …}"])
 
@@ -163,7 +163,7 @@ struct RequestTests {
     } catch {
       #expect(
         error.messages == [
-          "extra: unknown document key; did you mean categories or version?",
+          "extra: unknown document key; did you mean version or categories?",
           "location: zipcode: unknown location field; did you mean zip?",
         ])
     }

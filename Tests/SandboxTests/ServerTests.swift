@@ -51,7 +51,7 @@ import Testing
     #expect(counts?["preferences"] == 0)
     // Every feature counts what it holds.
     #expect(counts?["brokerages"] == CanonicalBrokerages.names.count)
-    #expect(counts?["workspaces"] == 1)
+    #expect(counts?["workspaces"] == 3, "handle_new_user gives every seeded user one")
     #expect(counts?["kiosk stores"] == 2)
 
     // Search and its errors.

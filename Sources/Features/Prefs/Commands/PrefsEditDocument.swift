@@ -148,12 +148,12 @@ enum PrefsEditDocument {
     }
     let (value, issues) = PrefsValue.read(json, as: category)
     let shape = PrefsValue.shapeIssues(json, as: category, .noUnknownKeys)
-    guard issues.isEmpty && shape.isEmpty else { return .failure(Validation(issues + shape)) }
-    do {
-      return .success(try value.validated())
-    } catch {
-      return .failure(error)
+    // Values that read are checked even when other keys are wrong: every problem at once.
+    let values = issues.isEmpty ? value.normalized().validate().issues : []
+    guard issues.isEmpty && shape.isEmpty && values.isEmpty else {
+      return .failure(Validation(issues + shape + values))
     }
+    return .success(value.normalized())
   }
 
   /// What each key of a category (and of its containers) holds.

@@ -180,14 +180,16 @@ public enum PrefsRequest: Sendable, Equatable {
     let (value, issues) = PrefsValue.read(json, as: category)
     let shape = PrefsValue.shapeIssues(json, as: category, .complete)
     guard issues.isEmpty && shape.isEmpty else { return .invalid(Validation(issues + shape)) }
-    var checked = value
-    if case .school(let school) = value {
-      let duplicates = school.duplicateIDIssues
-      guard duplicates.isEmpty else { return .conflict(Validation(duplicates)) }
-      checked = .school(school.renumberedByPriority())
+    guard case .school(let school) = value else {
+      let validation = value.validate()
+      return validation.isValid ? .valid(value) : .invalid(validation)
     }
-    let validation = checked.validate()
-    return validation.isValid ? .valid(checked) : .invalid(validation)
+    let duplicates = school.duplicateIDIssues
+    guard duplicates.isEmpty else { return .conflict(Validation(duplicates)) }
+    // Checked in the order sent (so that "preference 2" is the request's second), stored in
+    // priority order.
+    let validation = school.renumbered(school.preferences).validate()
+    return validation.isValid ? .valid(.school(school.renumberedByPriority())) : .invalid(validation)
   }
 }
 
