@@ -317,7 +317,7 @@ struct PrefsTests {
     let cached = try prefs(deck, ["get", "notifications", "--json"])
     #expect(cached.stderr.contains("warning: The recruiting service failed"))
     #expect(cached.stderr.contains("cached"))
-    #expect(cached.stderr.contains("seconds ago"))
+    #expect(cached.stderr.contains(" ago ("))
     let view = try #require(try json(cached.stdout) as? [String: Any])
     #expect(view["source"] as? String == "cache")
     #expect((view["data"] as? [String: Any])?["followUpReminderDays"] as? Int == 21)
@@ -388,7 +388,7 @@ struct PrefsTests {
     let refused = try third.run(["prefs", "import", "-"], stdin: broken)
     #expect(refused.status == 64)
     #expect(refused.stderr.contains("player: gpa: 7.3 is out of range; allowed 0.0–5.0"))
-    #expect(refused.stderr.contains("player: position: unknown player field; did you mean positions?"))
+    #expect(refused.stderr.contains("player: position: unknown player field; did you mean primaryPosition or positions?"))
     let untouched = try inspect(third, "third@example.com")
     #expect((untouched["categories"] as? [[String: Any]])?.allSatisfy { $0["data"] is NSNull } == true, "nothing was sent")
   }

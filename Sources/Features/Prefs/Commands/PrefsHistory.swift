@@ -25,9 +25,25 @@ struct PrefsHistory: DeckCommand {
     guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000, got \(limit).") }
   }
 
+  /// An entry as --json prints it: `old` and `new` are null when unset.
+  struct Entry: Encodable {
+    var id: Int
+    var category: PrefsCategory
+    var field: String
+    @ExplicitNull var old: String?
+    @ExplicitNull var new: String?
+    var changedAt: Date
+    var changedBy: String
+  }
+
   func run(_ context: DeckContext) async throws {
     let entries = try await PrefsService(context: context).history(target.category, limit: limit)
-    try context.output.emit(entries) {
+    let view = entries.map {
+      Entry(
+        id: $0.id, category: target.category, field: $0.field, old: $0.old, new: $0.new, changedAt: $0.changedAt,
+        changedBy: $0.changedBy)
+    }
+    try context.output.emit(view) {
       guard !entries.isEmpty else { return context.output.info("No recorded changes to the \(target.category.noun).") }
       context.output.table(
         ["WHEN", "FIELD", "CHANGE", "BY"],

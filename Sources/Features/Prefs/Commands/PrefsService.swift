@@ -44,11 +44,14 @@ struct PrefsService: Sendable {
 
   typealias Schemas = RecruitingAPI.Components.Schemas
 
+  /// A client of the recruiting service; `nulls` are the fields a merge patch clears.
   func client(nulls: [String] = []) async throws -> RecruitingAPI.Client {
-    try await context.client(.recruiting, auth: .required) { url, transport, middlewares in
+    let paths = [
+      "patchPlayerDetails": nulls.map { [$0] }, "recordPreferenceHistory": [["changes", "*", "old"], ["changes", "*", "new"]],
+    ]
+    return try await context.client(.recruiting, auth: .required) { url, transport, middlewares in
       RecruitingAPI.Client(
-        serverURL: url, transport: transport,
-        middlewares: (nulls.isEmpty ? [] : [MergePatchNullsMiddleware(keys: nulls)]) + middlewares)
+        serverURL: url, transport: transport, middlewares: [RequestNullsMiddleware(paths: paths)] + middlewares)
     }
   }
 
@@ -201,23 +204,38 @@ enum PrefsBody {
   }
 }
 
-/// The generated encoder leaves a nil optional out; a merge patch clears a field with `null`, so
-/// this puts the nulls of the patch back into the body of `patchPlayerDetails`.
-struct MergePatchNullsMiddleware: ClientMiddleware {
-  let keys: [String]
+/// Puts back the `null`s the generated encoder leaves out of request bodies: a merge patch
+/// clears a field with `null` (`patchPlayerDetails`), and a history change without an old or new
+/// value says so with `null` (the contract requires the keys). Paths as in the sandbox's
+/// ExplicitNullsMiddleware: keys, `*` for every element of an array.
+struct RequestNullsMiddleware: ClientMiddleware {
+  let paths: [String: [[String]]]
 
   func intercept(
     _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
     next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws -> (HTTPResponse, HTTPBody?) {
-    guard operationID == "patchPlayerDetails", let body else { return try await next(request, body, baseURL) }
+    guard let keyPaths = paths[operationID], let body else { return try await next(request, body, baseURL) }
     let data = try await Data(collecting: body, upTo: 1 << 20)
-    guard case .object(var object)? = JSONValue.parse(data) else { return try await next(request, HTTPBody(data), baseURL) }
-    for key in keys where object[key] == nil { object[key] = .null }
+    guard var json = JSONValue.parse(data) else { return try await next(request, HTTPBody(data), baseURL) }
+    for path in keyPaths { json = Self.fill(json, path[...]) }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     var head = request
     head.headerFields[.contentLength] = nil
-    return try await next(head, HTTPBody(try encoder.encode(JSONValue.object(object))), baseURL)
+    return try await next(head, HTTPBody(try encoder.encode(json)), baseURL)
+  }
+
+  /// `value` with a null at `path` wherever the path's parents exist and its last key does not.
+  static func fill(_ value: JSONValue, _ path: ArraySlice<String>) -> JSONValue {
+    guard let key = path.first else { return value }
+    if key == "*", case .array(let items) = value { return .array(items.map { fill($0, path.dropFirst()) }) }
+    guard case .object(var object) = value else { return value }
+    if path.count == 1 {
+      if object[key] == nil { object[key] = .null }
+    } else if let inner = object[key] {
+      object[key] = fill(inner, path.dropFirst())
+    }
+    return .object(object)
   }
 }
