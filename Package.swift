@@ -249,7 +249,8 @@ let package = Package(
       .testTarget(
         name: "CommandTests",
         dependencies: [
-          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "PrefsModule", "PrefsRules", "DeckBuiltins",
+          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "PrefsModule", "PrefsRules",
+          "DeckBuiltins",
           argumentParser,
           .product(name: "Yams", package: "Yams"),
         ],

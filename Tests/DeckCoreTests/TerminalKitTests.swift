@@ -197,7 +197,8 @@ struct ExternalEditorTests {
     let file = directory + "/a file.yaml"
     try "gpa: 3.5\n".write(toFile: file, atomically: true, encoding: .utf8)
     let editor = ExternalEditor(
-      command: "sleep 0.2; sed -i 's/3.5/3.9/'", environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+      command: "sleep 0.2; sed -i 's/3.5/3.9/'",
+      environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
     try await editor.edit(file)
     #expect(try String(contentsOfFile: file, encoding: .utf8) == "gpa: 3.9\n")
   }
@@ -206,7 +207,8 @@ struct ExternalEditorTests {
   func failures() async throws {
     let environment = ["PATH": "/usr/bin:/bin"]
     for (command, message) in [
-      ("false", "The editor `false` exited with status 1."), ("no-such-editor-xyz", "The editor `no-such-editor-xyz` was not found."),
+      ("false", "The editor `false` exited with status 1."),
+      ("no-such-editor-xyz", "The editor `no-such-editor-xyz` was not found."),
       ("kill -TERM $$", "The editor `kill -TERM $$` was stopped by signal 15."),
     ] {
       do {

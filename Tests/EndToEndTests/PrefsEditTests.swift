@@ -33,7 +33,8 @@ struct PrefsEditTests {
   func editReopensOnErrorInTheREPL() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
-    let login = try deck.run(["auth", "login", "--email", "athlete@sandbox.test", "--password-stdin"], stdin: "sandbox")
+    let login = try deck.run(
+      ["auth", "login", "--email", "athlete@sandbox.test", "--password-stdin"], stdin: "sandbox")
     #expect(login.status == 0, "\(login.stderr)")
     let directory = deck.home + "/editor"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -82,7 +83,8 @@ struct PrefsEditTests {
   func editReopensOnErrorOneShot() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
-    let login = try deck.run(["auth", "login", "--email", "athlete@sandbox.test", "--password-stdin"], stdin: "sandbox")
+    let login = try deck.run(
+      ["auth", "login", "--email", "athlete@sandbox.test", "--password-stdin"], stdin: "sandbox")
     #expect(login.status == 0, "\(login.stderr)")
     let directory = deck.home + "/editor"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -99,7 +99,10 @@ struct PrefsTests {
     let table = try prefs(deck, ["history", "notifications"]).stdout
     #expect(table.contains("followUpReminderDays"))
     #expect(table.contains("7 → 14"))
-    #expect(try prefs(deck, ["history", "notifications", "--limit", "1", "--json"]).stdout.components(separatedBy: "\"field\"").count == 2)
+    #expect(
+      try prefs(deck, ["history", "notifications", "--limit", "1", "--json"]).stdout.components(
+        separatedBy: "\"field\""
+      ).count == 2)
 
     let inspection = try inspect(deck)
     #expect(inspection["fitScoreRecalculations"] as? Int == 2, "one per player save")
@@ -134,7 +137,8 @@ struct PrefsTests {
     let (server, deck) = try signedIn()
     _ = try prefs(deck, ["set", "player", "gpa=3.9"])
     let parent = try DeckCLI(server: server)
-    let login = try parent.run(["auth", "login", "--email", "parent@sandbox.test", "--password-stdin"], stdin: "sandbox")
+    let login = try parent.run(
+      ["auth", "login", "--email", "parent@sandbox.test", "--password-stdin"], stdin: "sandbox")
     #expect(login.status == 0)
     let view = try get(parent, "player")
     #expect(view["readOnly"] as? Bool == true)
@@ -171,7 +175,8 @@ struct PrefsTests {
     #expect(applied.stdout.contains("Template: D1 Power Conference"))
     let school = try data(deck, "school")
     let preferences = try #require(school["preferences"] as? [[String: Any]])
-    #expect(preferences.compactMap { $0["type"] as? String } == ["division", "conference_type", "scholarship_required"])
+    #expect(
+      preferences.compactMap { $0["type"] as? String } == ["division", "conference_type", "scholarship_required"])
     #expect(preferences[0]["value"] as? [String] == ["D1"])
     #expect(preferences[1]["value"] as? [String] == ["Power 4"])
     #expect(preferences[2]["value"] as? Bool == true)
@@ -182,7 +187,8 @@ struct PrefsTests {
     _ = try prefs(deck, ["school", "template", "Best Fit (Balanced)"])
     let best = try #require(try data(deck, "school")["preferences"] as? [[String: Any]])
     #expect(best.compactMap { $0["type"] as? String } == ["max_distance_miles", "min_academic_rating", "division"])
-    #expect(try prefs(deck, ["school", "template", "close-to-hom"], status: 64).stderr.contains("did you mean close-to-home"))
+    #expect(
+      try prefs(deck, ["school", "template", "close-to-hom"], status: 64).stderr.contains("did you mean close-to-home"))
   }
 
   @Test("reordering renumbers the priorities; remove by priority or id; badges show")
@@ -205,8 +211,11 @@ struct PrefsTests {
     _ = try prefs(deck, ["school", "remove", id])
     list = try #require(try data(deck, "school")["preferences"] as? [[String: Any]])
     #expect(list.compactMap { $0["type"] as? String } == ["division"])
-    #expect(try prefs(deck, ["school", "move", "1", "5"], status: 64).stderr.contains("to: 5 is out of range; allowed 1–1"))
-    #expect(try prefs(deck, ["school", "add", "max_distance_miles", "20"], status: 64).stderr.contains("max_distance_miles: 20 is out of range; allowed 50–3000"))
+    #expect(
+      try prefs(deck, ["school", "move", "1", "5"], status: 64).stderr.contains("to: 5 is out of range; allowed 1–1"))
+    #expect(
+      try prefs(deck, ["school", "add", "max_distance_miles", "20"], status: 64).stderr.contains(
+        "max_distance_miles: 20 is out of range; allowed 50–3000"))
     #expect(try prefs(deck, ["set", "school", "x=1"], status: 64).stderr.contains("school preferences are a list"))
   }
 
@@ -242,7 +251,9 @@ struct PrefsTests {
     let missing = try prefs(deck, ["location", "set", "--zip", "00000", "--geocode"], status: 1)
     #expect(missing.stderr.contains("found no match"))
     #expect(try data(deck, "location")["zip"] as? String == "02139", "nothing was saved")
-    #expect(try prefs(deck, ["location", "set", "--zip", "0213"], status: 64).stderr.contains("zip: \"0213\" is not a ZIP code"))
+    #expect(
+      try prefs(deck, ["location", "set", "--zip", "0213"], status: 64).stderr.contains(
+        "zip: \"0213\" is not a ZIP code"))
   }
 
   @Test("dashboard toggles round-trip, with Select/Deselect All and the empty-state warning")
@@ -295,8 +306,13 @@ struct PrefsTests {
     #expect(several.stderr.contains("gpa: 5.5 is out of range; allowed 0.0–5.0"))
     #expect(several.stderr.contains(#"bats: "X" is not allowed; use L, R or S"#))
     #expect(several.stderr.contains("satScore: 300 is out of range; allowed 400–1600"))
-    #expect(try prefs(deck, ["set", "player", "gpaa=3"], status: 64).stderr.contains("gpaa: unknown player field; did you mean gpa?"))
-    #expect(try prefs(deck, ["set", "notifications", "enableEmailNotifications=false", "emailOnlyHighPriority=true"], status: 64).stderr.contains("emailOnlyHighPriority: has no effect while enableEmailNotifications is off"))
+    #expect(
+      try prefs(deck, ["set", "player", "gpaa=3"], status: 64).stderr.contains(
+        "gpaa: unknown player field; did you mean gpa?"))
+    #expect(
+      try prefs(
+        deck, ["set", "notifications", "enableEmailNotifications=false", "emailOnlyHighPriority=true"], status: 64
+      ).stderr.contains("emailOnlyHighPriority: has no effect while enableEmailNotifications is off"))
     #expect(try prefs(deck, ["get", "players"], status: 64).stderr.contains("player"))
     #expect(stored(try inspect(deck), "player")?["data"] is NSNull)
   }
@@ -351,7 +367,10 @@ struct PrefsTests {
     let (_, response) = try await URLSession.shared.data(for: request)
     #expect((response as? HTTPURLResponse)?.statusCode == 200)
     let shown = try prefs(deck, ["get", "notifications"])
-    #expect(shown.stderr.contains("stored notifications are invalid (followUpReminderDays: 500 is out of range; allowed 1–90); showing the defaults"))
+    #expect(
+      shown.stderr.contains(
+        "stored notifications are invalid (followUpReminderDays: 500 is out of range; allowed 1–90); showing the defaults"
+      ))
     #expect(shown.stdout.contains("Days between follow-ups"))
     // A write replaces the bad document.
     _ = try prefs(deck, ["set", "notifications", "followUpReminderDays=10"])
@@ -369,12 +388,16 @@ struct PrefsTests {
     let exported = try prefs(deck, ["export"]).stdout
     let document = try #require(try json(exported) as? [String: Any])
     #expect(document["version"] as? Int == 1)
-    #expect(Set((document["categories"] as? [String: Any])?.keys.map { $0 } ?? []) == ["player", "school", "notifications", "dashboard", "location"])
+    #expect(
+      Set((document["categories"] as? [String: Any])?.keys.map { $0 } ?? []) == [
+        "player", "school", "notifications", "dashboard", "location",
+      ])
     let file = deck.home + "/profile.json"
     try exported.write(toFile: file, atomically: true, encoding: .utf8)
 
     let other = try DeckCLI(server: server)
-    let signup = try other.run(["auth", "signup", "--email", "copy@example.com", "--role", "athlete", "--password-stdin"], stdin: "pw-123456")
+    let signup = try other.run(
+      ["auth", "signup", "--email", "copy@example.com", "--role", "athlete", "--password-stdin"], stdin: "pw-123456")
     #expect(signup.status == 0, "\(signup.stderr)")
     let imported = try prefs(other, ["import", file])
     #expect(imported.stdout.contains("player: 2 changes"))
@@ -382,15 +405,20 @@ struct PrefsTests {
     #expect(((try data(other, "dashboard"))["widgets"] as? [String: Bool])?["quickTasks"] == false)
     #expect(try data(other, "school")["templateUsed"] as? String == "Close to Home")
 
-    let broken = exported.replacingOccurrences(of: "3.7", with: "7.3").replacingOccurrences(of: "\"positions\"", with: "\"position\"")
+    let broken = exported.replacingOccurrences(of: "3.7", with: "7.3").replacingOccurrences(
+      of: "\"positions\"", with: "\"position\"")
     let third = try DeckCLI(server: server)
-    #expect(try third.run(["auth", "signup", "--email", "third@example.com", "--password-stdin"], stdin: "pw-123456").status == 0)
+    #expect(
+      try third.run(["auth", "signup", "--email", "third@example.com", "--password-stdin"], stdin: "pw-123456").status
+        == 0)
     let refused = try third.run(["prefs", "import", "-"], stdin: broken)
     #expect(refused.status == 64)
     #expect(refused.stderr.contains("player: gpa: 7.3 is out of range; allowed 0.0–5.0"))
-    #expect(refused.stderr.contains("player: position: unknown player field; did you mean primaryPosition or positions?"))
+    #expect(
+      refused.stderr.contains("player: position: unknown player field; did you mean primaryPosition or positions?"))
     let untouched = try inspect(third, "third@example.com")
-    #expect((untouched["categories"] as? [[String: Any]])?.allSatisfy { $0["data"] is NSNull } == true, "nothing was sent")
+    #expect(
+      (untouched["categories"] as? [[String: Any]])?.allSatisfy { $0["data"] is NSNull } == true, "nothing was sent")
   }
 
   /// An EDITOR script: saves a copy of what it was given (seen-N.yaml), then runs `sed` with the

@@ -22,8 +22,12 @@ struct RequestTests {
       PrefsRequest.read(body, as: .notifications)
         == .valid(.notifications(NotificationSettings(followUpReminderDays: 14, quietHoursStart: "22:00"))))
     let dashboard = try encodedJSON(DashboardWidgetVisibility().hiding(["quickTasks"]))
-    #expect(PrefsRequest.read(dashboard, as: .dashboard) == .valid(.dashboard(try DashboardWidgetVisibility().hiding(["quickTasks"]))))
-    #expect(PrefsRequest.read(.object([:]), as: .player) == .valid(.player(PlayerDetails())), "every player field is optional")
+    #expect(
+      PrefsRequest.read(dashboard, as: .dashboard)
+        == .valid(.dashboard(try DashboardWidgetVisibility().hiding(["quickTasks"]))))
+    #expect(
+      PrefsRequest.read(.object([:]), as: .player) == .valid(.player(PlayerDetails())), "every player field is optional"
+    )
   }
 
   @Test("unknown keys are named with the nearest known ones, at any depth")
@@ -47,7 +51,8 @@ struct RequestTests {
       #"{"preferences": [{"id": "a", "category": "location", "type": "max_distance_miles", "value": 300, "priority": 1, "isDealbreaker": false, "note": "x"}]}"#
     )
     #expect(
-      messages(PrefsRequest.read(school, as: .school)).first?.hasPrefix("preference 1.note: unknown school preference field")
+      messages(PrefsRequest.read(school, as: .school)).first?.hasPrefix(
+        "preference 1.note: unknown school preference field")
         == true)
   }
 
@@ -65,7 +70,8 @@ struct RequestTests {
       messages(PrefsRequest.read(try parse(#"{"statsCards": {}}"#), as: .dashboard)).prefix(2) == [
         #"widgets: missing; use {"name": true, …}"#, "statsCards.coaches: missing; use true or false",
       ])
-    #expect(messages(PrefsRequest.read(try parse("{}"), as: .school)) == ["preferences: missing; use a list of preferences"])
+    #expect(
+      messages(PrefsRequest.read(try parse("{}"), as: .school)) == ["preferences: missing; use a list of preferences"])
     let bare = try parse(#"{"preferences": [{"id": "a", "type": "division", "value": ["D1"], "priority": 1}]}"#)
     #expect(
       messages(PrefsRequest.read(bare, as: .school)) == [
@@ -84,7 +90,9 @@ struct RequestTests {
       messages(PrefsRequest.read(try parse(#"{"bats": "l"}"#), as: .player)) == [
         #"bats: "l" is not allowed; use L, R or S"#
       ])
-    #expect(messages(PrefsRequest.read(try parse(#"{"state": "A\u212A"}"#), as: .location)).count == 1, "a Kelvin sign is not K")
+    #expect(
+      messages(PrefsRequest.read(try parse(#"{"state": "A\u212A"}"#), as: .location)).count == 1,
+      "a Kelvin sign is not K")
   }
 
   @Test("school priorities are renumbered in priority order; repeated ids are a conflict")
@@ -112,11 +120,17 @@ struct RequestTests {
       """#)
     #expect(
       PrefsRequest.read(twice, as: .school)
-        == .conflict(Validation([ValidationIssue(field: "preference 2 id", value: "\"a\"", allowed: "a unique id", message: #"preference 2 id: "a" is also the id of preference 1; use a unique id"#)])))
+        == .conflict(
+          Validation([
+            ValidationIssue(
+              field: "preference 2 id", value: "\"a\"", allowed: "a unique id",
+              message: #"preference 2 id: "a" is also the id of preference 1; use a unique id"#)
+          ])))
     let high = try parse(
       #"{"preferences": [{"id": "a", "category": "custom", "type": "must_have", "value": "x", "priority": 1001, "isDealbreaker": false}]}"#
     )
-    #expect(messages(PrefsRequest.read(high, as: .school)) == ["preference 1 priority: 1001 is out of range; allowed 1–1000"])
+    #expect(
+      messages(PrefsRequest.read(high, as: .school)) == ["preference 1 priority: 1001 is out of range; allowed 1–1000"])
   }
 
   @Test("a merge patch sets, clears and keeps; and mergePatch(to:) makes the one that gets there")
@@ -130,9 +144,18 @@ struct RequestTests {
     #expect(patched.bats == "L")
     let unknown = try parse(#"{"sat": 1400}"#)
     let high = try parse(#"{"satScore": 1700}"#)
-    #expect(refusal { () throws(Validation) in try player.patched(with: unknown) } == ["sat: unknown player field; did you mean satScore or bats?"])
-    #expect(refusal { () throws(Validation) in try player.patched(with: high) } == ["satScore: 1700 is out of range; allowed 400–1600"])
-    #expect(refusal { () throws(Validation) in try player.patched(with: .array([])) } == ["player: [] is not a JSON object; use {\"key\": value, …}"])
+    #expect(
+      refusal { () throws(Validation) in try player.patched(with: unknown) } == [
+        "sat: unknown player field; did you mean satScore or bats?"
+      ])
+    #expect(
+      refusal { () throws(Validation) in try player.patched(with: high) } == [
+        "satScore: 1700 is out of range; allowed 400–1600"
+      ])
+    #expect(
+      refusal { () throws(Validation) in try player.patched(with: .array([])) } == [
+        "player: [] is not a JSON object; use {\"key\": value, …}"
+      ])
 
     var target = player
     target.gpa = nil
@@ -149,9 +172,11 @@ struct RequestTests {
     #expect(cut.old?.unicodeScalars.count == 2000)
     #expect(cut.old?.hasSuffix("…") == true)
     #expect(cut.historyIssues(position: 1).isEmpty)
-    #expect(FieldChange(field: " \u{3000}", old: nil, new: "x").historyIssues(position: 2).map(\.message) == [
-      #"changes 2 field: " \u3000" is blank; use the name of the field that changed"#.replacingOccurrences(of: "\\u3000", with: "\u{3000}")
-    ])
+    #expect(
+      FieldChange(field: " \u{3000}", old: nil, new: "x").historyIssues(position: 2).map(\.message) == [
+        #"changes 2 field: " \u3000" is blank; use the name of the field that changed"#.replacingOccurrences(
+          of: "\\u3000", with: "\u{3000}")
+      ])
     #expect(FieldChange(field: "gpa", old: long, new: nil).historyIssues(position: 1).map(\.field) == ["changes 1 old"])
   }
 

@@ -78,7 +78,8 @@ struct PrefsServerTests {
       let athlete = try await token(base, "athlete@sandbox.test")
       let settings =
         #"{"followUpReminderDays":14,"enableFollowUpReminders":true,"enableDeadlineAlerts":false,"enableDailyDigest":true,"enableInboundInteractionAlerts":true,"enableEmailNotifications":true,"emailOnlyHighPriority":false,"quietHoursStart":"22:00"}"#
-      let saved = try await request(base, "POST", "/api/user/preferences/notifications", body: settings, bearer: athlete)
+      let saved = try await request(
+        base, "POST", "/api/user/preferences/notifications", body: settings, bearer: athlete)
       #expect(saved.status == 200, "\(saved.object)")
       #expect((saved.object["data"] as? [String: Any])?["followUpReminderDays"] as? Int == 14)
       let read = try await request(base, "GET", "/api/user/preferences/notifications", bearer: athlete)
@@ -127,7 +128,8 @@ struct PrefsServerTests {
       #expect((read.object["data"] as? [String: Any])?["gpa"] as? Double == 3.8)
 
       for (method, path, body) in [
-        ("POST", "/api/user/preferences/player", "{}"), ("PATCH", "/api/user/preferences/player-details", #"{"gpa":1}"#),
+        ("POST", "/api/user/preferences/player", "{}"),
+        ("PATCH", "/api/user/preferences/player-details", #"{"gpa":1}"#),
         ("DELETE", "/api/user/preferences/player", nil),
         ("POST", "/api/user/preferences/player/history", #"{"changes":[{"field":"gpa","old":null,"new":"1"}]}"#),
       ] {
@@ -140,11 +142,14 @@ struct PrefsServerTests {
       #expect(dashboard.status == 200)
       #expect(dashboard.object["deleted"] as? Bool == false)
 
-      let inspected = try await request(base, "GET", "/__sandbox/v1/prefs/user?email=athlete@sandbox.test", bearer: admin)
-      #expect(inspected.object["fitScoreRecalculations"] as? Int == 1, "the PATCH's post-save hook; the refused ones none")
+      let inspected = try await request(
+        base, "GET", "/__sandbox/v1/prefs/user?email=athlete@sandbox.test", bearer: admin)
+      #expect(
+        inspected.object["fitScoreRecalculations"] as? Int == 1, "the PATCH's post-save hook; the refused ones none")
       #expect(inspected.object["linkedParents"] as? [String] == ["parent@sandbox.test"])
       #expect(inspected.object["role"] as? String == "athlete")
-      let parentView = try await request(base, "GET", "/__sandbox/v1/prefs/user?email=PARENT@sandbox.test", bearer: admin)
+      let parentView = try await request(
+        base, "GET", "/__sandbox/v1/prefs/user?email=PARENT@sandbox.test", bearer: admin)
       #expect(parentView.object["linkedAthlete"] as? String == "athlete@sandbox.test")
       #expect(parentView.object["role"] as? String == "parent")
       #expect(try await request(base, "GET", "/__sandbox/v1/prefs/user?email=nobody@x.co", bearer: admin).status == 404)
@@ -195,7 +200,8 @@ struct PrefsServerTests {
       let athlete = try await token(base, "athlete@sandbox.test")
       let record =
         #"{"changes":[{"field":"gpa","old":null,"new":"3.8"},{"field":"positions","old":"SS","new":"SS, 2B"}]}"#
-      let recorded = try await request(base, "POST", "/api/user/preferences/player/history", body: record, bearer: athlete)
+      let recorded = try await request(
+        base, "POST", "/api/user/preferences/player/history", body: record, bearer: athlete)
       #expect(recorded.status == 201)
       #expect((recorded.json as? [[String: Any]])?.first?["old"] is NSNull)
       let entries = try await request(base, "GET", "/api/user/preferences/player/history?limit=1", bearer: athlete)
@@ -204,13 +210,16 @@ struct PrefsServerTests {
       #expect(list.first?["field"] as? String == "positions")
       #expect(list.first?["changedBy"] as? String == "athlete@sandbox.test")
       let blank = try await request(
-        base, "POST", "/api/user/preferences/player/history", body: #"{"changes":[{"field":" ","old":null,"new":"x"}]}"#,
+        base, "POST", "/api/user/preferences/player/history",
+        body: #"{"changes":[{"field":" ","old":null,"new":"x"}]}"#,
         bearer: athlete)
       #expect(blank.status == 400)
       #expect(blank.error.contains(#"changes 1 field: " " is blank"#))
       #expect(
-        try await request(base, "POST", "/api/user/preferences/player/history", body: #"{"changes":[]}"#, bearer: athlete)
-          .status == 400)
+        try await request(
+          base, "POST", "/api/user/preferences/player/history", body: #"{"changes":[]}"#, bearer: athlete
+        )
+        .status == 400)
       #expect(
         try await request(base, "GET", "/api/user/preferences/players/history", bearer: athlete).status == 400,
         "an unknown category")
@@ -220,7 +229,8 @@ struct PrefsServerTests {
   @Test("the geocoder answers the Census shape from the ZIP centroid, without a token")
   func geocoder() async throws {
     try await withSandbox { base, _ in
-      let query = "address=77%20Massachusetts%20Ave,%20Cambridge,%20MA%2002139-4307&benchmark=Public_AR_Current&format=json"
+      let query =
+        "address=77%20Massachusetts%20Ave,%20Cambridge,%20MA%2002139-4307&benchmark=Public_AR_Current&format=json"
       let found = try await request(base, "GET", "/geocoder/locations/onelineaddress?" + query)
       #expect(found.status == 200)
       let result = try #require(found.object["result"] as? [String: Any])
@@ -230,7 +240,9 @@ struct PrefsServerTests {
       #expect(abs((coordinates["y"] ?? 0) - 42.3647) < 0.001)
       #expect(abs((coordinates["x"] ?? 0) + 71.1042) < 0.001)
       #expect((match["addressComponents"] as? [String: String])?["state"] == "MA")
-      #expect(((result["input"] as? [String: Any])?["benchmark"] as? [String: Any])?["benchmarkName"] as? String == "Public_AR_Current")
+      #expect(
+        ((result["input"] as? [String: Any])?["benchmark"] as? [String: Any])?["benchmarkName"] as? String
+          == "Public_AR_Current")
 
       let nowhere = try await request(
         base, "GET", "/geocoder/locations/onelineaddress?address=Nowhere&benchmark=Public_AR_Current&format=json")
@@ -240,7 +252,8 @@ struct PrefsServerTests {
       #expect(blank.status == 400)
       #expect(blank.object["errors"] as? [String] == [GeocoderHandlers.addressProblem])
       #expect(blank.object["status"] as? String == "400")
-      let html = try await request(base, "GET", "/geocoder/locations/onelineaddress?address=x&benchmark=Public_AR_Current&format=html")
+      let html = try await request(
+        base, "GET", "/geocoder/locations/onelineaddress?address=x&benchmark=Public_AR_Current&format=html")
       #expect(html.status == 400)
     }
   }
@@ -261,7 +274,8 @@ struct PrefsServerTests {
         base, "PUT", "/__sandbox/v1/prefs/stored",
         body: #"{"email":"athlete@sandbox.test","category":"notifications","data":null}"#, bearer: admin)
       #expect(deleted.object["stored"] as? Bool == false)
-      #expect(try await request(base, "GET", "/api/user/preferences/notifications", bearer: athlete).object["data"] is NSNull)
+      #expect(
+        try await request(base, "GET", "/api/user/preferences/notifications", bearer: athlete).object["data"] is NSNull)
     }
   }
 

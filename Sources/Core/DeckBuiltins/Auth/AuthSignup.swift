@@ -37,7 +37,8 @@ struct AuthSignup: DeckCommand {
     let email = try Credentials.validateEmail(email)
     let password = try Credentials.password(fromStdin: passwordStdin)
     let data = try role.map {
-      Components.Schemas.Metadata(additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: ["role": $0.rawValue]))
+      Components.Schemas.Metadata(
+        additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: ["role": $0.rawValue]))
     }
     let session = try await context.authClient().signup(
       body: .json(.init(email: email, password: password, data: data))

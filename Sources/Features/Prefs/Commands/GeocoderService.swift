@@ -35,7 +35,8 @@ struct GeocoderService: Sendable {
     }
     return Match(
       latitude: latitude, longitude: longitude, matchedAddress: TerminalText.sanitize(match.matchedAddress),
-      state: TerminalText.sanitize(match.addressComponents.state), zip: TerminalText.sanitize(match.addressComponents.zip))
+      state: TerminalText.sanitize(match.addressComponents.state),
+      zip: TerminalText.sanitize(match.addressComponents.zip))
   }
 
   /// The one-line address of a home location: `street, city, ST zip` (parts that are set).

@@ -101,13 +101,15 @@ struct PrefsReader: Sendable {
         do {
           try await PrefsCache(context: context).store(fetched)
         } catch {
-          context.output.info("warning: could not cache the \(category.noun): \(ErrorPresenter.deckError(for: error).message)")
+          context.output.info(
+            "warning: could not cache the \(category.noun): \(ErrorPresenter.deckError(for: error).message)")
         }
       }
       return Result(fetched: fetched, cachedAt: nil)
     } catch {
       let problem = ErrorPresenter.deckError(for: error)
-      guard useCache, case .unavailable = problem.kind, let entry = try? await PrefsCache(context: context).load(category)
+      guard useCache, case .unavailable = problem.kind,
+        let entry = try? await PrefsCache(context: context).load(category)
       else { throw error }
       context.output.info(
         "warning: \(problem.message) Showing the \(category.noun) cached \(Self.age(since: entry.fetchedAt)) (\(entry.fetchedAt.formatted(.iso8601))); they may be out of date."

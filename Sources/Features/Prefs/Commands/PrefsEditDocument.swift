@@ -88,11 +88,14 @@ enum PrefsEditDocument {
       "# The preferences, most important first: the order is the priority. Each has a type, a value",
       "# and isDealbreaker; keep the id of an existing one (a new one needs none). Types and values:",
     ]
-    lines += SchoolPreferenceType.allCases.map { "#   \($0.rawValue): \($0.allowed)\($0.valueKind == .stringList ? " (a list)" : "")" }
+    lines += SchoolPreferenceType.allCases.map {
+      "#   \($0.rawValue): \($0.allowed)\($0.valueKind == .stringList ? " (a list)" : "")"
+    }
     guard !school.preferences.isEmpty else { return (lines + ["preferences: []"]).joined(separator: "\n") + "\n" }
     lines.append("preferences:")
     for preference in school.ordered {
-      lines.append(padded("  - type: \(preference.type.rawValue)", "priority \(preference.priority): \(preference.type.label)"))
+      lines.append(
+        padded("  - type: \(preference.type.rawValue)", "priority \(preference.priority): \(preference.type.label)"))
       lines.append("    value: " + scalar(preference.value.json))
       lines.append("    isDealbreaker: \(preference.isDealbreaker)")
       lines.append("    id: " + scalar(.string(preference.id)))
@@ -136,7 +139,8 @@ enum PrefsEditDocument {
     do {
       node = try Yams.compose(yaml: text)
     } catch {
-      return .failure(Validation([issue("YAML", "is not valid YAML (\(describe(error)))", "YAML like the file deck wrote")]))
+      return .failure(
+        Validation([issue("YAML", "is not valid YAML (\(describe(error)))", "YAML like the file deck wrote")]))
     }
     guard case .mapping(let mapping)? = node else {
       return .failure(Validation([issue("document", "is not a mapping of fields", "key: value lines")]))

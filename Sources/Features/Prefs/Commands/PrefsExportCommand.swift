@@ -87,17 +87,20 @@ struct PrefsImportCommand: DeckCommand {
         continue
       }
       let saved = try await service.save(PrefsUpdate.stamped(value), over: fetched.value)
-      results.append(CategoryResult(category: value.category, changes: saved.changes, historyProblem: saved.historyProblem))
+      results.append(
+        CategoryResult(category: value.category, changes: saved.changes, historyProblem: saved.historyProblem))
     }
     try context.output.emit(results) {
       for result in results {
         let count = result.changes.count
-        context.output.line("\(result.category.rawValue): \(count == 0 ? "unchanged" : "\(count) change\(count == 1 ? "" : "s")")")
+        context.output.line(
+          "\(result.category.rawValue): \(count == 0 ? "unchanged" : "\(count) change\(count == 1 ? "" : "s")")")
       }
     }
     for result in results {
       if let problem = result.historyProblem {
-        context.output.info("warning: \(result.category.rawValue) is saved, but its history entry was not recorded: \(problem)")
+        context.output.info(
+          "warning: \(result.category.rawValue) is saved, but its history entry was not recorded: \(problem)")
       }
     }
   }
@@ -105,7 +108,8 @@ struct PrefsImportCommand: DeckCommand {
   func read() throws -> Data {
     if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
     guard let data = FileManager.default.contents(atPath: file) else {
-      throw DeckError.failure("Cannot read \(file).", hint: "Give the path of a file deck prefs export wrote, or - for stdin.")
+      throw DeckError.failure(
+        "Cannot read \(file).", hint: "Give the path of a file deck prefs export wrote, or - for stdin.")
     }
     return data
   }

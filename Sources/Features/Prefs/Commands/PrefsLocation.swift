@@ -80,19 +80,22 @@ struct LocationSet: DeckCommand {
       }
       guard line.unicodeScalars.count <= GeocoderService.maximumAddressLength else {
         throw DeckError.usage(
-          "The address is \(line.unicodeScalars.count) characters; the geocoder takes at most \(GeocoderService.maximumAddressLength).")
+          "The address is \(line.unicodeScalars.count) characters; the geocoder takes at most \(GeocoderService.maximumAddressLength)."
+        )
       }
       guard let found = try await GeocoderService(context: context).locate(line) else {
         throw DeckError.failure(
           "The geocoder found no match for \"\(line)\"; nothing was saved.",
-          hint: "Check the address and ZIP code, or set the coordinates: deck prefs set location latitude=… longitude=…")
+          hint: "Check the address and ZIP code, or set the coordinates: deck prefs set location latitude=… longitude=…"
+        )
       }
       match = found
       location.latitude = found.latitude
       location.longitude = found.longitude
       if let state = location.state, found.state != state {
         context.output.info(
-          "warning: ZIP code \(found.zip) is in \(found.state), not \(state) (the geocoder matched \(found.matchedAddress)).")
+          "warning: ZIP code \(found.zip) is in \(found.state), not \(state) (the geocoder matched \(found.matchedAddress))."
+        )
       }
     } else if location.hasCoordinates, fetched.value != .location(location),
       ["address", "city", "state", "zip"].contains(where: { key in assignments.contains { $0.hasPrefix(key + "=") } })
@@ -106,7 +109,8 @@ struct LocationSet: DeckCommand {
       value, over: fetched,
       after: { value in
         guard case .location(let saved) = value, saved.hasCoordinates, let located else { return }
-        context.output.info("✓ Coordinates ready: \(located.latitude), \(located.longitude) (\(located.matchedAddress))")
+        context.output.info(
+          "✓ Coordinates ready: \(located.latitude), \(located.longitude) (\(located.matchedAddress))")
       })
   }
 }

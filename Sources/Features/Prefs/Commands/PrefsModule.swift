@@ -9,7 +9,8 @@ import PrefsRules
 /// recruiting service's V2 category API, plus the geocoder the home location uses.
 public enum PrefsModule: DeckModule {
   public static let name = "prefs"
-  public static let summary = "Read and change the recruiting preferences: player, school, notifications, dashboard, location."
+  public static let summary =
+    "Read and change the recruiting preferences: player, school, notifications, dashboard, location."
   public static let services: [Service] = [.recruiting, .geocoder]
   public static var commands: [any ParsableCommand.Type] { [PrefsCommand.self] }
   public static var sandboxCommands: SandboxCommands { SandboxCommands(inspect: [InspectPrefs.self]) }
@@ -41,7 +42,8 @@ extension PrefsCategory: ExpressibleByArgument {}
 
 /// The category argument every command takes; its values complete.
 struct CategoryOption: ParsableArguments {
-  @Argument(help: ArgumentHelp("The category: player, school, notifications, dashboard or location.", valueName: "category"))
+  @Argument(
+    help: ArgumentHelp("The category: player, school, notifications, dashboard or location.", valueName: "category"))
   var category: PrefsCategory
 }
 

@@ -12,7 +12,9 @@ struct PrefsReset: DeckCommand {
       every card and widget shown) and the changes recorded. For the other categories use
       deck prefs delete, which removes what is stored.
       """,
-      exits: [.usage("a category without Reset to Defaults (nothing was sent)"), .rejected(), .unavailable(), .unauthorized()]))
+      exits: [
+        .usage("a category without Reset to Defaults (nothing was sent)"), .rejected(), .unavailable(), .unauthorized(),
+      ]))
 
   @OptionGroup var global: GlobalOptions
   @OptionGroup var target: CategoryOption

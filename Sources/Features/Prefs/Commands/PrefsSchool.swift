@@ -89,7 +89,9 @@ struct SchoolAdd: DeckCommand {
       $ deck prefs school add max_distance_miles 500
       $ deck prefs school add preferred_regions "West Coast,Pacific NW"
       """,
-      exits: [.usage("an unknown type or a bad value (nothing was sent)"), .rejected(), .unavailable(), .unauthorized()]))
+      exits: [
+        .usage("an unknown type or a bad value (nothing was sent)"), .rejected(), .unavailable(), .unauthorized(),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

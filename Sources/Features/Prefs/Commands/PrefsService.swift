@@ -47,7 +47,8 @@ struct PrefsService: Sendable {
   /// A client of the recruiting service; `nulls` are the fields a merge patch clears.
   func client(nulls: [String] = []) async throws -> RecruitingAPI.Client {
     let paths = [
-      "patchPlayerDetails": nulls.map { [$0] }, "recordPreferenceHistory": [["changes", "*", "old"], ["changes", "*", "new"]],
+      "patchPlayerDetails": nulls.map { [$0] },
+      "recordPreferenceHistory": [["changes", "*", "old"], ["changes", "*", "new"]],
     ]
     return try await context.client(.recruiting, auth: .required) { url, transport, middlewares in
       RecruitingAPI.Client(

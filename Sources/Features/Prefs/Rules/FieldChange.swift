@@ -47,13 +47,17 @@ extension FieldChange {
     if length == 0 || field.unicodeScalars.allSatisfy(TextFormat.isWhiteSpace) {
       issues.append(.invalid(name, JSONValue.quoted(field), "is blank", allowed: "the name of the field that changed"))
     } else if length > Self.maximumFieldLength {
-      issues.append(.invalid(name, JSONValue.quoted(field), "is too long (\(length) characters)", allowed: "at most \(Self.maximumFieldLength) characters"))
+      issues.append(
+        .invalid(
+          name, JSONValue.quoted(field), "is too long (\(length) characters)",
+          allowed: "at most \(Self.maximumFieldLength) characters"))
     }
     for (part, value) in [("old", old), ("new", new)] {
       guard let value, value.unicodeScalars.count > Self.maximumValueLength else { continue }
       issues.append(
         .invalid(
-          "changes \(position) \(part)", JSONValue.quoted(value), "is too long (\(value.unicodeScalars.count) characters)",
+          "changes \(position) \(part)", JSONValue.quoted(value),
+          "is too long (\(value.unicodeScalars.count) characters)",
           allowed: "at most \(Self.maximumValueLength) characters"))
     }
     return issues

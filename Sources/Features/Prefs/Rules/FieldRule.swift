@@ -125,7 +125,8 @@ public enum FieldRule: Sendable, Equatable {
     case .text:
       return text.isEmpty
         ? .invalid(field, value, "is empty", allowed: allowed)
-        : require(text.unicodeScalars.count <= Self.maxTextLength, "is too long (\(text.unicodeScalars.count) characters)")
+        : require(
+          text.unicodeScalars.count <= Self.maxTextLength, "is too long (\(text.unicodeScalars.count) characters)")
     case .oneOf(let values):
       return values.contains { $0.unicodeScalars.elementsEqual(text.unicodeScalars) }
         ? nil : .notAllowed(field, value, allowed: allowed)

@@ -84,7 +84,9 @@ extension PrefsValue {
       throw Validation([
         ValidationIssue(
           field: category.rawValue, value: "", allowed: "school add|move|remove|template",
-          message: "\(category.rawValue): school preferences are a list and take no key=value; use school add, move, remove or template")
+          message:
+            "\(category.rawValue): school preferences are a list and take no key=value; use school add, move, remove or template"
+        )
       ])
     }
     return try apply(record)

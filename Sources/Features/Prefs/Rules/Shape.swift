@@ -136,7 +136,8 @@ extension SchoolPreferences {
       if let raw = preference["priority"], case .int(let priority)? = FieldKind.int.coerce(raw),
         !(1...maximumCount).contains(priority)
       {
-        issues.append(.outOfRange(SchoolPreference.field(position, "priority"), raw.literal, allowed: "1–\(maximumCount)"))
+        issues.append(
+          .outOfRange(SchoolPreference.field(position, "priority"), raw.literal, allowed: "1–\(maximumCount)"))
       }
     }
     return issues

@@ -82,7 +82,10 @@ struct PrefsAdminHandlers: SandboxPrefsAPI.APIProtocol {
   {
     switch operationID {
     case "storePrefs":
-      .simple(.badRequest, "The body must be {\"email\": string, \"category\": player|school|notifications|dashboard|location, \"data\": any JSON}.")
+      .simple(
+        .badRequest,
+        "The body must be {\"email\": string, \"category\": player|school|notifications|dashboard|location, \"data\": any JSON}."
+      )
     default:
       .simple(.badRequest, "email is required")
     }

@@ -92,7 +92,9 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
     -> Operations.getPreferenceHistory.Output
   {
     let user = try await state.requireBearerUser(orThrow: PrefsErrors.unauthorized)
-    guard let category = PrefsCategory(rawValue: input.path.category.rawValue) else { throw SandboxAPIError.internalError }
+    guard let category = PrefsCategory(rawValue: input.path.category.rawValue) else {
+      throw SandboxAPIError.internalError
+    }
     let limit = input.query.limit ?? 50
     guard Self.historyLimits.contains(limit) else {
       throw PrefsErrors.invalid(
@@ -180,8 +182,12 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
 
   /// Whose preferences `user` reads: their own, or for a parent's player details the athlete
   /// they are linked to (their own when there is none).
-  static func owner(_ db: Database, user: AuthenticatedUser, category: PrefsCategory) throws -> (id: String, email: String) {
-    if category == .player && PrefsAccess.isParent(user), let athlete = try PrefsStore.linkedAthlete(db, parentID: user.id) {
+  static func owner(_ db: Database, user: AuthenticatedUser, category: PrefsCategory) throws -> (
+    id: String, email: String
+  ) {
+    if category == .player && PrefsAccess.isParent(user),
+      let athlete = try PrefsStore.linkedAthlete(db, parentID: user.id)
+    {
       return (athlete.id, athlete.email)
     }
     return (user.id, user.email)
@@ -192,7 +198,8 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
   {
     Schemas.Preferences(
       category: schema(category), data: try PrefsJSON.container(stored?.data), owner: owner, readOnly: readOnly,
-      createdAt: stored.flatMap { PrefsJSON.date($0.createdAt) }, updatedAt: stored.flatMap { PrefsJSON.date($0.updatedAt) })
+      createdAt: stored.flatMap { PrefsJSON.date($0.createdAt) },
+      updatedAt: stored.flatMap { PrefsJSON.date($0.updatedAt) })
   }
 
   static func schema(_ category: PrefsCategory) -> Schemas.Category {

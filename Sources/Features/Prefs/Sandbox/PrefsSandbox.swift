@@ -40,9 +40,10 @@ package enum PrefsSandbox: SandboxFeature {
   package static func registerRoutes(on routes: SandboxRoutes) throws {
     let state = routes.state
     let nullable: [[String]] = [["createdAt"], ["updatedAt"], ["data"]]
-    let envelopes = [
-      "Player", "School", "Notifications", "Dashboard", "Location",
-    ].flatMap { ["get\($0)Preferences", "save\($0)Preferences"] } + ["patchPlayerDetails"]
+    let envelopes =
+      [
+        "Player", "School", "Notifications", "Dashboard", "Location",
+      ].flatMap { ["get\($0)Preferences", "save\($0)Preferences"] } + ["patchPlayerDetails"]
     var nulls = Dictionary(uniqueKeysWithValues: envelopes.map { ($0, nullable) })
     nulls["getPreferenceHistory"] = [["*", "old"], ["*", "new"]]
     nulls["recordPreferenceHistory"] = [["*", "old"], ["*", "new"]]

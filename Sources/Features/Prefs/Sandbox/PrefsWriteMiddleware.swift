@@ -118,9 +118,11 @@ struct PrefsWriteMiddleware: ServerMiddleware {
         switch entry[key] {
         case .string(let text)?: values[key] = .some(text)
         case .null? where key != "field": values[key] = .some(nil)
-        case nil: issues.append(issue("changes \(position) \(key)", "", "is missing", key == "field" ? "text" : "text or null"))
+        case nil:
+          issues.append(issue("changes \(position) \(key)", "", "is missing", key == "field" ? "text" : "text or null"))
         case .some(let other):
-          issues.append(issue("changes \(position) \(key)", other.literal, "is not text", key == "field" ? "text" : "text or null"))
+          issues.append(
+            issue("changes \(position) \(key)", other.literal, "is not text", key == "field" ? "text" : "text or null"))
         }
       }
       guard let field = values["field"] ?? nil, let old = values["old"], let new = values["new"] else { continue }
@@ -133,7 +135,8 @@ struct PrefsWriteMiddleware: ServerMiddleware {
 
   private static func issue(_ field: String, _ value: String, _ problem: String, _ allowed: String) -> ValidationIssue {
     let shown = value.isEmpty ? "" : value + " "
-    return ValidationIssue(field: field, value: value, allowed: allowed, message: "\(field): \(shown)\(problem); use \(allowed)")
+    return ValidationIssue(
+      field: field, value: value, allowed: allowed, message: "\(field): \(shown)\(problem); use \(allowed)")
   }
 }
 
