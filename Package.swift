@@ -171,7 +171,7 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb, jwtKit,
+          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb, jwtKit,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
           .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),

@@ -9,39 +9,28 @@ import Testing
 /// terminal, a file with problems opens again with them at the top, and the REPL goes on after.
 @Suite("deck prefs edit on a terminal", .timeLimit(.minutes(3)))
 struct PrefsEditTests {
-  /// An editor that records what it was given and whether it had the terminal, then changes
-  /// the reminder days: to 500 (out of range) the first time, to 21 the second.
-  func editor(in directory: String) throws -> String {
-    let script = directory + "/editor.sh"
-    try """
-    #!/bin/sh
-    n=$(cat "\(directory)/count" 2>/dev/null || echo 0)
-    n=$((n + 1))
-    echo $n > "\(directory)/count"
-    cp "$1" "\(directory)/seen-$n.yaml"
-    if [ -t 0 ] && [ -t 1 ]; then echo terminal > "\(directory)/terminal-$n"; fi
-    case $n in
-      1) sed -i 's/^followUpReminderDays: 7 /followUpReminderDays: 500 /' "$1" ;;
-      2) sed -i 's/^followUpReminderDays: 500 /followUpReminderDays: 21 /' "$1" ;;
-    esac
-    """.write(toFile: script, atomically: true, encoding: .utf8)
-    chmod(script, 0o755)
-    return script
-  }
-
-  @Test("in the REPL: the editor gets the terminal, a bad value reopens the file with the problem, then it is saved")
-  func editReopensOnErrorInTheREPL() throws {
-    let server = try SandboxProcess()
-    let deck = try DeckCLI(server: server)
-    let login = try deck.run(
-      ["auth", "login", "--email", "athlete@sandbox.test", "--password-stdin"], stdin: "sandbox")
-    #expect(login.status == 0, "\(login.stderr)")
+  /// A signed-in deck whose EDITOR records what it was given and whether it had the terminal,
+  /// then changes the reminder days: to 500 (out of range) the first time, to 21 the second.
+  func setUp() throws -> (SandboxProcess, DeckCLI, directory: String, environment: [String: String]) {
+    let (server, deck) = try DeckCLI.signedIn()
     let directory = deck.home + "/editor"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var environment = deck.environment
     environment["TERM"] = "xterm"
     environment["INPUTRC"] = "/dev/null"
-    environment["EDITOR"] = try editor(in: directory)
+    environment["EDITOR"] = try EditorScript.write(
+      in: directory,
+      [
+        "s/^followUpReminderDays: 7 /followUpReminderDays: 500 /",
+        "s/^followUpReminderDays: 500 /followUpReminderDays: 21 /",
+      ])
+    return (server, deck, directory, environment)
+  }
+
+  @Test("in the REPL: the editor gets the terminal, a bad value reopens the file with the problem, then it is saved")
+  func editReopensOnErrorInTheREPL() throws {
+    let (server, _, directory, environment) = try setUp()
+    _ = server
     let prompt = "deck (local:athlete@sandbox.test)> "
     let repl = try PseudoTerminal(arguments: [], environment: environment)
     try repl.expect(prompt)
@@ -81,16 +70,10 @@ struct PrefsEditTests {
 
   @Test("one-shot on a terminal, the same reopen-on-error path")
   func editReopensOnErrorOneShot() throws {
-    let server = try SandboxProcess()
-    let deck = try DeckCLI(server: server)
-    let login = try deck.run(
-      ["auth", "login", "--email", "athlete@sandbox.test", "--password-stdin"], stdin: "sandbox")
-    #expect(login.status == 0, "\(login.stderr)")
-    let directory = deck.home + "/editor"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    var environment = deck.environment
-    environment["TERM"] = "xterm"
-    environment["VISUAL"] = try editor(in: directory)
+    let (server, deck, directory, setUpEnvironment) = try setUp()
+    _ = server
+    var environment = setUpEnvironment
+    environment["VISUAL"] = environment.removeValue(forKey: "EDITOR")
     let edit = try PseudoTerminal(arguments: ["prefs", "edit", "notifications"], environment: environment)
     try edit.expect("followUpReminderDays: 7 → 21")
     #expect(try edit.waitForExit() == 0)

@@ -9,13 +9,8 @@ import Testing
 /// preferences.md section 6, every row a terminal client can check.
 @Suite("Preferences", .timeLimit(.minutes(3)))
 struct PrefsTests {
-  /// A deck signed in to a fresh served sandbox as one of its seeded users.
   func signedIn(_ email: String = "athlete@sandbox.test") throws -> (SandboxProcess, DeckCLI) {
-    let server = try SandboxProcess()
-    let deck = try DeckCLI(server: server)
-    let login = try deck.run(["auth", "login", "--email", email, "--password-stdin"], stdin: "sandbox\n")
-    #expect(login.status == 0, "login \(email): \(login.stderr)")
-    return (server, deck)
+    try DeckCLI.signedIn(email)
   }
 
   func prefs(_ deck: DeckCLI, _ arguments: [String], status: Int32 = 0) throws -> DeckCLI.Result {
@@ -421,9 +416,51 @@ struct PrefsTests {
       (untouched["categories"] as? [[String: Any]])?.allSatisfy { $0["data"] is NSNull } == true, "nothing was sent")
   }
 
-  /// An EDITOR script: saves a copy of what it was given (seen-N.yaml), then runs `sed` with the
-  /// N-th expression, or empties the file for `EMPTY`.
-  func editorScript(in directory: String, _ edits: [String]) throws -> String {
+  @Test("edit: an unchanged file sends nothing, an empty file cancels, a valid edit is saved")
+  func editWithoutTerminal() throws {
+    let (server, deck) = try signedIn()
+    _ = server
+    let unchanged = try deck.run(["prefs", "edit", "location"], environment: ["EDITOR": "true"])
+    #expect(unchanged.status == 0, "\(unchanged.stderr)")
+    #expect(unchanged.stderr.contains("Edit cancelled: the file is unchanged; nothing was sent."))
+    let empty = try EditorScript.write(in: deck.home, ["EMPTY"])
+    let cancelled = try deck.run(["prefs", "edit", "location"], environment: ["VISUAL": empty])
+    #expect(cancelled.stderr.contains("Edit cancelled: the file is empty; nothing was sent."))
+    #expect(stored(try inspect(deck), "location")?["data"] is NSNull)
+
+    let directory = deck.home + "/school-editor"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    _ = try prefs(deck, ["school", "template", "academic-excellence"])
+    // Swap the first two items (type and value lines move together) by deleting the first item's lines.
+    let script = try EditorScript.write(in: directory, ["/^  - type: min_academic_rating/,/^    id:/d"])
+    let edited = try deck.run(["prefs", "edit", "school"], environment: ["EDITOR": script])
+    #expect(edited.status == 0, "\(edited.stderr)")
+    let seen = try String(contentsOfFile: directory + "/seen-1.yaml", encoding: .utf8)
+    #expect(seen.contains("# Editing the school preferences of athlete@sandbox.test"))
+    #expect(seen.contains("  - type: school_size"))
+    let list = try #require(try data(deck, "school")["preferences"] as? [[String: Any]])
+    #expect(list.compactMap { $0["type"] as? String } == ["school_size", "division"])
+    #expect(list.compactMap { $0["priority"] as? Int } == [1, 2])
+    #expect(try deck.run(["prefs", "edit", "school"], environment: ["EDITOR": "false"]).status == 1)
+  }
+}
+
+extension DeckCLI {
+  /// A deck signed in to a fresh served sandbox as one of its seeded users (password `sandbox`).
+  static func signedIn(_ email: String = "athlete@sandbox.test") throws -> (SandboxProcess, DeckCLI) {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let login = try deck.run(["auth", "login", "--email", email, "--password-stdin"], stdin: "sandbox\n")
+    #expect(login.status == 0, "login \(email): \(login.stderr)")
+    return (server, deck)
+  }
+}
+
+/// An EDITOR for tests: a shell script that saves a copy of the file it was given
+/// (`seen-N.yaml`), notes whether it had a terminal (`terminal-N`), then changes the file with
+/// the N-th `sed` expression (or empties it for `EMPTY`).
+enum EditorScript {
+  static func write(in directory: String, _ edits: [String]) throws -> String {
     let script = directory + "/editor.sh"
     let cases = edits.enumerated().map { index, edit in
       edit == "EMPTY" ? "  \(index + 1)) : > \"$1\" ;;" : "  \(index + 1)) sed -i '\(edit)' \"$1\" ;;"
@@ -434,39 +471,12 @@ struct PrefsTests {
     n=$((n + 1))
     echo $n > "\(directory)/count"
     cp "$1" "\(directory)/seen-$n.yaml"
+    if [ -t 0 ] && [ -t 1 ]; then echo terminal > "\(directory)/terminal-$n"; fi
     case $n in
     \(cases)
     esac
     """.write(toFile: script, atomically: true, encoding: .utf8)
     chmod(script, 0o755)
     return script
-  }
-
-  @Test("edit: an unchanged file sends nothing, an empty file cancels, a valid edit is saved")
-  func editWithoutTerminal() throws {
-    let (server, deck) = try signedIn()
-    _ = server
-    let unchanged = try deck.run(["prefs", "edit", "location"], environment: ["EDITOR": "true"])
-    #expect(unchanged.status == 0, "\(unchanged.stderr)")
-    #expect(unchanged.stderr.contains("Edit cancelled: the file is unchanged; nothing was sent."))
-    let empty = try editorScript(in: deck.home, ["EMPTY"])
-    let cancelled = try deck.run(["prefs", "edit", "location"], environment: ["VISUAL": empty])
-    #expect(cancelled.stderr.contains("Edit cancelled: the file is empty; nothing was sent."))
-    #expect(stored(try inspect(deck), "location")?["data"] is NSNull)
-
-    let directory = deck.home + "/school-editor"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    _ = try prefs(deck, ["school", "template", "academic-excellence"])
-    // Swap the first two items (type and value lines move together) by deleting the first item's lines.
-    let script = try editorScript(in: directory, ["/^  - type: min_academic_rating/,/^    id:/d"])
-    let edited = try deck.run(["prefs", "edit", "school"], environment: ["EDITOR": script])
-    #expect(edited.status == 0, "\(edited.stderr)")
-    let seen = try String(contentsOfFile: directory + "/seen-1.yaml", encoding: .utf8)
-    #expect(seen.contains("# Editing the school preferences of athlete@sandbox.test"))
-    #expect(seen.contains("  - type: school_size"))
-    let list = try #require(try data(deck, "school")["preferences"] as? [[String: Any]])
-    #expect(list.compactMap { $0["type"] as? String } == ["school_size", "division"])
-    #expect(list.compactMap { $0["priority"] as? Int } == [1, 2])
-    #expect(try deck.run(["prefs", "edit", "school"], environment: ["EDITOR": "false"]).status == 1)
   }
 }

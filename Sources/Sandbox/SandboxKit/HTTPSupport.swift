@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import Hummingbird
 import OpenAPIRuntime
@@ -197,24 +198,8 @@ package struct ExplicitNullsMiddleware: ServerMiddleware {
       return (response, responseBody)
     }
     let data = try await Data(collecting: responseBody, upTo: 16 << 20)
-    guard var json = try? JSONSerialization.jsonObject(with: data) else { return (response, HTTPBody(data)) }
-    for path in keyPaths { json = Self.fill(json, path[...]) }
-    let filled = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys, .withoutEscapingSlashes])
     var head = response
     head.headerFields[.contentLength] = nil
-    return (head, HTTPBody(filled))
-  }
-
-  /// `value` with a null at `path` wherever the path's parents exist and its last key does not.
-  static func fill(_ value: Any, _ path: ArraySlice<String>) -> Any {
-    guard let key = path.first else { return value }
-    if key == "*", let array = value as? [Any] { return array.map { fill($0, path.dropFirst()) } }
-    guard var object = value as? [String: Any] else { return value }
-    if path.count == 1 {
-      if object[key] == nil { object[key] = NSNull() }
-    } else if let inner = object[key] {
-      object[key] = fill(inner, path.dropFirst())
-    }
-    return object
+    return (head, HTTPBody(JSONNulls.fill(data, keyPaths)))
   }
 }

@@ -207,8 +207,7 @@ enum PrefsBody {
 
 /// Puts back the `null`s the generated encoder leaves out of request bodies: a merge patch
 /// clears a field with `null` (`patchPlayerDetails`), and a history change without an old or new
-/// value says so with `null` (the contract requires the keys). Paths as in the sandbox's
-/// ExplicitNullsMiddleware: keys, `*` for every element of an array.
+/// value says so with `null` (the contract requires the keys). Paths as `JSONNulls` takes them.
 struct RequestNullsMiddleware: ClientMiddleware {
   let paths: [String: [[String]]]
 
@@ -218,25 +217,8 @@ struct RequestNullsMiddleware: ClientMiddleware {
   ) async throws -> (HTTPResponse, HTTPBody?) {
     guard let keyPaths = paths[operationID], let body else { return try await next(request, body, baseURL) }
     let data = try await Data(collecting: body, upTo: 1 << 20)
-    guard var json = JSONValue.parse(data) else { return try await next(request, HTTPBody(data), baseURL) }
-    for path in keyPaths { json = Self.fill(json, path[...]) }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
     var head = request
     head.headerFields[.contentLength] = nil
-    return try await next(head, HTTPBody(try encoder.encode(json)), baseURL)
-  }
-
-  /// `value` with a null at `path` wherever the path's parents exist and its last key does not.
-  static func fill(_ value: JSONValue, _ path: ArraySlice<String>) -> JSONValue {
-    guard let key = path.first else { return value }
-    if key == "*", case .array(let items) = value { return .array(items.map { fill($0, path.dropFirst()) }) }
-    guard case .object(var object) = value else { return value }
-    if path.count == 1 {
-      if object[key] == nil { object[key] = .null }
-    } else if let inner = object[key] {
-      object[key] = fill(inner, path.dropFirst())
-    }
-    return .object(object)
+    return try await next(head, HTTPBody(JSONNulls.fill(data, keyPaths)), baseURL)
   }
 }
