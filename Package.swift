@@ -250,6 +250,7 @@ let package = Package(
         name: "CommandTests",
         dependencies: [
           "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "PrefsModule", "PrefsRules",
+          "GeocoderAPI",
           "DeckBuiltins",
           argumentParser,
           .product(name: "Yams", package: "Yams"),

@@ -1,4 +1,5 @@
 import Foundation
+import GeocoderAPI
 import PrefsRules
 import Testing
 
@@ -138,5 +139,25 @@ struct PrefsCommandTests {
     #expect(PrefsCache.fileName("../x/y") == "%2E.%2Fx%2Fy")
     #expect(PrefsCache.fileName("") == "%00")
     #expect(PrefsReader.age(since: Date(timeIntervalSinceNow: -125)) == "2 minutes ago")
+  }
+
+  /// The US Census Bureau's answer as it comes (more fields than the contract's subset, which
+  /// the real service is free to send): deck's generated client reads it.
+  @Test("a Census geocoder answer, with the fields deck does not use, decodes")
+  func censusShape() throws {
+    let census = #"""
+      {"result":{"input":{"address":{"address":"4600 Silver Hill Rd, Washington, DC 20233"},
+      "benchmark":{"isDefault":true,"benchmarkDescription":"Public Address Ranges - Current Benchmark","id":"4",
+      "benchmarkName":"Public_AR_Current"}},"addressMatches":[{"tigerLine":{"side":"L","tigerLineId":"76355984"},
+      "coordinates":{"x":-76.92748724230096,"y":38.84601622386617},"addressComponents":{"zip":"20233",
+      "streetName":"SILVER HILL","preType":"","city":"WASHINGTON","preDirection":"","suffixDirection":"",
+      "fromAddress":"4600","state":"DC","suffixType":"RD","toAddress":"4700","suffixQualifier":"","preQualifier":""},
+      "matchedAddress":"4600 SILVER HILL RD, WASHINGTON, DC, 20233"}]}}
+      """#
+    let response = try JSONDecoder().decode(Components.Schemas.GeocodeResponse.self, from: Data(census.utf8))
+    let match = try #require(response.result.addressMatches.first)
+    #expect(match.coordinates.y == 38.84601622386617)
+    #expect(match.addressComponents.state == "DC")
+    #expect(response.result.input.benchmark.benchmarkName == "Public_AR_Current")
   }
 }

@@ -40,7 +40,7 @@ struct InspectPrefs: DeckCommand {
           let stored = state.data.value == nil ? "no" : "yes"
           return [
             state.category.rawValue, stored, state.updatedAt.map { $0.formatted(.iso8601) } ?? "-",
-            "\(state.history.count) entries",
+            "\(state.history.count) \(state.history.count == 1 ? "entry" : "entries")",
           ]
         })
     }
