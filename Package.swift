@@ -51,7 +51,7 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 }
 
 /// The features deck is built with, in registry order (Sources/App/Registry.swift).
-let features = ["Brokerage", "Workspace", "Kiosk", "Mbti"]
+let features = ["Brokerage", "Workspace", "Kiosk", "Mbti", "Prefs"]
 
 let package = Package(
   name: "deck",
@@ -137,6 +137,9 @@ let package = Package(
     contract("SandboxKioskAPI"),
     contract("NudgeAPI"),
     contract("SandboxMbtiAPI"),
+    contract("RecruitingAPI"),
+    contract("SandboxPrefsAPI"),
+    contract("GeocoderAPI"),
 
     // MARK: Features
     .systemLibrary(name: "CQRencode", path: "Sources/Features/Kiosk/CQRencode"),
@@ -151,9 +154,14 @@ let package = Package(
       "Kiosk", commands: ["KioskAPI", "SandboxKioskAPI", "CQRencode", "CZlib"],
       sandbox: ["KioskAPI", "SandboxKioskAPI"])
     + feature("Mbti", commands: ["NudgeAPI", "SandboxMbtiAPI"], sandbox: ["NudgeAPI", "SandboxMbtiAPI"])
+    + feature(
+      "Prefs",
+      commands: [
+        "RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI", "DeckAuth", openAPIRuntime,
+        .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams"),
+      ],
+      sandbox: ["RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI"])
     + [
-      .target(name: "PrefsRules", path: "Sources/Features/Prefs/Rules", swiftSettings: swiftSettings),
-
       // MARK: Heavy modules: the HTTP transport and the sandbox server
       .target(
         name: "DeckHTTPTransport",
@@ -249,7 +257,10 @@ let package = Package(
       .testTarget(
         name: "CommandTests",
         dependencies: [
-          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "DeckBuiltins", argumentParser,
+          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "PrefsModule", "PrefsRules",
+          "GeocoderAPI",
+          "DeckBuiltins",
+          argumentParser,
           .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),

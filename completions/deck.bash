@@ -191,13 +191,13 @@ _deck() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    env|auth|brokerage|workspace|kiosk|mbti|sandbox|repl|run|completion|plugins|doctor|help)
+    env|auth|brokerage|workspace|kiosk|mbti|prefs|sandbox|repl|run|completion|plugins|doctor|help)
         # Offer subcommand argument completions
         "_deck_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti sandbox repl run completion plugins doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti prefs sandbox repl run completion plugins doctor help' -- "${cur}"))
         ;;
     esac
 }
@@ -381,7 +381,7 @@ _deck_env_set() {
         return
         ;;
     *)
-        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
+        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''geocoder='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
         return
         ;;
     esac
@@ -448,7 +448,7 @@ _deck_auth_signup() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --password-stdin --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout --email)
+    non_repeating_options=(--env --format --jq --timeout --email --role)
     __deck_offer_flags_options 0
 
     # Offer option value completions
@@ -468,6 +468,10 @@ _deck_auth_signup() {
         return
         ;;
     '--email')
+        return
+        ;;
+    '--role')
+        __deck_add_completions -W 'athlete'$'\n''parent'
         return
         ;;
     esac
@@ -1398,6 +1402,646 @@ _deck_mbti_user-id() {
     esac
 }
 
+_deck_prefs() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    get|set|edit|reset|delete|history|school|dashboard|location|export|import)
+        # Offer subcommand argument completions
+        "_deck_prefs_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'get set edit reset delete history school dashboard location export import' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_prefs_get() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --no-cache --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs get -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'player'$'\n''school'$'\n''notifications'$'\n''dashboard'$'\n''location'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_set() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'player'$'\n''school'$'\n''notifications'$'\n''dashboard'$'\n''location'
+        return
+        ;;
+    *)
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs set -- positional@1 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_edit() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs edit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'player'$'\n''school'$'\n''notifications'$'\n''dashboard'$'\n''location'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_reset() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs reset -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'player'$'\n''school'$'\n''notifications'$'\n''dashboard'$'\n''location'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_delete() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs delete -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'player'$'\n''school'$'\n''notifications'$'\n''dashboard'$'\n''location'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_history() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout --limit)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs history -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--limit')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'player'$'\n''school'$'\n''notifications'$'\n''dashboard'$'\n''location'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_school() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list|template|add|move|remove)
+        # Offer subcommand argument completions
+        "_deck_prefs_school_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list template add move remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_prefs_school_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --no-cache --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_school_template() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school template -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'd1-power-conference'$'\n''academic-excellence'$'\n''close-to-home'$'\n''best-fit'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_school_add() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --dealbreaker --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -W 'max_distance_miles'$'\n''preferred_regions'$'\n''preferred_states'$'\n''min_academic_rating'$'\n''school_size'$'\n''division'$'\n''conference_type'$'\n''scholarship_required'$'\n''must_have'$'\n''nice_to_have'
+        return
+        ;;
+    2)
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school add -- positional@1 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_school_move() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school move -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_school_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_dashboard() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    show|hide)
+        # Offer subcommand argument completions
+        "_deck_prefs_dashboard_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'show hide' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_prefs_dashboard_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=(--all --none)
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs dashboard show -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--all')
+        __deck_add_completions -W 'statsCards'$'\n''widgets'
+        return
+        ;;
+    '--none')
+        __deck_add_completions -W 'statsCards'$'\n''widgets'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __deck_add_completions -W 'coaches'$'\n''schools'$'\n''interactions'$'\n''offers'$'\n''events'$'\n''performance'$'\n''notifications'$'\n''socialMedia'$'\n''recentNotifications'$'\n''linkedAccounts'$'\n''recruitingCalendar'$'\n''quickTasks'$'\n''atAGlanceSummary'$'\n''offerStatusOverview'$'\n''interactionTrendChart'$'\n''schoolInterestChart'$'\n''schoolMapWidget'$'\n''coachFollowupWidget'$'\n''eventsSummary'$'\n''performanceSummary'$'\n''recentDocuments'$'\n''interactionStats'$'\n''schoolStatusOverview'$'\n''coachResponsiveness'$'\n''upcomingDeadlines'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_dashboard_hide() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=(--all --none)
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs dashboard hide -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--all')
+        __deck_add_completions -W 'statsCards'$'\n''widgets'
+        return
+        ;;
+    '--none')
+        __deck_add_completions -W 'statsCards'$'\n''widgets'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __deck_add_completions -W 'coaches'$'\n''schools'$'\n''interactions'$'\n''offers'$'\n''events'$'\n''performance'$'\n''notifications'$'\n''socialMedia'$'\n''recentNotifications'$'\n''linkedAccounts'$'\n''recruitingCalendar'$'\n''quickTasks'$'\n''atAGlanceSummary'$'\n''offerStatusOverview'$'\n''interactionTrendChart'$'\n''schoolInterestChart'$'\n''schoolMapWidget'$'\n''coachFollowupWidget'$'\n''eventsSummary'$'\n''performanceSummary'$'\n''recentDocuments'$'\n''interactionStats'$'\n''schoolStatusOverview'$'\n''coachResponsiveness'$'\n''upcomingDeadlines'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_location() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    set)
+        # Offer subcommand argument completions
+        "_deck_prefs_location_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'set' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_prefs_location_set() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --geocode --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout --address --city --state --zip)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs location set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--address')
+        return
+        ;;
+    '--city')
+        return
+        ;;
+    '--state')
+        __deck_add_completions -W 'AL'$'\n''AK'$'\n''AZ'$'\n''AR'$'\n''CA'$'\n''CO'$'\n''CT'$'\n''DE'$'\n''DC'$'\n''FL'$'\n''GA'$'\n''HI'$'\n''ID'$'\n''IL'$'\n''IN'$'\n''IA'$'\n''KS'$'\n''KY'$'\n''LA'$'\n''ME'$'\n''MD'$'\n''MA'$'\n''MI'$'\n''MN'$'\n''MS'$'\n''MO'$'\n''MT'$'\n''NE'$'\n''NV'$'\n''NH'$'\n''NJ'$'\n''NM'$'\n''NY'$'\n''NC'$'\n''ND'$'\n''OH'$'\n''OK'$'\n''OR'$'\n''PA'$'\n''RI'$'\n''SC'$'\n''SD'$'\n''TN'$'\n''TX'$'\n''UT'$'\n''VT'$'\n''VA'$'\n''WA'$'\n''WV'$'\n''WI'$'\n''WY'
+        return
+        ;;
+    '--zip')
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_export() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout --category)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs export -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--category')
+        __deck_add_completions -W 'player'$'\n''school'$'\n''notifications'$'\n''dashboard'$'\n''location'
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_import() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs import -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -f
+        return
+        ;;
+    esac
+}
+
 _deck_sandbox() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -1699,13 +2343,13 @@ _deck_sandbox_inspect() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    workspace|session|store|events)
+    workspace|session|store|events|prefs)
         # Offer subcommand argument completions
         "_deck_sandbox_inspect_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'workspace session store events' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'workspace session store events prefs' -- "${cur}"))
         ;;
     esac
 }
@@ -1819,6 +2463,32 @@ _deck_sandbox_inspect_events() {
         return
         ;;
     '--limit')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_inspect_prefs() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect prefs -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

@@ -7,6 +7,8 @@ import KioskModule
 import KioskSandbox
 import MbtiModule
 import MbtiSandbox
+import PrefsModule
+import PrefsSandbox
 import SandboxKit
 import SandboxModule
 import WorkspaceModule
@@ -22,6 +24,7 @@ public enum Registry {
     Entry(WorkspaceModule.self, sandbox: WorkspaceSandbox.self),
     Entry(KioskModule.self, sandbox: KioskSandbox.self),
     Entry(MbtiModule.self, sandbox: MbtiSandbox.self),
+    Entry(PrefsModule.self, sandbox: PrefsSandbox.self),
     Entry(SandboxModule.self),
     Entry(ShellModule.self),
     Entry(DoctorModule.self),

@@ -6,6 +6,7 @@ import DeckCore
 import DeckLive
 import Foundation
 import MbtiModule
+import PrefsModule
 import Synchronization
 
 /// Runs deck commands in this process, as gh's tests do with `runF`: a `DeckSession` built by
@@ -16,7 +17,7 @@ final class InProcessDeck: Sendable {
   /// The root of the tree the tests run: the modules under test, as the executable registers them.
   struct Root: AsyncParsableCommand {
     static let modules: [any DeckModule.Type] = [
-      EnvModule.self, AuthModule.self, BrokerageModule.self, MbtiModule.self,
+      EnvModule.self, AuthModule.self, BrokerageModule.self, MbtiModule.self, PrefsModule.self,
     ]
     static let configuration = CommandConfiguration(
       commandName: "deck", subcommands: DeckRegistry(modules).commands)

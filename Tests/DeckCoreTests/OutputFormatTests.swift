@@ -264,3 +264,16 @@ struct OutputFormatTests {
     #expect(try stream(.json, jq: JQFilter(".screen")) == "s1\ns2\n")
   }
 }
+
+@Suite("JSON nulls put back")
+struct JSONNullsTests {
+  @Test("a null goes where the path's parents exist and its key does not; present values stay")
+  func fill() throws {
+    let text = #"{"a":{"b":1},"list":[{"x":1},{"x":2,"y":3}],"keep":"v"}"#
+    let filled = JSONNulls.fill(Data(text.utf8), [["a", "c"], ["list", "*", "y"], ["keep"], ["missing", "deep"]])
+    #expect(
+      String(decoding: filled, as: UTF8.self)
+        == #"{"a":{"b":1,"c":null},"keep":"v","list":[{"x":1,"y":null},{"x":2,"y":3}]}"#)
+    #expect(JSONNulls.fill(Data("not json".utf8), [["a"]]) == Data("not json".utf8))
+  }
+}

@@ -381,6 +381,24 @@ struct FuzzRegressionTests {
     #expect(huge.email == "a@b.co")
     #expect(JWTClaims(token: token(#"{"exp":1700000000}"#))?.expiresAt == Date(timeIntervalSince1970: 1_700_000_000))
   }
+
+  /// The preferences role comes from `user_metadata`; metadata that is not an object (or a role
+  /// that is not text) never costs the token its other claims.
+  @Test func roleIsReadFromUserMetadata() throws {
+    func token(_ payload: String) -> String {
+      let encoded = Data(payload.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+      return "eyJhbGciOiJIUzI1NiJ9.\(encoded).c2ln"
+    }
+    let parent = try #require(
+      JWTClaims(token: token(#"{"exp":1700000000,"user_metadata":{"role":"parent","n":{"x":1}}}"#)))
+    #expect(parent.role == "parent")
+    #expect(parent.userMetadata == ["role": "parent"])
+    for odd in [#""user_metadata":"parent""#, #""user_metadata":[1,2]"#, #""user_metadata":{"role":7}"#] {
+      let claims = try #require(JWTClaims(token: token("{\"exp\":1700000000,\(odd)}")), "\(odd)")
+      #expect(claims.role == nil, "\(odd)")
+      #expect(claims.expiresAt == Date(timeIntervalSince1970: 1_700_000_000), "\(odd)")
+    }
+  }
 }
 
 final class Counter: Sendable {

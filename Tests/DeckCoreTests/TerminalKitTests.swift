@@ -202,3 +202,46 @@ struct HelpTextTests {
         """)
   }
 }
+
+@Suite("Terminal kit: the external editor")
+struct ExternalEditorTests {
+  @Test("VISUAL wins over EDITOR (not on a dumb terminal); vi is the fallback; blanks are unset")
+  func choosesTheEditor() {
+    #expect(ExternalEditor.command(in: ["VISUAL": "code --wait", "EDITOR": "nano"]) == "code --wait")
+    #expect(ExternalEditor.command(in: ["VISUAL": "code --wait", "EDITOR": "nano", "TERM": "dumb"]) == "nano")
+    #expect(ExternalEditor.command(in: ["VISUAL": "  ", "EDITOR": "nano"]) == "nano")
+    #expect(ExternalEditor.command(in: [:]) == "vi")
+  }
+
+  @Test("runs a command with arguments through sh, on a path with spaces, and waits for it")
+  func editsTheFile() async throws {
+    let directory = NSTemporaryDirectory() + "deck-editor-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let file = directory + "/a file.yaml"
+    try "gpa: 3.5\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let editor = ExternalEditor(
+      command: "sleep 0.2; sed -i 's/3.5/3.9/'",
+      environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"])
+    try await editor.edit(file)
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "gpa: 3.9\n")
+  }
+
+  @Test("a failing or missing editor is an error naming it (exit 1)")
+  func failures() async throws {
+    let environment = ["PATH": "/usr/bin:/bin"]
+    for (command, message) in [
+      ("false", "The editor `false` exited with status 1."),
+      ("no-such-editor-xyz", "The editor `no-such-editor-xyz` was not found."),
+      ("kill -TERM $$", "The editor `kill -TERM $$` was stopped by signal 15."),
+    ] {
+      do {
+        try await ExternalEditor(command: command, environment: environment).edit("/dev/null")
+        Issue.record("\(command) succeeded")
+      } catch let error as DeckError {
+        #expect(error.message == message)
+        #expect(error.exitCode == 1)
+      }
+    }
+  }
+}

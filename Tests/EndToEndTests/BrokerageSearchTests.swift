@@ -107,10 +107,10 @@ struct EmbeddedSandboxTests {
     let before = try deck.run(["sandbox", "status", "--json"])
     let counts = try #require(try json(before.stdout) as? [String: Any])["counts"] as? [String: Int]
     let users = counts?["users"]
-    #expect(users == 2, "the demo owner and the new account")
+    #expect(users == 4, "the demo owner, athlete and parent, and the new account")
     #expect(try deck.run(["sandbox", "reset"]).status == 0)
     let after = try #require(try json(try deck.run(["sandbox", "status", "--json"]).stdout) as? [String: Any])
-    #expect((after["counts"] as? [String: Int])?["users"] == 1)
+    #expect((after["counts"] as? [String: Int])?["users"] == 3)
     #expect(
       try deck.run(["auth", "login", "--email", "new@example.com", "--password-stdin"], stdin: "s3cret-pw").status == 77
     )

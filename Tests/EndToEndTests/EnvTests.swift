@@ -62,7 +62,9 @@ struct EnvTests {
     let deck = try DeckCLI()
     #expect(try deck.run(["env", "add", "mine", "--from", "local"]).status == 0)
     var assignments = ["env", "set", "mine"]
-    for service in ["flyr", "kiosk", "recruiting", "nudge", "auth"] { assignments.append("\(service)=\(server.url)") }
+    for service in ["flyr", "kiosk", "recruiting", "nudge", "auth", "geocoder"] {
+      assignments.append("\(service)=\(server.url)")
+    }
     #expect(try deck.run(assignments).status == 0)
     // The operator commands need the sandbox's admin token, which serve printed.
     let refused = try deck.run(["--env", "mine", "sandbox", "status"])

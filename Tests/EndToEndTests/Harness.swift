@@ -39,7 +39,7 @@ struct DeckCLI {
   init(server: SandboxProcess) throws {
     try self.init()
     environment["DECK_ENV"] = "local"
-    for service in ["FLYR", "KIOSK", "RECRUITING", "NUDGE", "AUTH"] {
+    for service in ["FLYR", "KIOSK", "RECRUITING", "NUDGE", "AUTH", "GEOCODER"] {
       environment["DECK_\(service)_URL"] = server.url
     }
     // The operator endpoints' token, as `serve` printed it on its second line.

@@ -126,7 +126,8 @@ struct REPLSessionTests {
     repl.send("edit\r")
     try repl.expect("editor has the terminal")
     repl.send("\u{03}")
-    try repl.expect("was stopped by signal 2; nothing was run.")
+    try repl.expect("was stopped by signal 2.")
+    try repl.expect("Nothing was run.")
     try repl.expect(prompt)
     repl.send("brok\t")  // readline is back in charge of the terminal
     try repl.expect("brokerage ")

@@ -44,7 +44,9 @@ struct ServeTests {
     let url = "http://127.0.0.1:\(port)"
     #expect(try deck.run(["env", "add", "mine", "--from", "local"]).status == 0)
     var assignments = ["env", "set", "mine"]
-    for service in ["flyr", "kiosk", "recruiting", "nudge", "auth"] { assignments.append("\(service)=\(url)") }
+    for service in ["flyr", "kiosk", "recruiting", "nudge", "auth", "geocoder"] {
+      assignments.append("\(service)=\(url)")
+    }
     #expect(try deck.run(assignments).status == 0)
     // The same user (same config directory) serves on that port.
     let serve = try deck.start(["sandbox", "serve", "--port", "\(port)", "--db", deck.home + "/served.sqlite"])

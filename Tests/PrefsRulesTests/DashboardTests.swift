@@ -121,3 +121,15 @@ struct DashboardTests {
     #expect(changes.map(\.field) == ["socialMedia", "quickTasks"])
   }
 }
+
+@Suite("Dashboard names as the grid shows them")
+struct DashboardLabelTests {
+  @Test(
+    "a label that spells the item differently names it too",
+    arguments: [
+      ("School Map", "schoolMapWidget"), ("coach follow-up", "coachFollowupWidget"), ("Social Media", "socialMedia"),
+    ])
+  func labels(name: String, key: String) throws {
+    #expect(try DashboardWidgetVisibility.field(named: name).spec.key == key)
+  }
+}

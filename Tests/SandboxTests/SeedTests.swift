@@ -43,7 +43,7 @@ import Testing
       )
     }
     #expect(brokerages == CanonicalBrokerages.names.count)
-    #expect(users == 1)
+    #expect(users == 3, "the demo owner, athlete@sandbox.test and parent@sandbox.test")
     #expect(secret.count == 64)
     for path in [directory.path("nested"), directory.path("nested/dir")] {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -79,7 +79,7 @@ import Testing
         )
       }
       #expect(brokerages == CanonicalBrokerages.names.count)
-      #expect(emails == [SandboxSeed.demoEmail])
+      #expect(emails.sorted() == ["athlete@sandbox.test", SandboxSeed.demoEmail, "parent@sandbox.test"])
       // The same secret keeps the anon key valid; the sessions (and so every token) are gone.
       #expect(secret != nil && secret == before)
       #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM auth_sessions") } == 0)

@@ -47,10 +47,11 @@ import Testing
     let infoBody = info.json as? [String: Any]
     #expect(infoBody?["sandbox"] as? Bool == true)
     let counts = infoBody?["counts"] as? [String: Int]
-    #expect(counts?["users"] == 1)
+    #expect(counts?["users"] == 3, "the demo owner, athlete and parent")
+    #expect(counts?["preferences"] == 0)
     // Every feature counts what it holds.
     #expect(counts?["brokerages"] == CanonicalBrokerages.names.count)
-    #expect(counts?["workspaces"] == 1)
+    #expect(counts?["workspaces"] == 3, "handle_new_user gives every seeded user one")
     #expect(counts?["kiosk stores"] == 2)
 
     // Search and its errors.
@@ -140,7 +141,7 @@ import Testing
     #expect(unknownKind.text.contains(#"no synthetic data of kind \"unicorns\"; known: brokerages"#))
     let reset = try await request(base, "POST", "/__sandbox/v1/reset", body: "{}", bearer: sandbox.adminToken)
     #expect(reset.counts?["brokerages"] == CanonicalBrokerages.names.count)
-    #expect(reset.counts?["users"] == 1)
+    #expect(reset.counts?["users"] == 3)
     // The reset ended every session.
     #expect(try await request(base, "GET", "/auth/v1/user", bearer: accessToken).status == 403)
 

@@ -1,3 +1,4 @@
+import CReadline
 import DeckAuth
 import DeckConfig
 import DeckCore
@@ -199,9 +200,12 @@ public struct REPL: Sendable {
     let original = last.map { $0 + "\n" } ?? ""
     let saved: String
     do {
-      saved = try ExternalEditor.edit(original, environment: session.processEnvironment)
+      let editor = ExternalEditor(environment: session.processEnvironment)
+      defer { deck_rl_resize_terminal() }  // the window may have been resized meanwhile
+      saved = try await editor.edit(text: original, fileName: "deck-edit.sh")
     } catch {
       _ = ErrorPresenter.present(error, output: session.output)
+      session.output.info("Nothing was run.")
       return
     }
     let text = saved.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -36,12 +36,16 @@ package struct SandboxAPIError: Error, HTTPResponseConvertible {
   package enum JSONValue: Encodable, Sendable {
     case string(String)
     case int(Int)
+    case array([JSONValue])
+    case object([String: JSONValue])
 
     package func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
       switch self {
       case .string(let value): try container.encode(value)
       case .int(let value): try container.encode(value)
+      case .array(let value): try container.encode(value)
+      case .object(let value): try container.encode(value)
       }
     }
   }
@@ -168,35 +172,35 @@ package struct RejectNullsMiddleware: ServerMiddleware {
   }
 }
 
-/// Puts `null` back for keys a contract shows as explicit nulls (the kiosk's `next` answers
-/// `{"session": null, "order": null}`). deck's own types keep null keys with DeckSupport's
-/// `ExplicitNull`; generated response types cannot carry it (swift-openapi-generator leaves
-/// absent optionals out and has no `null` schema), so for them the server fills the keys in here.
-package struct ExplicitNullsMiddleware: ServerMiddleware {
-  let operationID: String
-  let keys: [String]
+/// Limits the server enforces, for features that read bodies themselves.
+package enum RequestLimits {
+  /// The largest request body, in bytes (bigger ones get 413 before a handler runs).
+  package static let bodyBytes = BodyLimitMiddleware.limit
+}
 
-  package init(operationID: String, keys: [String]) {
-    self.operationID = operationID
-    self.keys = keys
-  }
+/// Puts back the `null`s of required, nullable properties in JSON responses (the kiosk's `next`
+/// answers `{"session": null, "order": null}`). deck's own types keep null keys with
+/// DeckSupport's `ExplicitNull`; generated response types cannot carry it
+/// (swift-openapi-generator leaves absent optionals out), so for them the server fills the
+/// keys in here, through DeckSupport's `JSONNulls`, the same code deck's merge patches use.
+package struct ExplicitNullsMiddleware: ServerMiddleware {
+  /// Operation id → the key paths that must be present in its 2xx responses; `*` stands for
+  /// every element of an array (`["categories", "*", "updatedAt"]`).
+  package let paths: [String: [[String]]]
+
+  package init(_ paths: [String: [[String]]]) { self.paths = paths }
 
   package func intercept(
     _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
     next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws -> (HTTPResponse, HTTPBody?) {
     let (response, responseBody) = try await next(request, body, metadata)
-    guard operationID == self.operationID, response.status == .ok, let responseBody else {
+    guard let keyPaths = paths[operationID], (200..<300).contains(response.status.code), let responseBody else {
       return (response, responseBody)
     }
-    let data = try await Data(collecting: responseBody, upTo: 1 << 20)
-    guard var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-      return (response, HTTPBody(data))
-    }
-    for key in keys where object[key] == nil { object[key] = NSNull() }
-    let filled = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+    let data = try await Data(collecting: responseBody, upTo: 16 << 20)
     var head = response
     head.headerFields[.contentLength] = nil
-    return (head, HTTPBody(filled))
+    return (head, HTTPBody(JSONNulls.fill(data, keyPaths)))
   }
 }

@@ -46,6 +46,9 @@ package struct UserRecord: Sendable, Equatable {
       arguments: [id, email, passwordHash, createdAt, userMetadata])
   }
 
+  /// The string values of `user_metadata` (e.g. `role`).
+  package var metadataStrings: [String: String] { UserMetadata.strings(metadata) }
+
   /// `user_metadata` as a JSON object (an empty one if the stored text is not an object).
   var metadata: OpenAPIObjectContainer {
     (try? JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(userMetadata.utf8))) ?? .init()

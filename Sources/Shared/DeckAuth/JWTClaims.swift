@@ -2,13 +2,19 @@ import Foundation
 import JWTKit
 
 /// The claims deck reads from an access token. deck never verifies the signature (the
-/// server does); it reads `exp` to refresh in time and `email` to name the account. The token
-/// is split and decoded by jwt-kit's parser.
+/// server does); it reads `exp` to refresh in time, `email` to name the account and the string
+/// values of `user_metadata` (the preferences role) to refuse early what the server would refuse.
+/// The token is split and decoded by jwt-kit's parser.
 public struct JWTClaims: Sendable, Equatable {
   public var subject: String?
   public var email: String?
   public var expiresAt: Date?
   public var issuedAt: Date?
+  /// The string values of the `user_metadata` claim (GoTrue's); other values are left out.
+  public var userMetadata: [String: String]
+
+  /// `user_metadata.role` (`athlete` or `parent` for the recruiting service), if the token says.
+  public var role: String? { userMetadata["role"] }
 
   /// Nil when the token is not a JWT whose payload is a JSON object.
   public init?(token: String) {
@@ -19,6 +25,7 @@ public struct JWTClaims: Sendable, Equatable {
     email = payload.email?.string
     expiresAt = payload.exp.flatMap(Self.date)
     issuedAt = payload.iat.flatMap(Self.date)
+    userMetadata = payload.user_metadata?.values.compactMapValues(\.string) ?? [:]
   }
 
   /// A NumericDate (seconds since 1970), only when it is a plausible one: a token's `exp` of
@@ -36,9 +43,24 @@ public struct JWTClaims: Sendable, Equatable {
     var email: Lenient?
     var exp: Lenient?
     var iat: Lenient?
+    var user_metadata: Metadata?
 
     /// deck does not verify tokens.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
+  }
+
+  /// `user_metadata` when it is a JSON object, else empty (a token is never refused for it).
+  struct Metadata: Codable, Sendable {
+    var values: [String: Lenient]
+
+    init(from decoder: any Decoder) throws {
+      values = (try? decoder.singleValueContainer().decode([String: Lenient].self)) ?? [:]
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(values)
+    }
   }
 
   /// A claim's value as sent: a string, a number, or anything else (which deck ignores).

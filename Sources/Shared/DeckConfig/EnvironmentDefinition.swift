@@ -31,16 +31,23 @@ public struct EnvironmentDefinition: Sendable, Equatable {
 public enum BuiltinEnvironments {
   public static let defaultName = "sandbox"
   public static let localURL = "http://127.0.0.1:8787"
+  /// The US Census Bureau's public geocoder (no key), for every real environment.
+  public static let censusGeocoderURL = "https://geocoding.geo.census.gov"
 
   public static let all: [EnvironmentDefinition] = [
     EnvironmentDefinition(name: "sandbox", isSandbox: true, isEmbedded: true),
     EnvironmentDefinition(
       name: "local", urls: Dictionary(uniqueKeysWithValues: Service.allCases.map { ($0, localURL) }),
       isSandbox: true),
-    EnvironmentDefinition(name: "dev", urls: [.nudge: "https://api-dev.nudge.starshape.in"]),
-    EnvironmentDefinition(name: "staging", urls: [.nudge: "https://api-staging.nudge.starshape.in"]),
     EnvironmentDefinition(
-      name: "production", urls: [.flyr: "https://flyrpro.app", .nudge: "https://api.nudge.starshape.in"]),
+      name: "dev", urls: [.nudge: "https://api-dev.nudge.starshape.in", .geocoder: censusGeocoderURL]),
+    EnvironmentDefinition(
+      name: "staging", urls: [.nudge: "https://api-staging.nudge.starshape.in", .geocoder: censusGeocoderURL]),
+    EnvironmentDefinition(
+      name: "production",
+      urls: [
+        .flyr: "https://flyrpro.app", .nudge: "https://api.nudge.starshape.in", .geocoder: censusGeocoderURL,
+      ]),
   ]
 
   public static func named(_ name: String) -> EnvironmentDefinition? {

@@ -10,6 +10,9 @@ public enum Service: String, CaseIterable, Sendable, Codable, Comparable {
   case nudge
   /// Supabase-compatible auth.
   case auth
+  /// Address geocoding (the US Census Bureau's one-line-address geocoder): home location
+  /// coordinates. Public, no key: deck never sends it a token.
+  case geocoder
 
   public var summary: String {
     switch self {
@@ -18,6 +21,7 @@ public enum Service: String, CaseIterable, Sendable, Codable, Comparable {
     case .recruiting: "preferences"
     case .nudge: "mbti quiz"
     case .auth: "Supabase-compatible auth"
+    case .geocoder: "address geocoding (US Census Bureau geocoder)"
     }
   }
 

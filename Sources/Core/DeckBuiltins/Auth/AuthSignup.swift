@@ -2,24 +2,47 @@ import ArgumentParser
 import AuthAPI
 import DeckAuth
 import DeckCore
+import OpenAPIRuntime
 
 struct AuthSignup: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "signup", abstract: "Create an account and sign in to it.")
+    commandName: "signup", abstract: "Create an account and sign in to it.",
+    discussion: HelpText.discussion(
+      """
+      --role stores the account's role for the recruiting service (its user_metadata.role, as the
+      app's sign-up does): an athlete changes their own player details; a parent may read them
+      but not change them. Without it the account has no role and is treated as an athlete.
+
+      $ printf '%s' "$PASSWORD" | deck auth signup --email parent@example.com --role parent --password-stdin
+      """,
+      exits: [.usage(), .rejected("the email is taken, or the password too weak"), .unavailable()]))
 
   @OptionGroup var global: GlobalOptions
 
   @Option(help: "The account's email address.")
   var email: String
 
+  @Option(help: "The recruiting role, stored as user_metadata.role.")
+  var role: Role?
+
   @Flag(help: "Read the password from stdin (otherwise it is asked for on the terminal).")
   var passwordStdin = false
+
+  /// The roles of the recruiting app (preferences.md: "User role: determines player-details read/write access").
+  enum Role: String, CaseIterable, ExpressibleByArgument {
+    case athlete, parent
+  }
 
   func run(_ context: DeckContext) async throws {
     let email = try Credentials.validateEmail(email)
     let password = try Credentials.password(fromStdin: passwordStdin)
-    let session = try await context.authClient().signup(body: .json(.init(email: email, password: password))).ok.body
-      .json
+    let data = try role.map {
+      Components.Schemas.Metadata(
+        additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: ["role": $0.rawValue]))
+    }
+    let session = try await context.authClient().signup(
+      body: .json(.init(email: email, password: password, data: data))
+    ).ok.body.json
     try Credentials.signedIn(StoredSession(session), context: context, verb: "Signed up and signed in as")
   }
 }

@@ -34,7 +34,8 @@ package enum KioskSandbox: SandboxFeature {
       on: routes.transport, serverURL: SandboxRoutes.root,
       middlewares: [
         ErrorResponseMiddleware(requestError: KioskHandlers.requestError),
-        ExplicitNullsMiddleware(operationID: "getNextSession", keys: ["session", "order"]),
+        // `next` answers `{"session": null, "order": null}` when nothing waits, as the spec shows.
+        ExplicitNullsMiddleware(["getNextSession": [["session"], ["order"]]]),
       ])
     try KioskAdminHandlers(state: state).registerHandlers(
       on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self),

@@ -125,7 +125,10 @@ public struct DashboardWidgetVisibility: FieldRecord {
 
 extension Field where Record == DashboardWidgetVisibility {
   fileprivate init<Item: DashboardItem>(item: Item, _ path: any WritableKeyPath<Record, Bool> & Sendable) {
-    self.init(item.rawValue, path, item.label, container: Item.section.rawValue)
+    // The label is an alias where spelling differs (`School Map` for schoolMapWidget): what the
+    // app's grid shows names the item too.
+    let label = NameMatching.folded(item.label) == NameMatching.folded(item.rawValue) ? [] : [item.label]
+    self.init(item.rawValue, path, item.label, container: Item.section.rawValue, aliases: label)
     spec.section = Item.section.title
   }
 }

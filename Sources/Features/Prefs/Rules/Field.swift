@@ -127,12 +127,12 @@ public struct Field<Record>: Sendable {
   /// A property that always has a value.
   init<Value: FieldValue>(
     _ key: String, _ path: any WritableKeyPath<Record, Value> & Sendable, _ label: String, _ rule: FieldRule = .any,
-    parent: String? = nil, container: String? = nil
+    parent: String? = nil, container: String? = nil, aliases: [String] = []
   ) {
     self.init(
       spec: FieldSpec(
         key: key, label: label, section: "", kind: Value.kind, isOptional: false, rule: rule, parent: parent,
-        container: container),
+        container: container, aliases: aliases),
       read: { $0[keyPath: path].json },
       write: { record, value in if let value = Value(json: value) { record[keyPath: path] = value } })
   }

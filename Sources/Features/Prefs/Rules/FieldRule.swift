@@ -3,7 +3,7 @@
 public enum FieldRule: Sendable, Equatable {
   /// Any value of the field's type (booleans).
   case any
-  /// Free text, not empty, at most `maxTextLength` characters.
+  /// Free text, not empty, at most `maxTextLength` characters (Unicode code points, as JSON Schema counts).
   case text
   case intRange(ClosedRange<Int>)
   case doubleRange(ClosedRange<Double>)
@@ -125,9 +125,12 @@ public enum FieldRule: Sendable, Equatable {
     case .text:
       return text.isEmpty
         ? .invalid(field, value, "is empty", allowed: allowed)
-        : require(text.count <= Self.maxTextLength, "is too long (\(text.count) characters)")
-    case .oneOf(let values): return values.contains(text) ? nil : .notAllowed(field, value, allowed: allowed)
-    case .usState: return require(text.count == 2 && USStates.contains(text), "is not a US state code")
+        : require(
+          text.unicodeScalars.count <= Self.maxTextLength, "is too long (\(text.unicodeScalars.count) characters)")
+    case .oneOf(let values):
+      return values.contains { $0.unicodeScalars.elementsEqual(text.unicodeScalars) }
+        ? nil : .notAllowed(field, value, allowed: allowed)
+    case .usState: return require(USStates.contains(text), "is not a US state code")
     case .zip: return require(TextFormat.isZIP(text), "is not a ZIP code")
     case .email: return require(TextFormat.isEmail(text), "is not an email address")
     case .webURL: return require(TextFormat.isWebURL(text), "is not a web address")

@@ -59,11 +59,13 @@ enum NameMatching {
     return items[index]
   }
 
-  /// The issue for an unknown name: `name: unknown <what>; did you mean a, b or c?`.
-  static func unknown(_ name: String, what: String, candidates: [String]) -> ValidationIssue {
+  /// The issue for an unknown name: `name: unknown <what>; did you mean a, b or c?`; with `within`
+  /// (the object holding it, e.g. `statsCards`), the field is shown as `within.name`.
+  static func unknown(_ name: String, what: String, candidates: [String], within: String? = nil) -> ValidationIssue {
     let suggestions = nearest(to: name, in: candidates)
     let allowed = FieldRule.orList(suggestions)
-    let shown = name.isEmpty ? "\"\"" : name.count > 60 ? JSONValue.quoted(name) : name
+    let bare = name.isEmpty ? "\"\"" : name.count > 60 ? JSONValue.quoted(name) : name
+    let shown = within.map { "\($0).\(bare)" } ?? bare
     return ValidationIssue(
       field: shown, value: JSONValue.quoted(name), allowed: allowed,
       message: "\(shown): unknown \(what); did you mean \(allowed)?")

@@ -2,7 +2,9 @@ import Foundation
 
 /// An export file: `{"version": 1, "categories": {"player": {…}, "school": {…}, …}}` with any subset
 /// of the categories. Import reads it with `parse(_:)`, which refuses the whole file if any part is
-/// wrong, so nothing is sent unless everything is valid.
+/// wrong (unknown keys included, so that a misspelt one is not dropped silently), so nothing is
+/// sent unless everything is valid. Keys a category always has may be left out: they take the
+/// defaults.
 public struct PrefsExport: Sendable, Equatable, Codable {
   public static let currentVersion = 1
 
@@ -54,6 +56,9 @@ public struct PrefsExport: Sendable, Equatable, Codable {
       problems.document.append(.invalid("document", json.literal, "is not a JSON object", allowed: shape))
       return (document, problems)
     }
+    for key in object.keys.sorted() where key != "version" && key != "categories" {
+      problems.document.append(NameMatching.unknown(key, what: "document key", candidates: ["version", "categories"]))
+    }
     switch object["version"] {
     case nil, .null: problems.document.append(.missing("version", allowed: String(currentVersion)))
     case .some(let raw) where FieldKind.int.coerce(raw) == .int(currentVersion): break
@@ -69,7 +74,8 @@ public struct PrefsExport: Sendable, Equatable, Codable {
           problems.document.append(NameMatching.unknown(name, what: "category", candidates: names))
           continue
         }
-        let (value, issues) = PrefsValue.read(json, as: category)
+        let (value, read) = PrefsValue.read(json, as: category)
+        let issues = read + PrefsValue.shapeIssues(json, as: category, .noUnknownKeys)
         document.categories[category] = value
         if !issues.isEmpty { problems.categories[category] = Validation(issues) }
       }

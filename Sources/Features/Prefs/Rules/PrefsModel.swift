@@ -14,6 +14,9 @@ public protocol PrefsModel: Codable, Sendable, Equatable {
   /// `json` as this category's value, with every wrongly typed field named; the value falls back to
   /// the default for those fields.
   static func read(_ json: JSONValue) -> (value: Self, issues: [ValidationIssue])
+  /// The problems of `json`'s keys that `read` lets pass: unknown keys, and with `.complete`,
+  /// missing or null keys the model always has (see `ShapeCheck`).
+  static func shapeIssues(_ json: JSONValue, _ check: ShapeCheck) -> [ValidationIssue]
   /// The value with text trimmed, empty text cleared and spellings canonical (see `FieldRule`);
   /// applied before validation.
   func normalized() -> Self

@@ -71,3 +71,24 @@ public enum PrefsValue: Sendable, Equatable, Encodable {
 
   public func encode(to encoder: any Encoder) throws { try model.encode(to: encoder) }
 }
+
+extension PrefsValue {
+  /// The value with `key=value` assignments applied (see `FieldRecord.applying`), and what
+  /// changed. School preferences are a list and take no assignments.
+  public func applying(_ assignments: [String]) throws(Validation) -> (value: PrefsValue, changes: [FieldChange]) {
+    func apply<Record: FieldRecord>(_ record: Record) throws(Validation) -> (PrefsValue, [FieldChange]) {
+      let (value, changes) = try record.applying(assignments)
+      return (value.tagged, changes)
+    }
+    guard let record = model as? any FieldRecord else {
+      throw Validation([
+        ValidationIssue(
+          field: category.rawValue, value: "", allowed: "school add|move|remove|template",
+          message:
+            "\(category.rawValue): school preferences are a list and take no key=value; use school add, move, remove or template"
+        )
+      ])
+    }
+    return try apply(record)
+  }
+}

@@ -23,18 +23,12 @@ extension SchoolPreferences {
   /// JSON type and within its options) and that the priorities are exactly 1…n.
   public func validate() -> Validation {
     var issues: [ValidationIssue] = []
-    var positions: [String: Int] = [:]
+    let duplicates = Dictionary(grouping: duplicateIDIssues, by: \.field)
     for (offset, preference) in preferences.enumerated() {
       let position = offset + 1
       let idField = SchoolPreference.field(position, "id")
       issues += FieldRule.text.check(.string(preference.id), field: idField, kind: .string)
-      if let first = positions[preference.id] {
-        issues.append(
-          .invalid(
-            idField, JSONValue.quoted(preference.id), "is also the id of preference \(first)", allowed: "a unique id"))
-      } else {
-        positions[preference.id] = position
-      }
+      issues += duplicates[idField] ?? []
       if preference.category != preference.type.category {
         issues.append(
           .invalid(

@@ -7,7 +7,10 @@ public enum USStates {
     "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
   ]
 
-  static let codeSet = Set(codes)
+  /// The codes as code points: Swift compares strings by canonical equivalence, which would take
+  /// `A\u{212A}` (a Kelvin sign) for `AK`; stored values must be the exact code.
+  static let codeSet = Set(codes.map { Array($0.unicodeScalars) })
 
-  public static func contains(_ code: String) -> Bool { codeSet.contains(code) }
+  /// Whether `code` is exactly one of the codes (upper case, two ASCII letters).
+  public static func contains(_ code: String) -> Bool { codeSet.contains(Array(code.unicodeScalars)) }
 }

@@ -1,0 +1,139 @@
+import ArgumentParser
+import DeckConfig
+import DeckCore
+import DeckSupport
+import Foundation
+import PrefsRules
+
+/// `deck prefs`: the five preference pages of the recruiting app (preferences.md), on the
+/// recruiting service's V2 category API, plus the geocoder the home location uses.
+public enum PrefsModule: DeckModule {
+  public static let name = "prefs"
+  public static let summary =
+    "Read and change the recruiting preferences: player, school, notifications, dashboard, location."
+  public static let services: [Service] = [.recruiting, .geocoder]
+  public static var commands: [any ParsableCommand.Type] { [PrefsCommand.self] }
+  public static var sandboxCommands: SandboxCommands { SandboxCommands(inspect: [InspectPrefs.self]) }
+}
+
+struct PrefsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prefs", abstract: PrefsModule.summary,
+    discussion: HelpText.discussion(
+      """
+      Categories: player (the athlete's profile), school (the ranked school criteria),
+      notifications, dashboard (which cards and widgets show) and location (the home address and
+      its coordinates). Every command needs a signed-in user (deck auth login). Values are typed
+      and validated before anything is sent; every change is recorded in the category's history.
+      Parents may read the player details of their athlete but not change them.
+      """,
+      exits: [
+        .failure(), .usage("bad input: an unknown key or a value out of range (nothing was sent)"),
+        .rejected("the service refused the data"), .unavailable("the service could not be reached"),
+        .unauthorized("not signed in, or a parent changing the player details"),
+      ]),
+    subcommands: [
+      PrefsGet.self, PrefsSet.self, PrefsEdit.self, PrefsReset.self, PrefsDelete.self, PrefsHistory.self,
+      PrefsSchool.self, PrefsDashboard.self, PrefsLocation.self, PrefsExportCommand.self, PrefsImportCommand.self,
+    ])
+}
+
+extension PrefsCategory: ExpressibleByArgument {}
+
+/// The category argument every command takes; its values complete.
+struct CategoryOption: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp("The category: player, school, notifications, dashboard or location.", valueName: "category"))
+  var category: PrefsCategory
+}
+
+/// Problems found before anything was sent: exit 64, one line per problem, each naming its field.
+enum PrefsProblem {
+  static func invalid(_ validation: Validation, _ what: String, hint: String? = nil) -> DeckError {
+    DeckError.usage(
+      "Invalid \(what), nothing was sent:\n" + validation.messages.map { "  " + $0 }.joined(separator: "\n"),
+      hint: hint)
+  }
+}
+
+/// What a write printed with --json: the category, what changed, and the value now stored.
+struct PrefsWriteView: Encodable {
+  var category: PrefsCategory
+  var changes: [FieldChange]
+  var data: PrefsValue
+  /// A player save triggers a fit score recalculation on the service.
+  var fitScoreRecalculated: Bool
+  /// Why the changes are not in the history although the write succeeded.
+  @ExplicitNull var historyProblem: String?
+}
+
+/// The read-change-write cycle of the commands that change one category: refuse a parent's
+/// change to the player details before sending anything, fetch the current value, apply the
+/// change, normalise and validate it (exit 64 naming the fields), send it only if something
+/// changed, record the changes in the history, and print them.
+struct PrefsUpdate {
+  let context: DeckContext
+  let category: PrefsCategory
+
+  var service: PrefsService { PrefsService(context: context) }
+
+  /// Runs the cycle; `change` gets the current value and returns the new one (or throws a
+  /// `Validation`, which becomes exit 64). `after` prints more for a person once it is saved.
+  /// Returns the value stored now.
+  @discardableResult
+  func run(
+    _ change: (PrefsValue) throws -> PrefsValue, after: (PrefsValue) -> Void = { _ in }
+  ) async throws -> PrefsValue {
+    try await service.requireWritable(category)
+    let fetched = try await service.fetch(category)
+    if fetched.readOnly { throw PrefsService.readOnly(email: nil) }
+    for warning in fetched.warnings { context.output.info("warning: \(warning)") }
+    let updated: PrefsValue
+    do {
+      updated = try change(fetched.value).validated()
+    } catch let validation as Validation {
+      throw PrefsProblem.invalid(validation, category.noun)
+    }
+    return try await save(updated, over: fetched, after: after)
+  }
+
+  /// Saves `updated` (validated) over what was fetched, unless nothing changed, and prints the
+  /// result. Returns the value stored now.
+  @discardableResult
+  func save(_ updated: PrefsValue, over fetched: FetchedPrefs, after: (PrefsValue) -> Void = { _ in }) async throws
+    -> PrefsValue
+  {
+    let changes = fetched.value.changes(to: updated)
+    // A stored document that did not validate is replaced even when the new value equals the defaults.
+    guard !changes.isEmpty || !fetched.warnings.isEmpty else {
+      let view = PrefsWriteView(
+        category: category, changes: [], data: fetched.value, fitScoreRecalculated: false, historyProblem: nil)
+      try context.output.emit(view) {
+        context.output.info("Nothing changed; nothing was sent.")
+        after(fetched.value)
+      }
+      return fetched.value
+    }
+    let saved = try await service.save(Self.stamped(updated), over: fetched.value)
+    let view = PrefsWriteView(
+      category: category, changes: saved.changes, data: saved.value,
+      fitScoreRecalculated: saved.fitScoreRecalculated, historyProblem: saved.historyProblem)
+    try context.output.emit(view) {
+      context.output.info("Saved the \(category.noun)\(saved.changes.isEmpty ? "." : ":")")
+      PrefsText(output: context.output).showChanges(saved.changes)
+      after(saved.value)
+      if saved.fitScoreRecalculated { context.output.info("The fit scores are being recalculated.") }
+    }
+    if let problem = saved.historyProblem {
+      context.output.info("warning: the change is saved, but its history entry was not recorded: \(problem)")
+    }
+    return saved.value
+  }
+
+  /// School preferences carry the time of the client's last change.
+  static func stamped(_ value: PrefsValue) -> PrefsValue {
+    guard case .school(var school) = value else { return value }
+    school.lastUpdated = Date().formatted(.iso8601)
+    return .school(school)
+  }
+}
