@@ -6,7 +6,8 @@ import Testing
 struct DoctorCommandTests {
   static let names = [
     "config directory", "config file", "token file", "environment", "service flyr", "service kiosk",
-    "service recruiting", "service nudge", "service auth", "account", "clock", "completion", "plugins", "sandbox",
+    "service recruiting", "service nudge", "service auth", "service geocoder", "account", "clock", "completion",
+    "plugins", "sandbox",
   ]
 
   /// A `local` deck signed in to a served sandbox, with bash as its shell and a PATH without plugins.
@@ -56,7 +57,7 @@ struct DoctorCommandTests {
     let lines = human.stdout.split(separator: "\n")
     #expect(lines.count == Self.names.count + 1)
     #expect(lines.dropLast().allSatisfy { $0.hasPrefix("✓ ") }, "\(human.stdout)")
-    #expect(lines.last == "No problems found (14 checks).")
+    #expect(lines.last == "No problems found (15 checks).")
     #expect(!human.stdout.contains("eyJ"), "never the token")
   }
 
@@ -70,7 +71,7 @@ struct DoctorCommandTests {
       result.stdout.contains(
         "fix: mkdir -p \(deck.home)/data/bash-completion/completions && deck completion bash > \(deck.home)/data/bash-completion/completions/deck"
       ), "\(result.stdout)")
-    #expect(result.stdout.hasSuffix("1 warning (of 14 checks).\n"))
+    #expect(result.stdout.hasSuffix("1 warning (of 15 checks).\n"))
   }
 
   @Test func aServerThatIsDownFailsWithTheCommandThatStartsIt() throws {
@@ -83,7 +84,7 @@ struct DoctorCommandTests {
     #expect(result.stdout.contains("✗ service flyr"))
     #expect(result.stdout.contains("connection refused"))
     #expect(result.stdout.contains("fix: deck sandbox serve --port 9"))
-    #expect(result.stderr.contains("error: 1 check failed (of 14 checks)."))
+    #expect(result.stderr.contains("error: 1 check failed (of 15 checks)."))
     let found = try checks(try deck.run(["doctor", "--json"]))
     #expect(found["service flyr"]?["status"] as? String == "error")
     #expect(found["service flyr"]?["fix"] as? String == "deck sandbox serve --port 9")

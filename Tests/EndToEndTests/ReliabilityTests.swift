@@ -70,7 +70,7 @@ struct ReliabilityEndToEndTests {
   /// machine (CI shares 2 cores with other builds) process start-up alone can approach a
   /// second, so the bound is on the time beyond start-up: the same binary, the same
   /// environment, a command that sends nothing (`env show`), timed just before, best of two.
-  /// What is left is the connects and the retry waits (0.3-0.6 s by the policy): under 1 s.
+  /// What is left is the connects and the retry waits (0.3-0.6 s by the policy).
   @Test func aRefusedConnectionExits69AfterDecksOwnRetries() throws {
     let deck = try DeckCLI()
     let variables = ["DECK_FLYR_URL": closedURL]
@@ -87,7 +87,10 @@ struct ReliabilityEndToEndTests {
     // Three tries: the retry middleware sees the connect error through the runtime's wrapper.
     #expect(result.stderr.components(separatedBy: "> GET").count - 1 == 3, "\(result.stderr)")
     print("refused connection, 3 tries: \(Int(elapsed * 1000)) ms; start-up \(Int(startup * 1000)) ms")
-    #expect(elapsed - startup < 1, "\(Int(elapsed * 1000)) ms in all, \(Int(startup * 1000)) ms of start-up")
+    // The bug this guards against cost 10 s (connects retried until the connect timeout); the
+    // bound sits far from both that and the expected 0.3-0.6 s, so a loaded machine does not
+    // fail it. The speed itself is bench/'s `unreachable_s` row.
+    #expect(elapsed - startup < 5, "\(Int(elapsed * 1000)) ms in all, \(Int(startup * 1000)) ms of start-up")
   }
 
   @Test func urlsFoundationRejectsNeverCrashDeck() throws {
