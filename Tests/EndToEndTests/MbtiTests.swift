@@ -77,11 +77,13 @@ struct MbtiTests {
     #expect(traced.stdout.hasPrefix("INFP\n"))
     // The traced POST /answers/ (the request, up to its response) carries every text exactly,
     // as a key of `answers` (JSON escapes aside).
-    let post = try #require(traced.stderr.range(of: "> POST \(server.url)/answers/"))
-    let answered = try #require(traced.stderr.range(of: "\n< ", range: post.upperBound..<traced.stderr.endIndex))
-    let request = String(traced.stderr[post.upperBound..<answered.lowerBound])
-    let bodyStart = try #require(request.firstIndex(of: "{"))
-    let sent = try #require(try json(String(request[bodyStart...])) as? [String: Any])
+    // Events are sent alongside, so their trace may come between the request and its answer:
+    // the body is the lines after the request's headers, up to the next traced request or answer.
+    let lines = traced.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    let post = try #require(lines.firstIndex { $0 == "> POST \(server.url)/answers/" })
+    let request = lines[(post + 1)...].prefix { !$0.hasPrefix("< ") && !$0.contains(" http://") }
+      .filter { !$0.hasPrefix("> ") }.joined(separator: "\n")
+    let sent = try #require(try json(request) as? [String: Any], "\(traced.stderr)")
     #expect((sent["answers"] as? [String: Int]).map { Set($0.keys) } == Set(texts), "\(request)")
 
     // A text that differs in case only is not a question: refused before sending, by number.

@@ -25,6 +25,18 @@ struct MbtiScoringTests {
     }
   }
 
+  @Test("the NudgeAPI contract lists exactly the questions the sandbox serves, in order")
+  func contractListsTheQuestions() throws {
+    let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/Contracts/NudgeAPI/openapi.yaml")
+    let lines = try String(contentsOf: contract, encoding: .utf8).split(separator: "\n").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    let start = try #require(lines.firstIndex(of: "propertyNames:"))
+    let listed = lines[(start + 2)...].prefix { $0.hasPrefix("- \"") }.map { String($0.dropFirst(3).dropLast()) }
+    #expect(listed == MbtiScoring.questions.map(\.text))
+  }
+
   @Test("fixed answer sets give known types (the spec's integration test)")
   func knownTypes() {
     #expect(MbtiScoring.score(Array(repeating: 3, count: 24)).type == "INFP", "a tie on every axis")
@@ -66,9 +78,11 @@ struct MbtiScoringTests {
     guard case .failure(let one) = MbtiScoring.check(answers) else { return #expect(Bool(false)) }
     #expect(one.message == "Every question needs an answer; question 10 has none.")
     answers[texts[4]] = nil
-    answers["you regularly make new friends."] = 3
+    answers["you start conversations with strangers at events without much effort."] = 3
     guard case .failure(let unknown) = MbtiScoring.check(answers) else { return #expect(Bool(false)) }
-    #expect(unknown.unknown == ["you regularly make new friends."], "texts match exactly, case included")
+    #expect(
+      unknown.unknown == ["you start conversations with strangers at events without much effort."],
+      "texts match exactly, case included")
   }
 }
 

@@ -15,36 +15,32 @@ enum MbtiScoring {
   /// What `GET /questions/` serves as each question's options (mbti-quiz.md: "options": ["Agree","Disagree"]).
   static let options = ["Agree", "Disagree"]
 
+  /// Written for deck (the sandbox's own wording, in the style of a Likert personality quiz).
   static let questions: [Question] = [
-    Question(text: "You regularly make new friends.", letter: "E"),
-    Question(text: "You prefer to spend a free evening quietly on your own.", letter: "I"),
-    Question(
-      text: "You spend a lot of your free time exploring various random topics that pique your interest.", letter: "N"),
-    Question(
-      text: "You prefer tasks that require you to come up with creative solutions rather than follow concrete steps.",
-      letter: "N"),
-    Question(text: "You are more inclined to follow your head than your heart.", letter: "T"),
-    Question(text: "You are deeply moved when others share their difficulties with you.", letter: "F"),
-    Question(text: "You usually prefer to get your revenge rather than forgive.", letter: "T"),
-    Question(text: "You like to use organizing tools like schedules and lists.", letter: "J"),
-    Question(
-      text: "You feel comfortable just walking up to someone you find interesting and striking up a conversation.",
-      letter: "E"),
-    Question(text: "You rely on facts and past experience more than on hunches.", letter: "S"),
-    Question(text: "You prefer to keep your options open rather than commit to a plan.", letter: "P"),
-    Question(text: "You usually finish your work well before the deadline.", letter: "J"),
-    Question(text: "You avoid making phone calls.", letter: "I"),
-    Question(text: "You enjoy debating ideas about how the world could be different.", letter: "N"),
-    Question(text: "You notice small practical details that others miss.", letter: "S"),
-    Question(text: "You value being fair over being kind.", letter: "T"),
-    Question(text: "Your mood can change very quickly.", letter: "P"),
-    Question(text: "You enjoy being the center of attention at a party.", letter: "E"),
-    Question(text: "You prefer instructions that are specific and step by step.", letter: "S"),
-    Question(text: "Seeing other people cry can easily make you feel like you want to cry too.", letter: "F"),
-    Question(text: "You like to plan your day in advance.", letter: "J"),
-    Question(text: "You feel drained after spending a long time with large groups.", letter: "I"),
-    Question(text: "You make decisions based on how they will affect the people involved.", letter: "F"),
-    Question(text: "You often leave things to the last minute and improvise.", letter: "P"),
+    Question(text: "You start conversations with strangers at events without much effort.", letter: "E"),
+    Question(text: "A quiet evening at home sounds better to you than a night out.", letter: "I"),
+    Question(text: "You often lose track of time reading about ideas that have no practical use.", letter: "N"),
+    Question(text: "You would rather invent a new way to do a task than follow a proven recipe.", letter: "N"),
+    Question(text: "When you decide, logic weighs more for you than feelings.", letter: "T"),
+    Question(text: "Hearing about a friend's problems stays with you for the rest of the day.", letter: "F"),
+    Question(text: "You would rather point out a mistake than let it pass to keep the peace.", letter: "T"),
+    Question(text: "You keep a to-do list and cross items off it.", letter: "J"),
+    Question(text: "You introduce yourself first when you join a new team.", letter: "E"),
+    Question(text: "You trust what has worked before more than a hunch.", letter: "S"),
+    Question(text: "You like to decide at the last moment, once you see all the options.", letter: "P"),
+    Question(text: "You finish assignments days before they are due.", letter: "J"),
+    Question(text: "You would rather send a message than make a call.", letter: "I"),
+    Question(text: "You enjoy talking about how things might work in a hundred years.", letter: "N"),
+    Question(text: "You spot typos and small errors that others overlook.", letter: "S"),
+    Question(text: "Fair rules matter more to you than sparing someone's feelings.", letter: "T"),
+    Question(text: "Your plans for the weekend usually change as it goes.", letter: "P"),
+    Question(text: "You feel energized after a crowded party.", letter: "E"),
+    Question(text: "You like instructions that list every step in order.", letter: "S"),
+    Question(text: "You are easily moved by a sad film or story.", letter: "F"),
+    Question(text: "You plan your day before it begins.", letter: "J"),
+    Question(text: "After a long day with many people, you need time alone to recharge.", letter: "I"),
+    Question(text: "You weigh how a decision will make people feel before you make it.", letter: "F"),
+    Question(text: "You often start work at the last minute and improvise the rest.", letter: "P"),
   ]
 
   /// The type and the score of each letter for a complete, checked set of answers
