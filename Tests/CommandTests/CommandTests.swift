@@ -35,6 +35,32 @@ struct CommandTests {
     #expect(empty.stderr.contains("The search query is empty."))
   }
 
+  @Test("a line is parsed by the deepest command it names; help and completion requests keep their answers")
+  func parsingPathsAndRequests() async throws {
+    // Options between the command names: parsed from the `brokerage` level, as before.
+    let between = await deck.run(["brokerage", "--json", "search", "keller", "--limit", "1"])
+    #expect(between.status == 0, "\(between.stderr)")
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(between.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 1)
+    // Help for a path of real commands is that command's help, on stdout.
+    let help = await deck.run(["brokerage", "search", "--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("USAGE: deck brokerage search"))
+    // A typo in a help request is named, also after an option's value (`--env sandbox`).
+    for line in [["brokerage", "serch", "--help"], ["--env", "sandbox", "brokerage", "serch", "--help"]] {
+      let typo = await deck.run(line)
+      #expect(typo.status == 64, "\(line)")
+      #expect(typo.stderr.contains("Unknown command 'serch'"), "\(line): \(typo.stderr)")
+      #expect(typo.stderr.contains("Did you mean 'search'?"), "\(line)")
+    }
+    // A shell's completion request answers with the values only.
+    let completion = await deck.run(["---completion", "--", "--env", "2", "2", "deck", "--env", "lo"])
+    #expect(completion.status == 0, "\(completion.stderr)")
+    #expect(completion.stdout.split(separator: "\n").contains("local"))
+    #expect(!completion.stdout.contains("sandbox"))
+    #expect(completion.stderr.isEmpty)
+  }
+
   @Test("mbti: a submitted answer set gives its type and is kept in this session's state")
   func mbtiSubmit() async throws {
     let file = deck.home + "/answers.json"

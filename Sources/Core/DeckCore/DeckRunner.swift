@@ -30,9 +30,11 @@ public enum DeckRunner {
       if ErrorPresenter.owns(error) { return ErrorPresenter.present(error, output: session.output) }
       let code = root.exitCode(for: error).rawValue
       // A usage error, or help asked for a path that names no command: say which word is not a
-      // command and what it may have meant. (Plain `--help` builds no tree.)
+      // command and what it may have meant. The whole tree (`_dumpHelp()`, every command
+      // reflected) is built only when a word may be a mistyped command: not for plain `--help`,
+      // a path of real commands, or a shell's completion request.
       if code == ExitCode.validationFailure.rawValue
-        || (code == 0 && arguments.contains(where: { !$0.hasPrefix("-") })),
+        || (code == 0 && !isCompletionRequest(arguments) && !namesOnlyCommands(root, arguments)),
         let unknown = UsageHelp.unknownCommand(in: CommandTree.of(root), arguments: arguments)
       {
         return ErrorPresenter.present(unknown.error, output: session.output)
@@ -53,17 +55,66 @@ public enum DeckRunner {
   /// protocol conformances. Anything the subtree cannot parse (a typo, `--help`, options placed
   /// before the command name, `--version`) is parsed again from the root, so errors and help
   /// are exactly the root's.
+  ///
+  /// The subtree is the deepest command the leading words name (`brokerage search keller` is
+  /// parsed by `search` alone), found through the commands' static configurations, which
+  /// reflect nothing: each command level parsed costs a reflection of its arguments (and of
+  /// argument-parser's own completion-script pseudo-commands), on every line of a script.
   static func parse<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) throws -> any ParsableCommand {
-    if let first = arguments.first, !first.hasPrefix("-"),
-      !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0 == "--" }),
-      let subtree = root.configuration.subcommands.first(where: {
-        $0._commandName == first || $0.configuration.aliases.contains(first)
-      }),
-      let command = try? subtree.parseAsRoot(Array(arguments.dropFirst())), command is any DeckCommand
+    if !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0 == "--" }),
+      let (subtree, rest) = deepestCommand(root, arguments),
+      let command = try? subtree.parseAsRoot(rest), command is any DeckCommand
     {
       return command
     }
     return try root.parseAsRoot(arguments)
+  }
+
+  /// The deepest command named by the leading words of `arguments`, and the words after them
+  /// (nil when the first word names no subcommand).
+  static func deepestCommand(_ root: any ParsableCommand.Type, _ arguments: [String]) -> (
+    any ParsableCommand.Type, [String]
+  )? {
+    var node = root
+    var index = 0
+    while index < arguments.count, let next = subcommand(of: node, named: arguments[index]) {
+      node = next
+      index += 1
+    }
+    return index == 0 ? nil : (node, Array(arguments[index...]))
+  }
+
+  /// The subcommand of `command` called `name` (or with that alias), from its configuration.
+  static func subcommand(of command: any ParsableCommand.Type, named name: String) -> (any ParsableCommand.Type)? {
+    guard !name.hasPrefix("-") else { return nil }
+    return command.configuration.subcommands.first {
+      $0._commandName == name || $0.configuration.aliases.contains(name)
+    }
+  }
+
+  /// A shell's (or the REPL's) completion request: its answer is the output, not help.
+  static func isCompletionRequest(_ arguments: [String]) -> Bool {
+    arguments.first == "---completion"
+  }
+
+  /// Whether every word that stands where a subcommand belongs names one (a help request for
+  /// a real path such as `brokerage search --help`), judged from the static configurations.
+  /// False when unsure (a word that may be an option's value), and the caller asks the tree.
+  static func namesOnlyCommands(_ root: any ParsableCommand.Type, _ arguments: [String]) -> Bool {
+    var node = root
+    var words = arguments[...]
+    if words.first == "help" { words = words.dropFirst() }
+    for word in words {
+      if word == "--" { return true }
+      if word.hasPrefix("-") { continue }
+      if let next = subcommand(of: node, named: word) {
+        node = next
+      } else {
+        // A word after a command without subcommands is its argument; anything else may be a typo.
+        return node.configuration.subcommands.isEmpty || word == "help"
+      }
+    }
+    return true
   }
 
   /// The names (and aliases) of the root's subcommands: they win over plugins.

@@ -23,7 +23,9 @@ public final class LiveProviders: ServiceProviders {
   }
 
   public func startEmbeddedSandbox(databasePath: String) async throws -> URL {
-    let running = try await SandboxServer.start(SandboxOptions(databasePath: databasePath, features: features))
+    let running = try await SandboxServer.start(
+      SandboxOptions(
+        databasePath: databasePath, features: features, eventLoopGroup: HTTPTransportFactory.eventLoopGroup))
     embedded.withLock { $0 = running }
     return running.baseURL
   }

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// How to run a sandbox server.
 public struct SandboxOptions: Sendable {
   /// The SQLite file. Missing parent directories are created with mode 0700.
@@ -14,10 +16,13 @@ public struct SandboxOptions: Sendable {
   public var publicURL: String?
   /// The features the server has, in registry order (their tables, data and routes).
   package var features: [any SandboxFeature.Type]
+  /// The event loops to serve on; nil: NIO's singleton group (a thread per core). The embedded
+  /// sandbox shares the one thread of deck's HTTP client.
+  package var eventLoopGroup: (any EventLoopGroup)?
 
   package init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 3600,
-    publicURL: String? = nil, features: [any SandboxFeature.Type]
+    publicURL: String? = nil, features: [any SandboxFeature.Type], eventLoopGroup: (any EventLoopGroup)? = nil
   ) {
     self.databasePath = databasePath
     self.host = host
@@ -25,5 +30,6 @@ public struct SandboxOptions: Sendable {
     self.accessTokenTTL = accessTokenTTL
     self.publicURL = publicURL
     self.features = features
+    self.eventLoopGroup = eventLoopGroup
   }
 }

@@ -105,6 +105,7 @@ public enum SandboxServer {
         state.didStartListening(port: port)
         onListening(port)
       },
+      eventLoopGroupProvider: state.options.eventLoopGroup.map { .shared($0) } ?? .singleton,
       logger: logger)
   }
 

@@ -14,6 +14,11 @@ public final class HTTPTransportFactory: Sendable {
   /// Created on first use: commands that send nothing never start an event loop.
   public static let shared = HTTPTransportFactory()
 
+  /// The event loop of deck's client side: one thread. A deck process sends one request at a
+  /// time or a few (a one-shot, a script line, a kiosk's polls), and `.singleton` would start
+  /// one thread per core at every start. The embedded sandbox runs its server on it too.
+  public static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
   let client: HTTPClient
 
   init() {
@@ -28,7 +33,7 @@ public final class HTTPTransportFactory: Sendable {
     // http included) around deck's URL checks, and `--trace` would credit the original host.
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .enabled(limit: .ratio(20))
-    client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    client = HTTPClient(eventLoopGroupProvider: .shared(Self.eventLoopGroup), configuration: configuration)
   }
 
   /// A transport with a per-request timeout; errors come out as `DeckError`s.

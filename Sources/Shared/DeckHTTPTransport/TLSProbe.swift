@@ -17,7 +17,7 @@ public enum TLSProbe {
     let context = try NIOSSLContext(configuration: configuration)
     // SNI takes a name, never an address literal.
     let serverName = IPAddress.v4(host) != nil || IPAddress.v6(host) != nil ? nil : host
-    let loop = MultiThreadedEventLoopGroup.singleton.next()
+    let loop = HTTPTransportFactory.eventLoopGroup.next()
     let handshake = loop.makePromise(of: Void.self)
     let milliseconds = max(
       1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
