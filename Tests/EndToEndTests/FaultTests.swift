@@ -189,7 +189,9 @@ struct FaultTests {
     let elapsed = Date().timeIntervalSince(started)
     #expect(result.status == 0)
     #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
-    #expect(elapsed < 1.5, "the 300 ms budget, plus starting the process (\(elapsed) s)")
+    // The backend answers after 10 s; the 300 ms budget plus the process's start stays far
+    // below that even on a loaded machine (the budget itself is measured by bench/).
+    #expect(elapsed < 5, "the 300 ms budget, plus starting the process (\(elapsed) s)")
     #expect(try rules(deck).first?["fired"] as? Int == 1, "the lookup reached the hanging backend")
   }
 }
