@@ -131,3 +131,21 @@ extension NSCondition {
     return body()
   }
 }
+
+/// A python3 server a test starts (`python3 -c SCRIPT ARGUMENTS…`): it prints its port on
+/// its first line.
+final class PythonServer: Sendable {
+  let child: ChildProcess
+  let port: Int
+
+  init(_ script: String, arguments: [String] = []) throws {
+    child = try ChildProcess("python3", ["-c", script] + arguments, environment: ProcessInfo.processInfo.environment)
+    guard let port = Int(child.lines(1, timeout: 30).first?.trimmingCharacters(in: .whitespaces) ?? "") else {
+      child.signal(SIGKILL)
+      throw StartError(output: child.stdout + child.stderr)
+    }
+    self.port = port
+  }
+
+  struct StartError: Error { var output: String }
+}

@@ -219,20 +219,3 @@ struct DoctorCommandTests {
     #expect(help.stdout.contains("1    a check failed (warnings alone exit 0)"))
   }
 }
-
-/// A python3 server the test starts: it prints its port on its first line.
-final class PythonServer: Sendable {
-  let child: ChildProcess
-  let port: Int
-
-  init(_ script: String, arguments: [String] = []) throws {
-    child = try ChildProcess("python3", ["-c", script] + arguments, environment: ProcessInfo.processInfo.environment)
-    guard let port = Int(child.lines(1, timeout: 30).first?.trimmingCharacters(in: .whitespaces) ?? "") else {
-      child.signal(SIGKILL)
-      throw StartError(output: child.stdout + child.stderr)
-    }
-    self.port = port
-  }
-
-  struct StartError: Error { var output: String }
-}

@@ -35,25 +35,17 @@ final class HostileServer: @unchecked Sendable {
   }
 
   let url: String
-  private let child: ChildProcess
+  private let server: PythonServer
   private let temporary: TemporaryDirectory
   private var logPath: String { temporary.path + "/requests.log" }
 
   init(routes: [Route], upstream: String? = nil) throws {
     temporary = try TemporaryDirectory(prefix: "deck-hostile-")
-    let directory = temporary.path
-    try Self.script.write(toFile: directory + "/server.py", atomically: true, encoding: .utf8)
-    try JSONEncoder().encode(Configuration(routes: routes, upstream: upstream))
-      .write(to: URL(fileURLWithPath: directory + "/routes.json"))
-    child = try ChildProcess(
-      "python3", [directory + "/server.py", directory + "/routes.json", directory + "/requests.log"],
-      environment: ProcessInfo.processInfo.environment)
-    let port = child.lines(1, timeout: 30).first?.trimmingCharacters(in: .whitespaces) ?? ""
-    guard Int(port) != nil else {
-      child.signal(SIGKILL)
-      throw StartError(output: child.stdout + child.stderr)
-    }
-    url = "http://127.0.0.1:\(port)"
+    let routesPath = temporary.path + "/routes.json"
+    try JSONEncoder().encode(Configuration(routes: routes, upstream: upstream)).write(
+      to: URL(fileURLWithPath: routesPath))
+    server = try PythonServer(Self.script, arguments: [routesPath, temporary.path + "/requests.log"])
+    url = "http://127.0.0.1:\(server.port)"
   }
 
   /// The requests so far, as "METHOD /path?query".
@@ -66,8 +58,6 @@ final class HostileServer: @unchecked Sendable {
     requests.filter { $0.split(separator: " ").last.map { $0.split(separator: "?").first == Substring(path) } ?? false }
       .count
   }
-
-  struct StartError: Error { var output: String }
 
   static let script = #"""
     import http.server, json, signal, socketserver, sys, urllib.error, urllib.request
