@@ -104,6 +104,13 @@ package struct SandboxRoutes {
   /// `/`: where contract handlers are registered (their documents' paths are absolute).
   package static let root = URL(string: "/")!
 
+  /// Lets the sandbox answer GET requests of `path` (any query) from its ``ResponseCache`` while
+  /// the database is unchanged. Only for routes whose answer depends on nothing but the request's
+  /// URI, its Accept header and the database: no user, no clock, no randomness.
+  package func cacheResponses(ofGET path: String) {
+    state.responseCache.allow(path: path)
+  }
+
   /// Where a feature's operator endpoints are registered: `/__sandbox/v1/<name>`.
   package static func operatorURL(_ feature: any SandboxFeature.Type) -> URL {
     root.appendingPathComponent(String(OperatorGuardMiddleware.prefix.dropFirst())).appendingPathComponent(feature.name)

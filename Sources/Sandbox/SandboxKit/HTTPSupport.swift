@@ -52,8 +52,8 @@ package struct SandboxAPIError: Error, HTTPResponseConvertible {
 }
 
 /// Turns every error of an OpenAPI operation into a JSON error response in the API's style:
-/// ``SandboxAPIError``s as they are, request decoding failures (4xx) through `requestError`,
-/// anything else into a 500.
+/// ``SandboxAPIError``s as they are, an Accept header the operation cannot satisfy into a 406,
+/// request decoding failures (4xx) through `requestError`, anything else into a 500.
 package struct ErrorResponseMiddleware: ServerMiddleware {
   /// Builds the error for a request that could not be decoded (missing or malformed parameter
   /// or body). Gets the operation id, the request and the status the runtime chose.
@@ -73,6 +73,13 @@ package struct ErrorResponseMiddleware: ServerMiddleware {
       return try await next(request, body, metadata)
     } catch let error as ServerError {
       if let apiError = error.underlyingError as? SandboxAPIError { return apiError.response }
+      if error.httpStatus == .notAcceptable {
+        // Asked in the Accept header for a type this operation does not answer with.
+        let accept = request.headerFields[.accept].map(ContractText.trim) ?? ""
+        return SandboxAPIError.simple(
+          .notAcceptable, "this route answers application/json, not \(accept): send Accept: application/json"
+        ).response
+      }
       if error.operationInput == nil, (400..<500).contains(error.httpStatus.code) {
         return requestError(operationID, request, error.httpStatus).response
       }

@@ -14,6 +14,8 @@ package final class SandboxState: Sendable {
   /// The auth service's anon key (the Supabase clients' `apikey`), signed with that secret.
   let anonKey: String
   let faults = FaultRules()
+  /// Answers of read-only routes while the database is unchanged (see ``ResponseCache``).
+  package let responseCache: ResponseCache
   private let delay = Mutex<Int>(0)
   private let listeningPort = Mutex<Int?>(nil)
 
@@ -22,6 +24,7 @@ package final class SandboxState: Sendable {
     self.options = options
     self.adminToken = adminToken
     self.signer = signer
+    self.responseCache = ResponseCache(databasePath: options.databasePath)
     self.anonKey = try await signer.anonKey()
   }
 

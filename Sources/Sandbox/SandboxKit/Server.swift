@@ -24,7 +24,8 @@ public enum SandboxServer {
     }
     for await port in ports {
       return RunningSandbox(
-        baseURL: baseURL(host: options.host, port: port), adminToken: state.adminToken, group: group, task: task)
+        baseURL: baseURL(host: options.host, port: port), adminToken: state.adminToken,
+        responseCache: state.responseCache, group: group, task: task)
     }
     if Task.isCancelled {
       await group.triggerGracefulShutdown()
@@ -66,13 +67,15 @@ public enum SandboxServer {
     let router = SandboxRouter(context: SandboxRequestContext.self)
     let routes = RouteTable()
     // Outermost first: the body limit, 405s, the request head for handlers, the operator
-    // endpoints' token and origin checks, then fault rules and the delay (API routes only).
+    // endpoints' token and origin checks, then fault rules and the delay (API routes only),
+    // then the cache of the read-only routes features allow (SandboxRoutes.cacheResponses).
     router.middlewares.add(BodyLimitMiddleware())
     router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
     router.middlewares.add(RequestHeadMiddleware())
     router.middlewares.add(OperatorGuardMiddleware(state: state, routes: routes))
     router.middlewares.add(FaultMiddleware(state: state))
     router.middlewares.add(DelayMiddleware(state: state))
+    router.middlewares.add(ResponseCacheMiddleware(cache: state.responseCache))
     let transport = RecordingTransport(router: router, table: routes)
     try AuthHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/auth/v1")!, middlewares: AuthHandlers.middlewares(state: state))
@@ -121,12 +124,16 @@ public final class RunningSandbox: Sendable {
   public let baseURL: URL
   /// The operator endpoints' token, read from the database.
   public let adminToken: String
+  let responseCache: ResponseCache
   private let group: ServiceGroup
   private let task: Task<Void, any Error>
 
-  init(baseURL: URL, adminToken: String, group: ServiceGroup, task: Task<Void, any Error>) {
+  init(
+    baseURL: URL, adminToken: String, responseCache: ResponseCache, group: ServiceGroup, task: Task<Void, any Error>
+  ) {
     self.baseURL = baseURL
     self.adminToken = adminToken
+    self.responseCache = responseCache
     self.group = group
     self.task = task
   }

@@ -55,6 +55,8 @@ package enum BrokerageSandbox: SandboxFeature {
     try BrokerageHandlers(state: routes.state).registerHandlers(
       on: routes.transport, serverURL: SandboxRoutes.root,
       middlewares: [ErrorResponseMiddleware(requestError: BrokerageHandlers.requestError)])
+    // The typeahead asks the same prefixes again and again; its answer is the directory's.
+    routes.cacheResponses(ofGET: "/api/brokerages/search")
   }
 
   package static func counts(_ db: Database) throws -> [String: Int] {

@@ -1,0 +1,93 @@
+import DeckApp
+import Foundation
+import GRDB
+import Testing
+
+@testable import SandboxKit
+
+/// The sandbox's cache of read-only answers (the brokerage typeahead): it answers again only
+/// while nothing was committed to the database, by this server or by any other process.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct ResponseCacheTests {
+  @Test func stampChangesWithEveryCommitByAnyConnection() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.cleanUp() }
+    let path = directory.path("sandbox.sqlite")
+    #expect(DatabaseChangeStamp(databasePath: path) == nil, "no database, no stamp")
+    let pool = try SandboxDatabase.open(path: path, features: Registry.sandboxFeatures)
+    let stamps = try #require(DatabaseChangeStamp(databasePath: path))
+    let opened = try #require(stamps.current())
+    _ = try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM brokerages") }
+    #expect(stamps.current() == opened, "a read commits nothing")
+
+    // Another connection, as another deck process on the same file would.
+    let other = try DatabasePool(path: path)
+    try insertBrokerages(["Zephyr Ridge Realty"], into: other)
+    let afterOther = try #require(stamps.current())
+    #expect(afterOther != opened)
+    try pool.write { try SandboxMeta.set($0, "probe", "1") }
+    let afterOwn = try #require(stamps.current())
+    #expect(afterOwn != afterOther)
+    try pool.write { try SandboxMeta.set($0, "probe", "2") }
+    #expect(stamps.current() != afterOwn, "every commit, not only the first after a look")
+  }
+
+  @Test func searchAnswersAreCachedUntilAnythingIsCommitted() async throws {
+    let server = try await OperatorTests.start()
+    defer { Task { await server.stop() } }
+    let cache = server.sandbox.responseCache
+    let search = server.base + "/api/brokerages/search?q=zephyr"
+
+    let first = try await OperatorTests.curl([search])
+    #expect(first.status == 200)
+    #expect(Self.names(first) == [])
+    #expect(cache.count == 1)
+    let again = try await OperatorTests.curl([search])
+    #expect(again.status == 200)
+    #expect(again.body == first.body)
+    #expect(again.headers.lowercased().contains("content-type: application/json"))
+    #expect(cache.count == 1, "answered from the cache")
+
+    // A write by another connection to the same file (another deck process): the next answer
+    // sees it.
+    let other = try DatabasePool(path: server.directory.path("sandbox.sqlite"))
+    try insertBrokerages(["Zephyr Ridge Realty"], into: other)
+    let afterWrite = try await OperatorTests.curl([search])
+    #expect(Self.names(afterWrite) == ["Zephyr Ridge Realty"])
+
+    // A reset through this server: gone again.
+    #expect(try await server.admin("POST", "/__sandbox/v1/reset", body: "{}").status == 200)
+    #expect(Self.names(try await OperatorTests.curl([search])) == [])
+
+    // The answer depends on Accept too, so a client that accepts no JSON is not answered from
+    // the entry a JSON client left.
+    let plain = try await OperatorTests.curl(["-H", "Accept: text/plain", search])
+    #expect(plain.status == 406)
+    #expect(
+      plain.json?["error"] as? String
+        == "this route answers application/json, not text/plain: send Accept: application/json")
+    #expect(try await OperatorTests.curl(["-H", "Accept: text/plain, application/*;q=0.5", search]).status == 200)
+
+    // Errors and other routes are not kept.
+    let entries = cache.count
+    #expect(try await OperatorTests.curl([server.base + "/api/brokerages/search?q=a&limit=99"]).status == 400)
+    #expect(try await server.admin("GET", "/__sandbox/v1/info").status == 200)
+    #expect(cache.count == entries)
+  }
+
+  /// The brokerage names of a search answer; nil when it is not one.
+  static func names(_ reply: OperatorTests.Reply) -> [String]? {
+    let json = try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))
+    return (json as? [[String: String]])?.compactMap { $0["name"] }
+  }
+
+  @Test func faultRulesStillApplyToCachedAnswers() async throws {
+    let server = try await OperatorTests.start()
+    defer { Task { await server.stop() } }
+    let search = server.base + "/api/brokerages/search?q=keller"
+    #expect(try await OperatorTests.curl([search]).status == 200)
+    #expect(server.sandbox.responseCache.count == 1)
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"status","status":503,"times":1}"#)
+    #expect(try await OperatorTests.curl([search]).status == 503)
+    #expect(try await OperatorTests.curl([search]).status == 200)
+  }
+}
