@@ -104,6 +104,12 @@ package struct SandboxRoutes {
   /// `/`: where contract handlers are registered (their documents' paths are absolute).
   package static let root = URL(string: "/")!
 
+  /// How every generated handler encodes JSON: compact (half the bytes of the runtime's pretty
+  /// default for a list of brokerages), keys sorted so that answers are stable.
+  package static let configuration = OpenAPIRuntime.Configuration(jsonEncodingOptions: [
+    .sortedKeys, .withoutEscapingSlashes,
+  ])
+
   /// Lets the sandbox answer GET requests of `path` (any query) from its ``ResponseCache`` while
   /// the database is unchanged. Only for routes whose answer depends on nothing but the request's
   /// URI, its Accept header and the database: no user, no clock, no randomness.

@@ -78,9 +78,10 @@ public enum SandboxServer {
     router.middlewares.add(ResponseCacheMiddleware(cache: state.responseCache))
     let transport = RecordingTransport(router: router, table: routes)
     try AuthHandlers(state: state).registerHandlers(
-      on: transport, serverURL: URL(string: "/auth/v1")!, middlewares: AuthHandlers.middlewares(state: state))
+      on: transport, serverURL: URL(string: "/auth/v1")!, configuration: SandboxRoutes.configuration,
+      middlewares: AuthHandlers.middlewares(state: state))
     try AdminHandlers(state: state).registerHandlers(
-      on: transport, serverURL: URL(string: "/__sandbox/v1")!,
+      on: transport, serverURL: URL(string: "/__sandbox/v1")!, configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: AdminHandlers.requestError),
         RejectNullsMiddleware(

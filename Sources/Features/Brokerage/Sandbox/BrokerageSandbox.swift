@@ -53,7 +53,7 @@ package enum BrokerageSandbox: SandboxFeature {
 
   package static func registerRoutes(on routes: SandboxRoutes) throws {
     try BrokerageHandlers(state: routes.state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.root,
+      on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [ErrorResponseMiddleware(requestError: BrokerageHandlers.requestError)])
     // The typeahead asks the same prefixes again and again; its answer is the directory's.
     routes.cacheResponses(ofGET: "/api/brokerages/search")

@@ -31,14 +31,14 @@ package enum KioskSandbox: SandboxFeature {
     let state = routes.state
     let router = routes.router
     try KioskHandlers(state: state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.root,
+      on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: KioskHandlers.requestError),
         // `next` answers `{"session": null, "order": null}` when nothing waits, as the spec shows.
         ExplicitNullsMiddleware(["getNextSession": [["session"], ["order"]]]),
       ])
     try KioskAdminHandlers(state: state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self),
+      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self), configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError),
         RejectNullsMiddleware(

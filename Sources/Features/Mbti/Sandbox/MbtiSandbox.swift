@@ -9,7 +9,7 @@ package enum MbtiSandbox: SandboxFeature {
 
   package static func registerRoutes(on routes: SandboxRoutes) throws {
     try MbtiHandlers(state: routes.state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.root,
+      on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: MbtiHandlers.requestError),
         RejectNullsMiddleware(
@@ -17,7 +17,7 @@ package enum MbtiSandbox: SandboxFeature {
           error: { MbtiHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     try MbtiAdminHandlers(state: routes.state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self),
+      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self), configuration: SandboxRoutes.configuration,
       middlewares: [ErrorResponseMiddleware(requestError: MbtiAdminHandlers.requestError)])
   }
 

@@ -48,16 +48,16 @@ package enum PrefsSandbox: SandboxFeature {
     nulls["getPreferenceHistory"] = [["*", "old"], ["*", "new"]]
     nulls["recordPreferenceHistory"] = [["*", "old"], ["*", "new"]]
     try PrefsHandlers(state: state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.root,
+      on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: Self.requestError), ExplicitNullsMiddleware(nulls),
         PrefsWriteMiddleware(state: state),
       ])
     try GeocoderHandlers().registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.root,
+      on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [ErrorResponseMiddleware(requestError: GeocoderHandlers.requestError)])
     try PrefsAdminHandlers(state: state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self),
+      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self), configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: PrefsAdminHandlers.requestError),
         ExplicitNullsMiddleware([

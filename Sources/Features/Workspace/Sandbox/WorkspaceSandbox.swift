@@ -31,7 +31,7 @@ package enum WorkspaceSandbox: SandboxFeature {
   package static func registerRoutes(on routes: SandboxRoutes) throws {
     let state = routes.state
     try WorkspaceHandlers(state: state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.root,
+      on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: WorkspaceHandlers.requestError),
         RejectNullsMiddleware(
@@ -45,7 +45,7 @@ package enum WorkspaceSandbox: SandboxFeature {
           error: { WorkspaceHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     try WorkspaceAdminHandlers(state: state).registerHandlers(
-      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self),
+      on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self), configuration: SandboxRoutes.configuration,
       middlewares: [
         ErrorResponseMiddleware(requestError: WorkspaceAdminHandlers.requestError),
         RejectNullsMiddleware(
