@@ -14,10 +14,18 @@ final class ChildProcess: @unchecked Sendable {
   let process = Process()
   private let outPipe = Pipe()
   private let errPipe = Pipe()
-  private let condition = NSCondition()
-  private var out = Data()
-  private var err = Data()
-  private var openStreams = 2
+  /// What the reader threads collect. They hold this, never the ChildProcess, so that its owner
+  /// letting go of it runs deinit (which kills a child still running) instead of a cycle
+  /// through the threads keeping a server alive past the test and the test run.
+  private let streams = Streams()
+
+  private final class Streams: @unchecked Sendable {
+    // Guarded by condition.
+    let condition = NSCondition()
+    var out = Data()
+    var err = Data()
+    var open = 2
+  }
 
   struct Failure: Error, CustomStringConvertible {
     var description: String
@@ -39,19 +47,20 @@ final class ChildProcess: @unchecked Sendable {
     try process.run()
     for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
       let handle = pipe.fileHandleForReading
-      Thread { [self] in
+      let streams = self.streams
+      Thread {
         while true {
           let chunk = handle.availableData
-          condition.lock()
+          streams.condition.lock()
           if chunk.isEmpty {
-            openStreams -= 1
+            streams.open -= 1
           } else if isOut {
-            out += chunk
+            streams.out += chunk
           } else {
-            err += chunk
+            streams.err += chunk
           }
-          condition.broadcast()
-          condition.unlock()
+          streams.condition.broadcast()
+          streams.condition.unlock()
           if chunk.isEmpty { return }
         }
       }.start()
@@ -83,18 +92,18 @@ final class ChildProcess: @unchecked Sendable {
     )
   }
 
-  var stdout: String { condition.withLock { String(decoding: out, as: UTF8.self) } }
-  var stderr: String { condition.withLock { String(decoding: err, as: UTF8.self) } }
+  var stdout: String { streams.condition.withLock { String(decoding: streams.out, as: UTF8.self) } }
+  var stderr: String { streams.condition.withLock { String(decoding: streams.err, as: UTF8.self) } }
 
   /// Waits until stdout satisfies `done` (or the deadline passes, or stdout ends); returns stdout.
   @discardableResult
   func waitForStdout(timeout: TimeInterval = 60, until done: (String) -> Bool) -> String {
     let deadline = Date().addingTimeInterval(timeout)
-    condition.lock()
-    defer { condition.unlock() }
+    streams.condition.lock()
+    defer { streams.condition.unlock() }
     while true {
-      let text = String(decoding: out, as: UTF8.self)
-      if done(text) || openStreams == 0 || !condition.wait(until: deadline) { return text }
+      let text = String(decoding: streams.out, as: UTF8.self)
+      if done(text) || streams.open == 0 || !streams.condition.wait(until: deadline) { return text }
     }
   }
 
@@ -115,9 +124,9 @@ final class ChildProcess: @unchecked Sendable {
       return nil
     }
     process.waitUntilExit()
-    condition.lock()
-    while openStreams > 0 && condition.wait(until: deadline) {}
-    condition.unlock()
+    streams.condition.lock()
+    while streams.open > 0 && streams.condition.wait(until: deadline) {}
+    streams.condition.unlock()
     return process.terminationStatus
   }
 
@@ -139,7 +148,8 @@ final class PythonServer: Sendable {
   let port: Int
 
   init(_ script: String, arguments: [String] = []) throws {
-    child = try ChildProcess("python3", ["-c", script] + arguments, environment: ProcessInfo.processInfo.environment)
+    child = try ChildProcess(
+      "python3", ["-c", Self.exitWithParent + script] + arguments, environment: ProcessInfo.processInfo.environment)
     guard let port = Int(child.lines(1, timeout: 30).first?.trimmingCharacters(in: .whitespaces) ?? "") else {
       child.signal(SIGKILL)
       throw StartError(output: child.stdout + child.stderr)
@@ -148,4 +158,20 @@ final class PythonServer: Sendable {
   }
 
   struct StartError: Error { var output: String }
+
+  /// The process id of the server.
+  var processIdentifier: Int32 { child.process.processIdentifier }
+
+  /// Put before every script: the server exits when the test run that started it does (even
+  /// one that crashed or was killed, and so never let go of its PythonServer).
+  static let exitWithParent = """
+    import os as _os, threading as _threading, time as _time
+    _parent = _os.getppid()
+    def _exit_with_parent():
+        while _os.getppid() == _parent:
+            _time.sleep(0.5)
+        _os._exit(0)
+    _threading.Thread(target=_exit_with_parent, daemon=True).start()
+
+    """
 }

@@ -48,6 +48,9 @@ final class HostileServer: @unchecked Sendable {
     url = "http://127.0.0.1:\(server.port)"
   }
 
+  /// The python process's id.
+  var processIdentifier: Int32 { server.processIdentifier }
+
   /// The requests so far, as "METHOD /path?query".
   var requests: [String] {
     ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)

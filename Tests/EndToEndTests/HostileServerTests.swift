@@ -14,6 +14,42 @@ struct HostileServerTests {
     return deck
   }
 
+  // MARK: The harness
+
+  @Test func aServerStopsWhenItsTestLetsGoOfIt() throws {
+    var server: HostileServer? = try HostileServer(routes: [])
+    let pid = try #require(server?.processIdentifier)
+    #expect(kill(pid, 0) == 0, "running")
+    server = nil
+    // Killed and reaped by ChildProcess's deinit, not left behind for the rest of the run.
+    #expect(kill(pid, 0) == -1 && errno == ESRCH)
+  }
+
+  @Test func aServerExitsWithTheProcessThatStartedIt() throws {
+    // A shell starts a server script and exits at once: the server is orphaned, as when a test
+    // run crashes, and must not keep running.
+    let marker = try TemporaryDirectory(prefix: "deck-orphan-")
+    let script =
+      PythonServer.exitWithParent + """
+        import os, sys, time
+        open(sys.argv[1], "w").write(str(os.getpid()))
+        time.sleep(60)
+        """
+    let shell = try ChildProcess(
+      "sh", ["-c", #"python3 -c "$0" "$1" & sleep 0.5"#, script, marker.path + "/pid"],
+      environment: ProcessInfo.processInfo.environment)
+    #expect(shell.wait(timeout: 30) == 0)
+    let deadline = Date().addingTimeInterval(10)
+    var pid: Int32?
+    while Date() < deadline {
+      pid = (try? String(contentsOfFile: marker.path + "/pid", encoding: .utf8)).flatMap { Int32($0) }
+      if let pid, kill(pid, 0) == -1 { break }
+      usleep(100_000)
+    }
+    let orphan = try #require(pid, "the server never started")
+    #expect(kill(orphan, 0) == -1, "the orphaned server is still running")
+  }
+
   // MARK: Redirects (README: "a 3xx redirect, which deck never follows for API calls")
 
   @Test(arguments: [301, 302, 303, 307, 308])
