@@ -1,8 +1,9 @@
-import DeckCore
 import DeckSupport
 import Dispatch
 import Foundation
 import Testing
+
+@testable import DeckCore
 
 @Suite("Terminal kit: key decoding")
 struct KeyDecoderTests {
@@ -187,6 +188,15 @@ struct HelpTextTests {
         Exit codes:
           0    ok
         """)
+  }
+
+  @Test("reflowing keeps non-ASCII text whole and trims spaces and tabs only at line ends")
+  func reflowEdges() {
+    let text = "\t Résumé — first\t \nline 🚀  \n\n$ deck run x\n* starred\nwrapped item\n \t \n\n\nend"
+    #expect(HelpText.reflow(text) == ["Résumé — first line 🚀", "$ deck run x\n* starred wrapped item", "end"])
+    #expect(HelpText.reflow("") == [])
+    #expect(HelpText.reflow("-not a list\nx") == ["-not a list x"])
+    #expect(HelpText.reflow("  code\n  more\nafter\njoined") == ["  code\n  more\nafter joined"])
   }
 
   @Test("exit codes come from one table, sorted, with each command's own meanings")
