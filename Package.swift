@@ -208,7 +208,8 @@ let package = Package(
           + features.flatMap { [.target(name: "\($0)Module"), .target(name: "\($0)Sandbox")] },
         path: "Sources/App", swiftSettings: swiftSettings),
       .executableTarget(
-        name: "deck", dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL"], path: "Sources/deck",
+        name: "deck", dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport"],
+        path: "Sources/deck",
         swiftSettings: swiftSettings),
 
       // MARK: Plugins

@@ -2,6 +2,7 @@ import DeckApp
 import DeckCore
 import DeckLive
 import DeckREPL
+import DeckSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Foundation
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let environment = ProcessInfo.processInfo.environment
+let environment = ProcessEnvironment.current()
 // Tokens given through the environment are read from `environment` (the session's copy); the
 // process's own environment drops them before any thread starts, so nothing deck starts or
 // evaluates (a plugin, an editor, jq's `$ENV` and `env` in --jq) can print them.

@@ -255,3 +255,20 @@ struct ExternalEditorTests {
     }
   }
 }
+
+@Suite("Process environment")
+struct ProcessEnvironmentTests {
+  @Test("read from environ, it is the dictionary Foundation gives")
+  func matchesFoundation() {
+    setenv("DECK_TEST_EQUALS", "a=b==c", 1)
+    setenv("DECK_TEST_EMPTY", "", 1)
+    defer {
+      unsetenv("DECK_TEST_EQUALS")
+      unsetenv("DECK_TEST_EMPTY")
+    }
+    let environment = ProcessEnvironment.current()
+    #expect(environment == ProcessInfo.processInfo.environment)
+    #expect(environment["DECK_TEST_EQUALS"] == "a=b==c")
+    #expect(environment["DECK_TEST_EMPTY"] == "")
+  }
+}

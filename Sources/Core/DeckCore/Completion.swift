@@ -76,7 +76,7 @@ public enum CompletionSession {
 /// Environment names, for `--env` and `deck env …`.
 public enum EnvironmentCompletion {
   public static func names(prefix: String) -> [String] {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let store = ConfigStore(path: DeckPaths(environment: environment).configFile)
     let file = (try? store.load()) ?? ConfigFile()
     let resolver = EnvironmentResolver(file: file, processEnvironment: environment)

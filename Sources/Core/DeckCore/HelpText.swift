@@ -41,9 +41,11 @@ public enum HelpText {
 
   /// "Exit codes:" and one line per code, in order of code, 0 first.
   public static func exitCodes(_ exits: [ExitDoc]) -> String {
-    let listed = [ExitDoc(code: ExitCode.success, meaning: "ok")] + exits.sorted { $0.code < $1.code }
-    return (["Exit codes:"] + listed.map { "  \(padded(String($0.code), to: 5))\($0.meaning)" })
-      .joined(separator: "\n")
+    var text = "Exit codes:\n  " + padded(String(ExitCode.success), to: 5) + "ok"
+    for exit in exits.sorted(by: { $0.code < $1.code }) {
+      text += "\n  " + padded(String(exit.code), to: 5) + exit.meaning
+    }
+    return text
   }
 
   // Every command's configuration, and so its discussion, is built at every start (the argument
