@@ -1,6 +1,7 @@
 import DeckApp
 import Foundation
 import GRDB
+import Hummingbird
 import Testing
 
 @testable import SandboxKit
@@ -29,6 +30,30 @@ import Testing
     #expect(afterOwn != afterOther)
     try pool.write { try SandboxMeta.set($0, "probe", "2") }
     #expect(stamps.current() != afterOwn, "every commit, not only the first after a look")
+  }
+
+  @Test func theCacheStaysWithinItsBounds() {
+    let cache = ResponseCache(databasePath: "/nonexistent")
+    let stamp = DatabaseChangeStamp.Stamp(words: [1, 2, 3, 4, 5, 6])
+    #expect(cache.response(for: "first", stamp: stamp) == nil, "a new stamp: empty")
+    let answer = ByteBuffer(repeating: 0x61, count: 60 * 1024)
+    for index in 0..<(ResponseCache.maximumBytes / answer.readableBytes + 5) {
+      cache.store(status: .ok, headers: [:], body: answer, key: "q=\(index)", stamp: stamp)
+      #expect(cache.bytes <= ResponseCache.maximumBytes)
+    }
+    #expect(cache.count >= 1)
+    #expect(cache.count <= ResponseCache.maximumEntries)
+    // Too large to keep; and nothing is kept under another stamp than the cache's.
+    let before = cache.count
+    cache.store(
+      status: .ok, headers: [:], body: ByteBuffer(repeating: 0x61, count: ResponseCache.maximumBodyBytes + 1),
+      key: "large", stamp: stamp)
+    cache.store(
+      status: .ok, headers: [:], body: answer, key: "other",
+      stamp: DatabaseChangeStamp.Stamp(words: [9, 9, 9, 9, 9, 9]))
+    #expect(cache.count == before)
+    #expect(cache.response(for: "q=0", stamp: DatabaseChangeStamp.Stamp(words: [7, 7, 7, 7, 7, 7])) == nil)
+    #expect(cache.count == 0 && cache.bytes == 0, "another stamp empties it")
   }
 
   @Test func searchAnswersAreCachedUntilAnythingIsCommitted() async throws {

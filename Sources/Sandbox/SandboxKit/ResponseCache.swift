@@ -14,7 +14,7 @@ import Synchronization
 package final class DatabaseChangeStamp: Sendable {
   /// The header: 48 bytes, stored twice (SQLite writes the second copy, then the first).
   package struct Stamp: Equatable, Sendable {
-    fileprivate var words: [UInt64]
+    var words: [UInt64]
   }
 
   private let descriptor: Int32
@@ -48,8 +48,11 @@ package final class DatabaseChangeStamp: Sendable {
 /// is the one read before the response was made, so any commit (a seed, a reset, another deck
 /// process writing the same file) empties the cache before the next answer.
 package final class ResponseCache: Sendable {
+  /// Bounds: when a new answer would pass either, the cache is emptied and starts again.
   package static let maximumEntries = 1024
-  package static let maximumBodyBytes = 256 * 1024
+  package static let maximumBytes = 8 * 1024 * 1024
+  /// Larger answers are never kept.
+  package static let maximumBodyBytes = 64 * 1024
 
   private struct Entry: Sendable {
     var status: HTTPResponse.Status
@@ -60,6 +63,7 @@ package final class ResponseCache: Sendable {
   private struct Contents: Sendable {
     var stamp: DatabaseChangeStamp.Stamp?
     var entries: [String: Entry] = [:]
+    var bytes = 0
     var paths: Set<String> = []
   }
 
@@ -95,6 +99,7 @@ package final class ResponseCache: Sendable {
       if contents.stamp != stamp {
         contents.stamp = stamp
         contents.entries.removeAll(keepingCapacity: true)
+        contents.bytes = 0
         return nil
       }
       return contents.entries[key].map {
@@ -110,14 +115,19 @@ package final class ResponseCache: Sendable {
   ) {
     guard body.readableBytes <= Self.maximumBodyBytes else { return }
     contents.withLock { contents in
-      guard contents.stamp == stamp else { return }
-      if contents.entries.count >= Self.maximumEntries { contents.entries.removeAll(keepingCapacity: true) }
+      guard contents.stamp == stamp, contents.entries[key] == nil else { return }
+      if contents.entries.count >= Self.maximumEntries || contents.bytes + body.readableBytes > Self.maximumBytes {
+        contents.entries.removeAll(keepingCapacity: true)
+        contents.bytes = 0
+      }
       contents.entries[key] = Entry(status: status, headers: headers, body: body)
+      contents.bytes += body.readableBytes
     }
   }
 
-  /// How many responses are stored (for tests and `sandbox inspect`).
+  /// How many responses are stored, and their bodies' bytes (for tests).
   package var count: Int { contents.withLock { $0.entries.count } }
+  var bytes: Int { contents.withLock { $0.bytes } }
 }
 
 /// Answers GET requests of the paths a feature allowed from ``ResponseCache`` and stores the
