@@ -31,14 +31,14 @@ package final class DatabaseChangeStamp: Sendable {
   /// The current header, or nil when it cannot be trusted: a short read, a header SQLite has not
   /// initialised, or two copies that differ because a commit is writing them right now.
   package func current() -> Stamp? {
-    var bytes = [UInt64](repeating: 0, count: 12)
-    let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+    var words = [UInt64](repeating: 0, count: 12)
+    let count = words.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
     guard count == 96 else { return nil }
-    let first = Array(bytes[0..<6])
     // isInit is byte 12 of the header: byte 4 of the second word as it lies in memory.
-    let isInitialised = withUnsafeBytes(of: first[1]) { $0[4] } != 0
-    guard isInitialised, first == Array(bytes[6..<12]) else { return nil }
-    return Stamp(words: first)
+    let isInitialised = withUnsafeBytes(of: words[1]) { $0[4] } != 0
+    guard isInitialised, words[0..<6].elementsEqual(words[6..<12]) else { return nil }
+    words.removeLast(6)
+    return Stamp(words: words)
   }
 }
 
