@@ -118,7 +118,7 @@ def main():
                 continue
             old, new = row["value"], summary[key]["value"]
             worse = regressed(old, new, row["better"], row["unit"])
-            change = (new - old) / old if old else 0.0
+            change = (new - old) / abs(old) if old else 0.0
             print(f"  {key:<22} baseline {old:>9.3f}  now {new:>9.3f}  ({change:+.0%})  {'FAIL' if worse else 'ok'}")
             failed = failed or worse
     return 1 if failed else 0
