@@ -26,28 +26,40 @@ struct HostileServerTests {
   }
 
   @Test func aServerExitsWithTheProcessThatStartedIt() throws {
-    // A shell starts a server script and exits at once: the server is orphaned, as when a test
-    // run crashes, and must not keep running.
+    // A shell starts a server script and exits once the script has started (its watch on its
+    // parent runs before it writes its pid): the server is orphaned, as when a test run
+    // crashes, and must not keep running.
     let marker = try TemporaryDirectory(prefix: "deck-orphan-")
     let script =
       PythonServer.exitWithParent + """
         import os, sys, time
-        open(sys.argv[1], "w").write(str(os.getpid()))
+        open(sys.argv[1] + ".tmp", "w").write(str(os.getpid()))
+        os.rename(sys.argv[1] + ".tmp", sys.argv[1])
         time.sleep(60)
         """
     let shell = try ChildProcess(
-      "sh", ["-c", #"python3 -c "$0" "$1" & sleep 0.5"#, script, marker.path + "/pid"],
+      "sh",
+      [
+        "-c", #"python3 -c "$0" "$1" >/dev/null 2>&1 & while [ ! -s "$1" ]; do sleep 0.05; done"#, script,
+        marker.path + "/pid",
+      ],
       environment: ProcessInfo.processInfo.environment)
     #expect(shell.wait(timeout: 30) == 0)
+    let orphan = try #require(
+      (try? String(contentsOfFile: marker.path + "/pid", encoding: .utf8)).flatMap { Int32($0) },
+      "the server never started")
     let deadline = Date().addingTimeInterval(10)
-    var pid: Int32?
-    while Date() < deadline {
-      pid = (try? String(contentsOfFile: marker.path + "/pid", encoding: .utf8)).flatMap { Int32($0) }
-      if let pid, kill(pid, 0) == -1 { break }
-      usleep(100_000)
-    }
-    let orphan = try #require(pid, "the server never started")
-    #expect(kill(orphan, 0) == -1, "the orphaned server is still running")
+    while Date() < deadline, Self.isRunning(orphan) { usleep(100_000) }
+    #expect(!Self.isRunning(orphan), "the orphaned server is still running")
+  }
+
+  /// Whether process `pid` exists and has not exited: an exited orphan that no one has reaped
+  /// yet (a zombie, which `kill(pid, 0)` still finds) counts as exited.
+  static func isRunning(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let state = stat.split(separator: ")").last?.split(separator: " ").first
+    else { return false }
+    return state != "Z" && state != "X"
   }
 
   // MARK: Redirects (README: "a 3xx redirect, which deck never follows for API calls")
