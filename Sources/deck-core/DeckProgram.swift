@@ -6,6 +6,7 @@ import DeckLive
 import DeckREPL
 import DeckSupport
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -52,12 +53,9 @@ enum DeckProgram {
   /// launcher's, which may hold a token) is dropped first.
   static func serveAsHelper(socketPath: String) -> Never {
     let idle = getenv("DECK_HELPER_IDLE").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? 300
-    // WIP knobs, read before the environment is dropped.
-    let warmURL = getenv("DECK_HELPER_WARM_URL").map { String(cString: $0) }
-    let warmLines = getenv("DECK_HELPER_WARM_LINES").flatMap { Int(String(cString: $0)) }
     clearenv()
     setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1)
-    HelperServer(socketPath: socketPath, idleSeconds: idle).serve(warmUp: { warmUp(url: warmURL, lines: warmLines) }) { connection, inherited in
+    HelperServer(socketPath: socketPath, idleSeconds: idle).serve(warmUp: warmUp) { connection, inherited in
       let request = HelperChild.adopt(connection, closing: inherited)
       let arguments = Array(request.arguments.dropFirst())
       let environment = ProcessEnvironment.current()
@@ -70,21 +68,27 @@ enum DeckProgram {
   }
 
   /// What a child's command finds warm: the parser and help of the root and a subtree, the
-  /// shell completion path, and a search's whole round trip (client, generated code, JSON,
-  /// the sandbox server) against a private embedded sandbox in a temporary HOME. Output goes to
-  /// /dev/null (the helper's stdio). Then the HTTP client and its event loop are shut down, so
-  /// the helper can become single-threaded.
-  static func warmUp(url: String?, lines only: Int?) -> Bool {
-    let home = FileManager.default.temporaryDirectory.appendingPathComponent("deck-helper-\(getpid())").path
-    defer { try? FileManager.default.removeItem(atPath: home) }
-    guard (try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)) != nil
+  /// shell completion path, and a search's whole round trip (client, generated code, JSON)
+  /// against a private sandbox (`WarmSandbox`, another process) in a temporary HOME. Output
+  /// goes to /dev/null (the helper's stdio). Then the HTTP client and its event loop are shut
+  /// down, so the helper can become single-threaded. False when any of it failed: the helper
+  /// then hands every command back.
+  static func warmUp() -> Bool {
+    var template = Array("/tmp/deck-helper-XXXXXX".utf8CString)
+    guard let home = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }).map({ String(cString: $0) })
     else { return false }
-    var environment = ["HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "NO_COLOR": "1"]
-    // WIP: a sandbox served by another process (the embedded one starts libdispatch threads).
-    if let url {
-      environment["DECK_ENV"] = "local"
-      environment["DECK_FLYR_URL"] = url
-    }
+    defer { try? FileManager.default.removeItem(atPath: home) }
+    var executable = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard realpath("/proc/self/exe", &executable) != nil,
+      let sandbox = WarmSandbox.start(
+        executable: String(decoding: executable.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+        home: home)
+    else { return false }
+    defer { sandbox.stop() }
+    let environment = [
+      "HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "NO_COLOR": "1", "DECK_ENV": "local",
+      "DECK_FLYR_URL": sandbox.url,
+    ]
     let lines: [[String]] = [
       ["brokerage", "search", "keller", "--json"],
       ["brokerage", "search", "ke"],
@@ -100,13 +104,15 @@ enum DeckProgram {
       setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1)
     }
     let providers = LiveProviders(sandboxFeatures: Registry.sandboxFeatures)
+    let failures = Mutex(0)
     let finished = MainThreadRunner.run(timeout: .seconds(30)) {
-      for line in lines.prefix(only ?? lines.count) { _ = await run(arguments: line, environment: environment, providers: providers) }
-      await providers.stopEmbeddedSandbox()
+      for line in lines where await run(arguments: line, environment: environment, providers: providers) != 0 {
+        failures.withLock { $0 += 1 }
+      }
       // Joins the event loop's thread; the next use (in a child) starts a new one.
       await HTTPTransportFactory.shutDown(completionsOn: .main)
     }
     fflush(nil)
-    return finished
+    return finished && failures.withLock { $0 } == 0
   }
 }

@@ -30,15 +30,6 @@ public final class LiveProviders: ServiceProviders {
     return running.baseURL
   }
 
-  /// Stops the embedded sandbox, if one runs (the start-up helper, after its warm-up).
-  public func stopEmbeddedSandbox() async {
-    let running = embedded.withLock { running in
-      defer { running = nil }
-      return running
-    }
-    await running?.stop()
-  }
-
   public func serveSandbox(
     _ request: SandboxServeRequest, onListening: @escaping @Sendable (ServedSandbox) -> Void
   )

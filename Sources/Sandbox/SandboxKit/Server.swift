@@ -2,7 +2,6 @@ import AuthAPI
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
 import OpenAPIHummingbird
 import SandboxAdminAPI
 import ServiceLifecycle
@@ -26,7 +25,7 @@ public enum SandboxServer {
     for await port in ports {
       return RunningSandbox(
         baseURL: baseURL(host: options.host, port: port), adminToken: state.adminToken,
-        responseCache: state.responseCache, group: group, task: task, eventLoop: options.eventLoopGroup?.next())
+        responseCache: state.responseCache, group: group, task: task)
     }
     if Task.isCancelled {
       await group.triggerGracefulShutdown()
@@ -129,14 +128,10 @@ public final class RunningSandbox: Sendable {
   let responseCache: ResponseCache
   private let group: ServiceGroup
   private let task: Task<Void, any Error>
-  /// Where the stop watchdog's timer runs, when the server has its own group.
-  private let eventLoop: (any EventLoop)?
 
   init(
-    baseURL: URL, adminToken: String, responseCache: ResponseCache, group: ServiceGroup, task: Task<Void, any Error>,
-    eventLoop: (any EventLoop)?
+    baseURL: URL, adminToken: String, responseCache: ResponseCache, group: ServiceGroup, task: Task<Void, any Error>
   ) {
-    self.eventLoop = eventLoop
     self.baseURL = baseURL
     self.adminToken = adminToken
     self.responseCache = responseCache
@@ -149,21 +144,12 @@ public final class RunningSandbox: Sendable {
   public func stop() async {
     await group.triggerGracefulShutdown()
     let task = self.task
-    // An event-loop timer where there is one: a Task.sleep is a libdispatch timer, which
-    // starts libdispatch's manager thread for good, and the start-up helper stops its warm-up
-    // sandbox here before it must be single-threaded (docs/HELPER.md).
-    if let eventLoop {
-      let watchdog = eventLoop.scheduleTask(in: .seconds(2)) { task.cancel() }
-      _ = await task.result
-      watchdog.cancel()
-    } else {
-      let watchdog = Task {
-        try await Task.sleep(for: .seconds(2))
-        task.cancel()
-      }
-      _ = await task.result
-      watchdog.cancel()
+    let watchdog = Task {
+      try await Task.sleep(for: .seconds(2))
+      task.cancel()
     }
+    _ = await task.result
+    watchdog.cancel()
   }
 }
 
