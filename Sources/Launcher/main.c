@@ -34,6 +34,7 @@ static const int handled[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR
 #define HANDLED (sizeof handled / sizeof handled[0])
 static struct sigaction original[HANDLED]; // dispositions to restore before exec'ing deck-core
 static int installed[HANDLED];
+static sigset_t original_mask; // the signal mask to restore before exec'ing deck-core
 static volatile sig_atomic_t child;   // the child's pid, also its process group; 0 until `P`
 static volatile sig_atomic_t pending; // bit s: signal s arrived before `P`
 
@@ -84,6 +85,7 @@ static void on_signal(int sig) {
 static _Noreturn void run_core(void) {
   for (size_t i = 0; i < HANDLED; i++)
     if (installed[i]) sigaction(handled[i], &original[i], NULL);
+  sigprocmask(SIG_SETMASK, &original_mask, NULL);
   // A signal that came while the helper was asked acts now, as it would have on deck-core.
   for (size_t i = 0; i < HANDLED; i++)
     if (pending & (1 << handled[i])) raise(handled[i]);
@@ -309,11 +311,19 @@ int main(int argc, char **argv) {
     start_helper(address.sun_path); // for the next command; this one runs here
     run_core();
   }
+  // The request carries the signal mask as it was, for the child (build_request, above). The
+  // launcher itself must receive the signals it forwards: its caller may have started it with
+  // them blocked (a thread of a program that blocks them, as libdispatch's workers do), and
+  // deck-core, which it stands in for, would have received them.
+  sigset_t unblock;
+  sigemptyset(&unblock);
   for (size_t i = 0; i < HANDLED; i++)
     if (sigaction(handled[i], NULL, &original[i]) == 0 && original[i].sa_handler != SIG_IGN) {
       install(handled[i]);
       installed[i] = 1;
+      sigaddset(&unblock, handled[i]);
     }
+  sigprocmask(SIG_UNBLOCK, &unblock, &original_mask);
   if (!send_fds(sock) || !send_all(sock, request, size)) run_core();
   free(request);
   free(cwd);

@@ -75,7 +75,10 @@ enum DeckProgram {
   /// then hands every command back.
   static func warmUp() -> Bool {
     var template = Array("/tmp/deck-helper-XXXXXX".utf8CString)
-    guard let home = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }).map({ String(cString: $0) })
+    guard
+      let home = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }).map({
+        String(cString: $0)
+      })
     else { return false }
     defer { try? FileManager.default.removeItem(atPath: home) }
     var executable = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -95,7 +98,6 @@ enum DeckProgram {
       ["--help"],
       ["brokerage", "search", "--help"],
       ["---completion", "--", "--env", "2", "0", "deck", "--env", ""],
-      ["---completion", "brokerage", "search", "--", "positional@0", "3", "4", "deck", "brokerage", "search", "kel"],
     ]
     // Configuration also reads the process's own environment (swift-configuration's layer).
     for (name, value) in environment { setenv(name, value, 1) }

@@ -62,7 +62,8 @@ public enum HelperChild {
     sigemptyset(&blocked)
     for signal in 1...64 where signal != SIGKILL && signal != SIGSTOP {
       var action = sigaction()
-      action.__sigaction_handler.sa_handler = request.ignoredSignals & (1 << UInt64(signal - 1)) != 0 ? SIG_IGN : SIG_DFL
+      action.__sigaction_handler.sa_handler =
+        request.ignoredSignals & (1 << UInt64(signal - 1)) != 0 ? SIG_IGN : SIG_DFL
       sigemptyset(&action.sa_mask)
       // Fails harmlessly for the numbers glibc reserves for itself.
       _ = sigaction(Int32(signal), &action, nil)
@@ -84,7 +85,9 @@ public enum HelperChild {
     while offset < buffer.endIndex {
       let count = buffer[offset...].withUnsafeMutableBytes { read(connection, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { throw .io(count == 0 ? "the launcher closed the connection" : String(cString: strerror(errno))) }
+      guard count > 0 else {
+        throw .io(count == 0 ? "the launcher closed the connection" : String(cString: strerror(errno)))
+      }
       offset += count
     }
   }

@@ -61,10 +61,11 @@ public enum MainThreadRunner {
         list.removeAll { $0.due <= time }
         return due
       }
-      let jobs = ready.withLock { jobs in
-        defer { jobs.removeAll() }
-        return jobs
-      } + due
+      let jobs =
+        ready.withLock { jobs in
+          defer { jobs.removeAll() }
+          return jobs
+        } + due
       if jobs.isEmpty { return }
       for job in jobs { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
     }
