@@ -6,7 +6,8 @@
 //   Sources/Contracts  OpenAPI documents; client and sandbox server are generated from them
 //   Sources/Features   one folder per product feature: pure spec logic + thin commands
 //   Sources/Sandbox    the sandbox server (Hummingbird + GRDB) and its commands
-//   Sources/deck       the executable: registers the modules and runs
+//   Sources/deck-core  the program: registers the modules and runs a line, the REPL or the helper
+//   Sources/Launcher   `deck`, the small C launcher that hands one-shots to the helper
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -57,7 +58,8 @@ let package = Package(
   name: "deck",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "deck", targets: ["deck"])
+    .executable(name: "deck", targets: ["DeckLauncher"]),
+    .executable(name: "deck-core", targets: ["deck-core"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -208,9 +210,20 @@ let package = Package(
           + features.flatMap { [.target(name: "\($0)Module"), .target(name: "\($0)Sandbox")] },
         path: "Sources/App", swiftSettings: swiftSettings),
       .executableTarget(
-        name: "deck", dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport"],
-        path: "Sources/deck",
+        name: "deck-core",
+        dependencies: [
+          "DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport", "DeckHelper", "DeckHTTPTransport",
+        ],
+        path: "Sources/deck-core",
         swiftSettings: swiftSettings),
+
+      // MARK: The start-up helper (docs/HELPER.md): the launcher users run, and the fork server
+      .target(name: "CHelper", path: "Sources/Core/CHelper"),
+      .target(
+        name: "DeckHelper", dependencies: ["CHelper"], path: "Sources/Core/DeckHelper", swiftSettings: swiftSettings),
+      .executableTarget(
+        name: "DeckLauncher", path: "Sources/Launcher",
+        cSettings: [.unsafeFlags(["-std=gnu11", "-Wall", "-Wextra", "-Wpedantic"])]),
 
       // MARK: Plugins
       .plugin(
@@ -230,7 +243,7 @@ let package = Package(
         name: "DeckCoreTests",
         dependencies: [
           "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
-          openAPIRuntime,
+          "DeckHelper", openAPIRuntime,
           .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
@@ -266,7 +279,9 @@ let package = Package(
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),
       .testTarget(
-        name: "EndToEndTests", dependencies: ["deck"],
+        // The launcher (`deck`, C) is not a dependency, which would link its main into the
+        // tests: `swift build --build-tests` builds it, and the harness runs it.
+        name: "EndToEndTests", dependencies: ["deck-core"],
         path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
     ]
 )

@@ -19,6 +19,11 @@ struct DeckCLI {
     return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("deck").path
   }()
 
+  /// The Swift program beside the launcher (docs/HELPER.md), for tests that watch deck's own
+  /// system calls: through the launcher, a command runs in a child of the helper.
+  static let coreBinary = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("deck-core")
+    .path
+
   /// HOME, XDG directories and the config directory, all inside one temporary directory,
   /// which is removed when the last copy of this value is gone.
   let home: String
@@ -103,8 +108,11 @@ extension ChildProcess {
 final class TemporaryDirectory: Sendable {
   let path: String
 
-  init(prefix: String) throws {
-    path = NSTemporaryDirectory() + prefix + UUID().uuidString
+  /// `short`: eight random characters instead of a UUID (for paths that must stay short, as a
+  /// Unix socket's does).
+  init(prefix: String, short: Bool = false) throws {
+    let name = short ? String(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(8)) : UUID().uuidString
+    path = NSTemporaryDirectory() + prefix + name
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
 

@@ -49,6 +49,20 @@ public enum DeckRunner {
     }
   }
 
+  /// Whether `arguments` must run in deck's own process rather than a helper's child: a
+  /// plugin, or a line that parses to a `ForegroundCommand`. A line that does not parse runs in
+  /// the child, which reports the error as deck-core would.
+  public static func runsInForeground<Root: ParsableCommand>(
+    _ root: Root.Type, arguments: [String], path: String?
+  ) -> Bool {
+    if let name = arguments.first, !name.hasPrefix("-"), !builtinNames(root).contains(name),
+      Plugins.discover(path: path, builtins: []).contains(where: { $0.name == name })
+    {
+      return true
+    }
+    return (try? parse(root, normalize(arguments))) is any ForegroundCommand
+  }
+
   /// Parses a line. The common case, a line naming a top-level command, is parsed against that
   /// command's subtree only: swift-argument-parser reflects over every type of the tree it is
   /// given, and in a binary this size each first reflection of a type costs a scan of all

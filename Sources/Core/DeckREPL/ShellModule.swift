@@ -14,7 +14,7 @@ public enum ShellModule: DeckModule {
   }
 }
 
-struct ReplCommand: DeckCommand {
+struct ReplCommand: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "repl",
     abstract: "Start the interactive shell (also: `deck` with no arguments on a terminal).",
@@ -34,7 +34,7 @@ struct ReplCommand: DeckCommand {
   }
 }
 
-struct RunCommand: DeckCommand {
+struct RunCommand: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "run", abstract: "Run the deck commands in a file (or stdin, `-`), one per line.",
     discussion: """

@@ -4,7 +4,7 @@ import DeckCore
 import DeckSupport
 import Foundation
 
-struct SandboxServe: DeckCommand {
+struct SandboxServe: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "serve", abstract: "Serve the sandbox on loopback until Ctrl-C.",
     discussion: """

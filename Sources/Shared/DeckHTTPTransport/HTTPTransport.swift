@@ -7,21 +7,62 @@ import NIOCore
 import NIOPosix
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
+import Synchronization
 
 /// deck's HTTP layer: one async-http-client with one connection pool for the whole process
 /// (a one-shot command, or every line of a REPL or script).
 public final class HTTPTransportFactory: Sendable {
-  /// Created on first use: commands that send nothing never start an event loop.
-  public static let shared = HTTPTransportFactory()
+  /// The event loop group and the client, created on first use: commands that send nothing
+  /// never start an event loop.
+  private static let state = Mutex<(group: MultiThreadedEventLoopGroup?, factory: HTTPTransportFactory?)>((nil, nil))
+
+  /// The process's transport factory, created on first use.
+  public static var shared: HTTPTransportFactory {
+    let group = eventLoopGroup
+    return state.withLock { state in
+      if let factory = state.factory { return factory }
+      let factory = HTTPTransportFactory(group: group)
+      state.factory = factory
+      return factory
+    }
+  }
 
   /// The event loop of deck's client side: one thread. A deck process sends one request at a
   /// time or a few (a one-shot, a script line, a kiosk's polls), and `.singleton` would start
   /// one thread per core at every start. The embedded sandbox runs its server on it too.
-  public static let eventLoopGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+  public static var eventLoopGroup: MultiThreadedEventLoopGroup {
+    state.withLock { state in
+      if let group = state.group { return group }
+      let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+      state.group = group
+      return group
+    }
+  }
+
+  /// Closes the client and stops the event loop's thread; the next use creates new ones. For
+  /// the start-up helper (docs/HELPER.md), which must have no thread but its own when it forks:
+  /// the completions run on `queue` (the main queue, which the helper drains itself), as a
+  /// global queue would start libdispatch's worker and manager threads.
+  public static func shutDown(completionsOn queue: DispatchQueue) async {
+    let (group, factory) = state.withLock { state in
+      defer { state = (nil, nil) }
+      return (state.group, state.factory)
+    }
+    if let factory {
+      await withCheckedContinuation { continuation in
+        factory.client.shutdown(queue: queue) { _ in continuation.resume() }
+      }
+    }
+    if let group {
+      await withCheckedContinuation { continuation in
+        group.shutdownGracefully(queue: queue) { _ in continuation.resume() }
+      }
+    }
+  }
 
   let client: HTTPClient
 
-  init() {
+  init(group: MultiThreadedEventLoopGroup) {
     var configuration = HTTPClient.Configuration()
     configuration.timeout = .init(connect: .seconds(10))
     configuration.connectionPool = .init(idleTimeout: .seconds(60))
@@ -33,7 +74,7 @@ public final class HTTPTransportFactory: Sendable {
     // http included) around deck's URL checks, and `--trace` would credit the original host.
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .enabled(limit: .ratio(20))
-    client = HTTPClient(eventLoopGroupProvider: .shared(Self.eventLoopGroup), configuration: configuration)
+    client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
   }
 
   /// A transport with a per-request timeout; errors come out as `DeckError`s.

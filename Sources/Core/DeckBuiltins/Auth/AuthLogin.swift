@@ -4,7 +4,7 @@ import DeckAuth
 import DeckCore
 import DeckSupport
 
-struct AuthLogin: DeckCommand {
+struct AuthLogin: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "login", abstract: "Sign in with a password, or store a token you already have.",
     discussion: """

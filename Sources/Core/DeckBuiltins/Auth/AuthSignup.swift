@@ -4,7 +4,7 @@ import DeckAuth
 import DeckCore
 import OpenAPIRuntime
 
-struct AuthSignup: DeckCommand {
+struct AuthSignup: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "signup", abstract: "Create an account and sign in to it.",
     discussion: HelpText.discussion(

@@ -4,7 +4,7 @@ import DeckSupport
 import Foundation
 import KioskRules
 
-struct KioskRun: DeckCommand {
+struct KioskRun: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "run", abstract: "Run the kiosk: full-screen in the terminal, or scripted with no prompts.",
     discussion: HelpText.discussion(

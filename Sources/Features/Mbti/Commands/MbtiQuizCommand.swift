@@ -3,7 +3,7 @@ import DeckCore
 import DeckSupport
 import MbtiRules
 
-struct MbtiQuizCommand: DeckCommand {
+struct MbtiQuizCommand: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "quiz", abstract: "Take the quiz: full-screen, or one prompt per question with --plain.",
     discussion: HelpText.discussion(

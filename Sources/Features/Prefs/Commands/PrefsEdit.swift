@@ -4,7 +4,7 @@ import DeckSupport
 import Foundation
 import PrefsRules
 
-struct PrefsEdit: DeckCommand {
+struct PrefsEdit: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "edit", abstract: "Edit a category as commented YAML in $VISUAL or $EDITOR, like kubectl edit.",
     discussion: HelpText.discussion(

@@ -5,7 +5,7 @@ import DeckSupport
 import WorkspaceAPI
 import WorkspaceRules
 
-struct WorkspaceOnboard: DeckCommand {
+struct WorkspaceOnboard: ForegroundCommand {
   static let configuration = CommandConfiguration(
     commandName: "onboard", abstract: "Complete onboarding of your workspace (POST /api/onboarding/complete).",
     discussion: HelpText.discussion(
