@@ -53,8 +53,7 @@ enum DeckProgram {
   /// launcher's, which may hold a token) is dropped first.
   static func serveAsHelper(socketPath: String) -> Never {
     let idle = getenv("DECK_HELPER_IDLE").flatMap { Int(String(cString: $0)) }.map { max(1, $0) } ?? 300
-    clearenv()
-    setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1)
+    HelperServer.resetEnvironment()
     HelperServer(socketPath: socketPath, idleSeconds: idle).serve(warmUp: warmUp) { connection, inherited in
       let request = HelperChild.adopt(connection, closing: inherited)
       let arguments = Array(request.arguments.dropFirst())
@@ -89,7 +88,7 @@ enum DeckProgram {
     else { return false }
     defer { sandbox.stop() }
     let environment = [
-      "HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "NO_COLOR": "1", "DECK_ENV": "local",
+      "HOME": home, "PATH": HelperServer.minimalPath, "NO_COLOR": "1", "DECK_ENV": "local",
       "DECK_FLYR_URL": sandbox.url,
     ]
     let lines: [[String]] = [
@@ -101,10 +100,7 @@ enum DeckProgram {
     ]
     // Configuration also reads the process's own environment (swift-configuration's layer).
     for (name, value) in environment { setenv(name, value, 1) }
-    defer {
-      clearenv()
-      setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 1)
-    }
+    defer { HelperServer.resetEnvironment() }
     let providers = LiveProviders(sandboxFeatures: Registry.sandboxFeatures)
     let failures = Mutex(0)
     let finished = MainThreadRunner.run(timeout: .seconds(30)) {

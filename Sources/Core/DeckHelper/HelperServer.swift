@@ -191,6 +191,16 @@ public struct HelperServer {
     return count
   }
 
+  /// The PATH of the helper and of its warm-up: its own environment is dropped (it came from
+  /// the first launcher, and may hold a token).
+  public static let minimalPath = "/usr/local/bin:/usr/bin:/bin"
+
+  /// Empties this process's environment but for `minimalPath`.
+  public static func resetEnvironment() {
+    clearenv()
+    setenv("PATH", minimalPath, 1)
+  }
+
   static func now() -> Double {
     var clock = timespec()
     clock_gettime(CLOCK_MONOTONIC, &clock)

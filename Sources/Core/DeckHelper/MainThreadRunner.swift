@@ -33,8 +33,8 @@ public enum MainThreadRunner {
       finished.store(true, ordering: .sequentiallyConsistent)
     }
     let mainQueue = deck_main_queue_handle()
-    let deadline = now() + Double(timeout.components.seconds)
-    while !finished.load(ordering: .sequentiallyConsistent), now() < deadline {
+    let deadline = HelperServer.now() + Double(timeout.components.seconds)
+    while !finished.load(ordering: .sequentiallyConsistent), HelperServer.now() < deadline {
       deck_drain_main_queue()
       runQueuedJobs()
       if finished.load(ordering: .sequentiallyConsistent) { break }
@@ -43,7 +43,7 @@ public enum MainThreadRunner {
         pollfd(fd: wakeUp, events: Int16(POLLIN), revents: 0),
       ]
       let nextDue = sleeping.withLock { $0.map(\.due).min() }
-      let wait = nextDue.map { max(0, min(20, Int32(($0 - now()) * 1000))) } ?? 20
+      let wait = nextDue.map { max(0, min(20, Int32(($0 - HelperServer.now()) * 1000))) } ?? 20
       _ = poll(&descriptors, 2, wait)
       var count: UInt64 = 0
       _ = read(wakeUp, &count, 8)
@@ -55,7 +55,7 @@ public enum MainThreadRunner {
   /// Runs every queued job, and every sleeping one that is due, as the global executor's.
   private static func runQueuedJobs() {
     while true {
-      let time = now()
+      let time = HelperServer.now()
       let due = sleeping.withLock { list in
         let due = list.filter { $0.due <= time }.map(\.job)
         list.removeAll { $0.due <= time }
@@ -73,7 +73,7 @@ public enum MainThreadRunner {
 
   private static func queue(_ job: UnownedJob, after seconds: Double?) {
     if let seconds {
-      let due = now() + seconds
+      let due = HelperServer.now() + seconds
       sleeping.withLock { $0.append((due, job)) }
     } else {
       ready.withLock { $0.append(job) }
@@ -102,11 +102,5 @@ public enum MainThreadRunner {
     deck_hook_global().pointee = on ? unsafeBitCast(global, to: UnsafeMutableRawPointer.self) : nil
     deck_hook_delay().pointee = on ? unsafeBitCast(delayed, to: UnsafeMutableRawPointer.self) : nil
     deck_hook_deadline().pointee = on ? unsafeBitCast(deadline, to: UnsafeMutableRawPointer.self) : nil
-  }
-
-  static func now() -> Double {
-    var clock = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &clock)
-    return Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
   }
 }

@@ -28,12 +28,16 @@ public struct WarmSandbox {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let arguments = [executable, "sandbox", "serve", "--port", "0"]
-    let environment = ["HOME=\(home)", "PATH=/usr/local/bin:/usr/bin:/bin", "NO_COLOR=1"]
-    var pid: pid_t = 0
-    let spawned = withCStrings(arguments) { argv in
-      withCStrings(environment) { envp in posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+    let arguments: [String] = [executable, "sandbox", "serve", "--port", "0"]
+    let environment: [String] = ["HOME=\(home)", "PATH=\(HelperServer.minimalPath)", "NO_COLOR=1"]
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
     }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     close(ends[1])
     guard spawned == 0 else {
       close(ends[0])
@@ -86,13 +90,4 @@ public struct WarmSandbox {
     }
     return nil
   }
-}
-
-/// Calls `body` with a NULL-terminated array of C strings (argv or envp for posix_spawn).
-private func withCStrings<Result>(
-  _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
-) -> Result {
-  let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
-  defer { for copy in copies { free(copy) } }
-  return copies.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
