@@ -1,6 +1,7 @@
 import DeckApp
 import DeckCore
 import Foundation
+import Synchronization
 import Testing
 
 /// Which command lines the start-up helper hands back to the launcher (docs/HELPER.md): those
@@ -38,5 +39,27 @@ struct ForegroundTests {
     DeckRegistry.install(Registry.modules)
     #expect(DeckRunner.runsInForeground(Deck.self, arguments: ["hello"], path: directory))
     #expect(!DeckRunner.runsInForeground(Deck.self, arguments: ["hello"], path: "/nonexistent"))
+  }
+
+  /// Deciding must not run a completion request: in the helper's child that ran it with the
+  /// warm-up's session (a stopped sandbox), so every Tab waited out the 300 ms budget first.
+  @Test func aCompletionRequestIsDecidedWithoutRunningTheCompletion() throws {
+    final class Calls: Sendable { let count = Mutex(0) }
+    let calls = Calls()
+    let deck = try InProcessDeck()
+    let session = deck.session
+    CompletionSession.register {
+      calls.count.withLock { $0 += 1 }
+      return session
+    }
+    DeckRegistry.install(Registry.modules)
+    let prefix = "zz\(UUID().uuidString.prefix(8))"
+    for line in [
+      ["---completion", "brokerage", "search", "--", "positional@0", "3", "4", "deck", "brokerage", "search", prefix],
+      ["---completion", "--", "--env", "2", "0", "deck", "--env", ""],
+    ] {
+      #expect(!DeckRunner.runsInForeground(Deck.self, arguments: line, path: "/nonexistent"))
+    }
+    #expect(calls.count.withLock { $0 } == 0)
   }
 }

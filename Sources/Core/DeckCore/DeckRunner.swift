@@ -51,10 +51,13 @@ public enum DeckRunner {
 
   /// Whether `arguments` must run in deck's own process rather than a helper's child: a
   /// plugin, or a line that parses to a `ForegroundCommand`. A line that does not parse runs in
-  /// the child, which reports the error as deck-core would.
+  /// the child, which reports the error as deck-core would. A shell's completion request is
+  /// never one, and is not parsed here: parsing it runs the completion (the values are the
+  /// parse's "error"), before the child has its session.
   public static func runsInForeground<Root: ParsableCommand>(
     _ root: Root.Type, arguments: [String], path: String?
   ) -> Bool {
+    if isCompletionRequest(arguments) { return false }
     if let name = arguments.first, !name.hasPrefix("-"), !builtinNames(root).contains(name),
       Plugins.discover(path: path, builtins: []).contains(where: { $0.name == name })
     {
