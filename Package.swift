@@ -198,7 +198,10 @@ let package = Package(
       // MARK: The live providers: what the core's ServiceProviders protocol stands for
       .target(
         name: "DeckLive",
-        dependencies: ["DeckCore", "DeckHTTPTransport", "SandboxKit", openAPIRuntime],
+        dependencies: [
+          "DeckCore", "DeckHTTPTransport", "SandboxKit", "CHelper", openAPIRuntime,
+          .product(name: "NIOCore", package: "swift-nio"),
+        ],
         path: "Sources/Core/DeckLive", swiftSettings: swiftSettings),
 
       // MARK: The application: the registry of modules and the root command; and the executable

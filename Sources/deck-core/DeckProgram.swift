@@ -41,6 +41,8 @@ enum DeckProgram {
     CompletionSession.register { session }
     DynamicCompletion.register(Registry.modules.completionProviders)
     DeckShell.register(root: Deck.self)
+    // Script mode's lines run on the HTTP client's event loop thread (ClientLoopExecutor).
+    if scriptMode { ClientLoopExecutor.takeOver() }
     if arguments.isEmpty {
       return isatty(0) == 1
         ? await REPL(session: session).run()

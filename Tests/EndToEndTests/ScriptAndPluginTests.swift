@@ -44,6 +44,53 @@ struct ScriptModeTests {
     #expect(result.stderr.contains("Not signed in"))
   }
 
+  // Script mode runs every task on the HTTP client's event loop thread (ClientLoopExecutor):
+  // these lines need the embedded sandbox's server, its database and the kiosk's polling
+  // sleeps, all in the one process, on that one thread.
+  @Test func kioskSessionsOnTheEmbeddedSandboxRunInOneScript() throws {
+    let deck = try DeckCLI()
+    let path = try script(
+      deck,
+      """
+      kiosk pair store_demo --json
+      sandbox trigger purchase --store store_demo --json
+      sandbox trigger purchase --store store_demo --json
+      kiosk run --sessions 2 --rating 5 --approve --json --poll-interval 0.05 --handoff-timeout 0.05 --thank-you 0.01
+      sandbox inspect store store_demo --json
+
+      """)
+    let result = try deck.run(["run", path])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 6, "\(result.stdout)")
+    let reports = try lines.dropFirst(3).prefix(2).map { try #require(try json($0) as? [String: Any]) }
+    #expect(reports.map { $0["status"] as? String } == ["POSTED_INTENT", "POSTED_INTENT"])
+    let store = try #require(try json(lines.last ?? "") as? [String: Any])
+    #expect((store["sessions"] as? [String: Int])?["POSTED_INTENT"] == 2)
+  }
+
+  // A request's deadline is a timer on that same loop.
+  @Test func aLineThatTimesOutStopsTheScriptWithExit69() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let path = try script(
+      deck,
+      """
+      brokerage search compass --json --limit 1
+      sandbox delay 2000
+      brokerage search keller --json --limit 1 --timeout 0.3
+      env list --json
+
+      """)
+    let result = try deck.run(["run", path])
+    #expect(try deck.run(["sandbox", "delay", "0"]).status == 0)
+    #expect(result.status == 69, "\(result.stderr)")
+    #expect(result.stdout.contains("Compass"))
+    #expect(result.stderr.contains("did not answer within 0.3 s"), "\(result.stderr)")
+    #expect(result.stderr.contains("script.deck:3"))
+    #expect(!result.stdout.contains("\"local\""), "the line after the failure never ran")
+  }
+
   @Test func unreadableScriptIsAUsageError() throws {
     let deck = try DeckCLI()
     #expect(try deck.run(["run", "/nonexistent/script"]).status == 64)

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 extern void *swift_task_enqueueGlobal_hook;
@@ -16,6 +17,13 @@ extern void *swift_task_enqueueGlobalWithDeadline_hook;
 void **deck_hook_global(void) { return &swift_task_enqueueGlobal_hook; }
 void **deck_hook_delay(void) { return &swift_task_enqueueGlobalWithDelay_hook; }
 void **deck_hook_deadline(void) { return &swift_task_enqueueGlobalWithDeadline_hook; }
+
+double deck_seconds_until(long long seconds, long long nanoseconds, int clock) {
+  struct timespec now;
+  clock_gettime(clock == 1 ? CLOCK_BOOTTIME : CLOCK_MONOTONIC, &now);
+  double left = (double)(seconds - (long long)now.tv_sec) + (double)(nanoseconds - (long long)now.tv_nsec) / 1e9;
+  return left > 0 ? left : 0;
+}
 
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);

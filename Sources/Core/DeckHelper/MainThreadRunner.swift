@@ -90,14 +90,8 @@ public enum MainThreadRunner {
   private static func redirectGlobalJobs(_ on: Bool) {
     let global: GlobalHook = { job, _ in MainThreadRunner.queue(job, after: nil) }
     let delayed: DelayHook = { nanoseconds, job, _ in MainThreadRunner.queue(job, after: Double(nanoseconds) / 1e9) }
-    // An instant on the runtime's clock 1 (continuous: CLOCK_BOOTTIME) or 2 (suspending:
-    // CLOCK_MONOTONIC), made relative to that clock's now.
     let deadline: DeadlineHook = { seconds, nanoseconds, _, _, clock, job, _ in
-      var current = timespec()
-      clock_gettime(clock == 1 ? CLOCK_BOOTTIME : CLOCK_MONOTONIC, &current)
-      let left =
-        Double(seconds - Int64(current.tv_sec)) + Double(nanoseconds - Int64(current.tv_nsec)) / 1e9
-      MainThreadRunner.queue(job, after: max(0, left))
+      MainThreadRunner.queue(job, after: deck_seconds_until(seconds, nanoseconds, clock))
     }
     deck_hook_global().pointee = on ? unsafeBitCast(global, to: UnsafeMutableRawPointer.self) : nil
     deck_hook_delay().pointee = on ? unsafeBitCast(delayed, to: UnsafeMutableRawPointer.self) : nil

@@ -1,5 +1,6 @@
-// What the start-up helper (docs/HELPER.md) needs from C: the concurrency runtime's enqueue
-// hooks and libdispatch's main-queue drain (so the warm-up leaves no worker thread behind),
+// What the start-up helper (docs/HELPER.md) and script mode's executor need from C: the
+// concurrency runtime's enqueue hooks, libdispatch's main-queue drain (so the helper's warm-up
+// leaves no worker thread behind),
 // and the socket calls whose macros Swift cannot import (SCM_RIGHTS, SO_PEERCRED, pidfd,
 // accept4). Implemented in chelper.c, which is compiled with _GNU_SOURCE; this header is not,
 // so the types it shares with Swift's Glibc module stay the same.
@@ -14,6 +15,10 @@
 void **deck_hook_global(void);
 void **deck_hook_delay(void);
 void **deck_hook_deadline(void);
+
+/// The seconds from now until an instant of the deadline hook (0 when it has passed): on the
+/// concurrency runtime's clock 1 (continuous: CLOCK_BOOTTIME) or 2 (suspending: CLOCK_MONOTONIC).
+double deck_seconds_until(long long seconds, long long nanoseconds, int clock);
 
 /// libdispatch's entry points for a run loop that drains the main queue itself (Foundation's
 /// CFRunLoop uses them): the eventfd that becomes readable when the main queue has work, and
