@@ -140,6 +140,38 @@ struct HelperTests {
     #expect(statuses["1"] == (signal == "ctrl-c" ? 130 : 128 + SIGTERM), "\(statuses)")
   }
 
+  /// Ctrl-Z in a shell with job control stops the command, which runs in the helper's child,
+  /// outside the terminal's process group; `fg` continues it, and the shell gets its status.
+  @Test func ctrlZStopsTheCommandAndFgContinuesIt() throws {
+    _ = try startHelper()
+    let server = try SandboxProcess()
+    var served = try DeckCLI(server: server)
+    served.environment["XDG_RUNTIME_DIR"] = runtime
+    // Every answer takes 1.5 s: the command is still waiting for it when it is stopped.
+    #expect(try served.run(["sandbox", "delay", "1500"]).status == 0)
+    var environment = served.environment
+    environment["TERM"] = "dumb"
+    environment["PS1"] = "deck-test$ "
+    let shell = try PseudoTerminal(
+      executable: "/bin/bash", arguments: ["--norc", "--noprofile", "-i"], environment: environment)
+    try shell.expect("deck-test$ ")
+    shell.send("\(DeckCLI.binary) brokerage search keller\n")
+    usleep(300_000)
+    shell.send("\u{1A}")
+    try shell.expect("Stopped")
+    try shell.expect("deck-test$ ")
+    // The answer has come meanwhile, but a stopped command prints nothing.
+    usleep(2_500_000)
+    #expect(!shell.pending().contains("Keller Williams"), "the command went on while stopped")
+    shell.send("fg\n")
+    try shell.expect("Keller Williams", timeout: 20)
+    try shell.expect("deck-test$ ")
+    shell.send("echo status=$?\n")
+    try shell.expect("status=0")
+    shell.send("exit\n")
+    #expect(try shell.waitForExit() == 0)
+  }
+
   /// A runtime directory others can enter is not used: the command runs in deck-core, and no
   /// socket is made there.
   @Test func anUnsafeDirectoryIsNotUsed() throws {
@@ -164,6 +196,35 @@ struct HelperTests {
     #expect(result.stdout.contains("Keller Williams"))
     usleep(500_000)
     #expect((try FileManager.default.contentsOfDirectory(atPath: deep + "/deck")).isEmpty)
+  }
+
+  /// Uninstalling deck (or installing or building a new one over it) removes the file the
+  /// helper runs from: the helper exits within seconds instead of waiting out its idle time.
+  @Test func theHelperExitsWhenItsProgramIsRemoved() throws {
+    let installed = try TemporaryDirectory(prefix: "dk-bin-", short: true)
+    for (source, name) in [(DeckCLI.binary, "deck"), (DeckCLI.coreBinary, "deck-core")] {
+      // A second link to the built files (a copy where the temporary directory is on another
+      // file system): removing it leaves the build alone.
+      if link(source, installed.path + "/" + name) != 0 {
+        try FileManager.default.copyItem(atPath: source, toPath: installed.path + "/" + name)
+      }
+    }
+    var deck = deck
+    deck.environment["DECK_HELPER_IDLE"] = "600"
+    let launcher = installed.path + "/deck"
+    let started = try DeckCLI.execute(
+      launcher, ["--version"], stdin: nil, environment: deck.environment, in: deck.home)
+    #expect(started.status == 0, "\(started.stderr)")
+    var deadline = Date().addingTimeInterval(120)
+    while socket == nil && Date() < deadline { usleep(50_000) }
+    let listening = try #require(socket, "no helper started")
+    #expect(
+      try DeckCLI.execute(launcher, ["env", "list"], stdin: nil, environment: deck.environment, in: deck.home)
+        .status == 0)
+    unlink(installed.path + "/deck-core")
+    deadline = Date().addingTimeInterval(30)
+    while FileManager.default.fileExists(atPath: listening) && Date() < deadline { usleep(100_000) }
+    #expect(!FileManager.default.fileExists(atPath: listening), "the helper outlived its program")
   }
 
   @Test func theHelperExitsWhenIdleAndRemovesItsSocket() throws {

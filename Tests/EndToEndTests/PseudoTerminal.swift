@@ -22,7 +22,10 @@ final class PseudoTerminal {
   }
   private var consumed = 0
 
-  init(arguments: [String], environment: [String: String], columns: UInt16 = 200) throws {
+  /// `executable` (deck by default) with `arguments`, as the leader of a new session on the pty.
+  init(
+    executable: String = DeckCLI.binary, arguments: [String], environment: [String: String], columns: UInt16 = 200
+  ) throws {
     var master: Int32 = -1
     var slave: Int32 = -1
     var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
@@ -45,14 +48,14 @@ final class PseudoTerminal {
     posix_spawn_file_actions_adddup2(&actions, 0, 1)
     posix_spawn_file_actions_adddup2(&actions, 0, 2)
 
-    let argv = ([DeckCLI.binary] + arguments).map { strdup($0) } + [nil]
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
     }
     var child: pid_t = 0
-    let status = posix_spawn(&child, DeckCLI.binary, &actions, &attributes, argv, envp)
+    let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
     close(slave)
     guard status == 0 else { throw PTYError.spawnFailed(status) }
     self.master = master

@@ -45,15 +45,18 @@ public struct HelperServer {
       }
       let timeout: Int32
       if running.isEmpty {
-        let left = Double(idleSeconds) - (Self.now() - lastActivity)
-        timeout = left <= 0 ? 0 : Int32(min(left * 1000, 3_600_000))
+        // Wakes at least every few seconds to see whether its program is still there.
+        let left = min(Double(idleSeconds) - (Self.now() - lastActivity), Self.executableCheckSeconds)
+        timeout = left <= 0 ? 0 : Int32(left * 1000)
       } else {
         // Without a pidfd (an old kernel), exits are noticed by polling waitpid.
         timeout = running.contains { $0.pidfd < 0 } ? 50 : -1
       }
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready < 0 && errno != EINTR { exit(1) }
-      if running.isEmpty, Self.now() - lastActivity >= Double(idleSeconds) {
+      // Idle, or its program was uninstalled or replaced (a launcher of the new one names
+      // another socket): it removes its socket, if that is still its own, and exits.
+      if running.isEmpty, Self.now() - lastActivity >= Double(idleSeconds) || Self.executableRemoved() {
         var current = stat()
         if stat(socketPath, &current) == 0, current.st_ino == identity.st_ino, current.st_dev == identity.st_dev {
           unlink(socketPath)
@@ -128,6 +131,18 @@ public struct HelperServer {
       if job.pidfd >= 0 { close(job.pidfd) }
       close(job.connection)
     }
+  }
+
+  /// How often an idle helper checks that its program is still installed.
+  static let executableCheckSeconds = 5.0
+
+  /// Whether this program's file is gone: removed, or replaced by a new build or install (the
+  /// kernel then shows the path it was started from with " (deleted)").
+  static func executableRemoved() -> Bool {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return false }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasSuffix(" (deleted)")
   }
 
   /// Writes a record (`tag`, then a little-endian Int32 if any); a client that has gone is
