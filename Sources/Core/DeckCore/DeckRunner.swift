@@ -34,7 +34,8 @@ public enum DeckRunner {
       // reflected) is built only when a word may be a mistyped command: not for plain `--help`,
       // a path of real commands, or a shell's completion request.
       if code == ExitCode.validationFailure.rawValue
-        || (code == 0 && !isCompletionRequest(arguments) && !namesOnlyCommands(root, arguments)),
+        || (code == 0 && !isCompletionRequest(arguments) && !isCompletionScriptRequest(arguments)
+          && !namesOnlyCommands(root, arguments)),
         let unknown = UsageHelp.unknownCommand(in: CommandTree.of(root), arguments: arguments)
       {
         return ErrorPresenter.present(unknown.error, output: session.output)
@@ -112,6 +113,12 @@ public enum DeckRunner {
   /// A shell's (or the REPL's) completion request: its answer is the output, not help.
   static func isCompletionRequest(_ arguments: [String]) -> Bool {
     arguments.first == "---completion"
+  }
+
+  /// argument-parser's `--generate-completion-script [SHELL]`: its answer is the script, and
+  /// its value is no command name.
+  static func isCompletionScriptRequest(_ arguments: [String]) -> Bool {
+    arguments.contains { $0 == "--generate-completion-script" || $0.hasPrefix("--generate-completion-script=") }
   }
 
   /// Whether every word that stands where a subcommand belongs names one (a help request for

@@ -16,7 +16,7 @@ public enum ShellModule: DeckModule {
 
 struct ReplCommand: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "repl",
+    commandName: "repl", _superCommandName: "deck",
     abstract: "Start the interactive shell (also: `deck` with no arguments on a terminal).",
     discussion: """
       Readline editing, history (Ctrl-R searches it), and Tab completion of commands, flags, values \
@@ -36,7 +36,8 @@ struct ReplCommand: ForegroundCommand {
 
 struct RunCommand: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "run", abstract: "Run the deck commands in a file (or stdin, `-`), one per line.",
+    commandName: "run", _superCommandName: "deck",
+    abstract: "Run the deck commands in a file (or stdin, `-`), one per line.",
     discussion: """
       Lines are split like shell words; `#` starts a comment and a leading `deck` is optional. Like \
       `sh -e`, the first failing command stops the run and its exit code is deck's. Output is exactly \
@@ -79,7 +80,8 @@ public enum ScriptInput {
 
 struct CompletionCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "completion", abstract: "Print the completion script for bash, zsh or fish.",
+    commandName: "completion", _superCommandName: "deck",
+    abstract: "Print the completion script for bash, zsh or fish.",
     discussion: """
       bash: deck completion bash > ~/.local/share/bash-completion/completions/deck
       zsh:  deck completion zsh > "${fpath[1]}/_deck"
@@ -111,7 +113,8 @@ extension CompletionCommand.Shell {
 
 struct PluginsCommand: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "plugins", abstract: "List external plugins: executables named deck-NAME on PATH.",
+    commandName: "plugins", _superCommandName: "deck",
+    abstract: "List external plugins: executables named deck-NAME on PATH.",
     discussion: """
       `deck NAME …` runs deck-NAME with DECK_ENV and the environment's service URLs \
       (DECK_FLYR_URL, …) set, but never the token: a plugin that needs one runs `deck auth token`. \

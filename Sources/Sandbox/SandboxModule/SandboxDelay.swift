@@ -3,7 +3,7 @@ import DeckCore
 
 struct SandboxDelay: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "delay",
+    commandName: "delay", _superCommandName: "deck",
     abstract: "Delay every API response of a served sandbox, to try timeouts and Ctrl-C (0 turns it off).")
 
   @OptionGroup var global: GlobalOptions

@@ -29,7 +29,7 @@ let faultExits: [ExitDoc] = [
 
 struct FaultAdd: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "add", abstract: "Add a fault rule.",
+    commandName: "add", _superCommandName: "deck", abstract: "Add a fault rule.",
     discussion: HelpText.discussion(
       """
       Exactly one of --status, --reset, --truncate and --malformed, or --latency alone (the real
@@ -151,7 +151,8 @@ enum FaultMethodArgument: String, ExpressibleByArgument, CaseIterable {
 
 struct FaultList: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List the fault rules in force, in the order they are tried.",
+    commandName: "list", _superCommandName: "deck",
+    abstract: "List the fault rules in force, in the order they are tried.",
     discussion: HelpText.exitCodes(faultExits))
 
   @OptionGroup var global: GlobalOptions
@@ -168,7 +169,7 @@ struct FaultList: DeckCommand {
 
 struct FaultClear: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "clear", abstract: "Remove one fault rule, or all of them.",
+    commandName: "clear", _superCommandName: "deck", abstract: "Remove one fault rule, or all of them.",
     discussion: HelpText.exitCodes(faultExits + [.failure("no rule with that id")]))
 
   @OptionGroup var global: GlobalOptions

@@ -3,7 +3,8 @@ import DeckCore
 
 struct SandboxReset: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "reset", abstract: "Delete everything in the sandbox and seed it again from scratch.")
+    commandName: "reset", _superCommandName: "deck",
+    abstract: "Delete everything in the sandbox and seed it again from scratch.")
 
   @OptionGroup var global: GlobalOptions
 

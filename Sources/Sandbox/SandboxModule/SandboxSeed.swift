@@ -4,7 +4,7 @@ import SandboxAdminAPI
 
 struct SandboxSeed: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "seed",
+    commandName: "seed", _superCommandName: "deck",
     abstract:
       "Seed the demo data (brokerages, owner@sandbox.test / sandbox), or add synthetic brokerages for benchmarks.")
 

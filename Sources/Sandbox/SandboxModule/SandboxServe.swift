@@ -6,7 +6,7 @@ import Foundation
 
 struct SandboxServe: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "serve", abstract: "Serve the sandbox on loopback until Ctrl-C.",
+    commandName: "serve", _superCommandName: "deck", abstract: "Serve the sandbox on loopback until Ctrl-C.",
     discussion: """
       Other clients (and `deck --env local`) can then use it at http://127.0.0.1:8787.
       --port 0 picks a free port. The first line on stdout is the URL it listens on; the second

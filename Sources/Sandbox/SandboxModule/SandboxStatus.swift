@@ -3,7 +3,8 @@ import DeckCore
 
 struct SandboxStatus: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "status", abstract: "Show the current environment's sandbox: its database and what it holds.")
+    commandName: "status", _superCommandName: "deck",
+    abstract: "Show the current environment's sandbox: its database and what it holds.")
 
   @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,8 @@ import DeckSupport
 
 struct AuthLogin: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "login", abstract: "Sign in with a password, or store a token you already have.",
+    commandName: "login", _superCommandName: "deck",
+    abstract: "Sign in with a password, or store a token you already have.",
     discussion: """
       Password sign-in is Supabase-compatible: POST /auth/v1/token?grant_type=password.
       With --with-token, the access token is read from stdin and stored as is.

@@ -4,7 +4,8 @@ import DeckSupport
 
 struct AuthLogout: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "logout", abstract: "Sign out (the active account by default) and forget its tokens.")
+    commandName: "logout", _superCommandName: "deck",
+    abstract: "Sign out (the active account by default) and forget its tokens.")
 
   @OptionGroup var global: GlobalOptions
 

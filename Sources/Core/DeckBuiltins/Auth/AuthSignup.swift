@@ -6,7 +6,7 @@ import OpenAPIRuntime
 
 struct AuthSignup: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "signup", abstract: "Create an account and sign in to it.",
+    commandName: "signup", _superCommandName: "deck", abstract: "Create an account and sign in to it.",
     discussion: HelpText.discussion(
       """
       --role stores the account's role for the recruiting service (its user_metadata.role, as the

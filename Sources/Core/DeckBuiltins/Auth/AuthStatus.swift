@@ -7,7 +7,7 @@ import Foundation
 
 struct AuthStatus: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "status",
+    commandName: "status", _superCommandName: "deck",
     abstract: "Show the signed-in accounts of the environment, and check the active one with the server.")
 
   @OptionGroup var global: GlobalOptions

@@ -3,7 +3,7 @@ import DeckCore
 
 struct AuthSwitch: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "switch", abstract: "Make another signed-in account the active one.")
+    commandName: "switch", _superCommandName: "deck", abstract: "Make another signed-in account the active one.")
 
   @OptionGroup var global: GlobalOptions
 

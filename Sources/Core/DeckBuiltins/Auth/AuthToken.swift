@@ -3,7 +3,7 @@ import DeckCore
 
 struct AuthToken: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "token",
+    commandName: "token", _superCommandName: "deck",
     abstract: "Print the active account's access token (refreshed if expired), for scripts and plugins.")
 
   @OptionGroup var global: GlobalOptions

@@ -5,7 +5,7 @@ import DeckSupport
 /// `deck doctor`: checks deck's setup in the manner of `brew doctor` and `gh auth status`.
 struct DoctorCommand: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "doctor",
+    commandName: "doctor", _superCommandName: "deck",
     abstract: "Check deck's files, environment, services, account, clock, completion, plugins and sandbox.",
     discussion: HelpText.discussion(
       """

@@ -5,7 +5,7 @@ import DeckSupport
 
 struct EnvAdd: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "add", abstract: "Add an environment, empty or copied from another one.")
+    commandName: "add", _superCommandName: "deck", abstract: "Add an environment, empty or copied from another one.")
 
   @OptionGroup var global: GlobalOptions
 

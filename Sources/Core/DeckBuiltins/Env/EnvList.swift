@@ -4,7 +4,8 @@ import DeckCore
 
 struct EnvList: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List environments; * marks the current one.", aliases: ["ls"])
+    commandName: "list", _superCommandName: "deck", abstract: "List environments; * marks the current one.",
+    aliases: ["ls"])
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,7 @@ import DeckSupport
 
 struct EnvRemove: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "remove", abstract: "Remove an environment you added.", aliases: ["rm"])
+    commandName: "remove", _superCommandName: "deck", abstract: "Remove an environment you added.", aliases: ["rm"])
 
   @OptionGroup var global: GlobalOptions
 

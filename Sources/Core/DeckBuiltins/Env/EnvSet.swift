@@ -5,7 +5,8 @@ import DeckSupport
 
 struct EnvSet: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "set", abstract: "Set service URLs (SERVICE=URL) or settings of an environment.",
+    commandName: "set", _superCommandName: "deck",
+    abstract: "Set service URLs (SERVICE=URL) or settings of an environment.",
     discussion: """
       Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")). An empty URL (SERVICE=) unsets one.
       Settings: allow-insecure-http=true|false, sandbox=true|false, sandbox-admin-token=TOKEN (the

@@ -5,7 +5,8 @@ import DeckSupport
 
 struct EnvShow: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "show", abstract: "Show an environment's service URLs (the current one by default).")
+    commandName: "show", _superCommandName: "deck",
+    abstract: "Show an environment's service URLs (the current one by default).")
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,8 @@ import DeckSupport
 
 struct EnvUse: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "use", abstract: "Make an environment the current one (saved in the config file).")
+    commandName: "use", _superCommandName: "deck",
+    abstract: "Make an environment the current one (saved in the config file).")
 
   @OptionGroup var global: GlobalOptions
 

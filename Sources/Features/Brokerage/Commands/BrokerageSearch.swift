@@ -4,7 +4,7 @@ import Foundation
 
 struct BrokerageSearch: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "search", abstract: "Search brokerages by name.",
+    commandName: "search", _superCommandName: "deck", abstract: "Search brokerages by name.",
     discussion: HelpText.discussion(
       """
       Ranks an exact match first, then names that start with the query, then names with a word

@@ -6,7 +6,8 @@ import KioskRules
 
 struct KioskApprove: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "approve", abstract: "The customer approves the review: show the handoff QR code.",
+    commandName: "approve", _superCommandName: "deck",
+    abstract: "The customer approves the review: show the handoff QR code.",
     discussion: HelpText.discussion(
       """
       Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/approve, then shows the handoff:

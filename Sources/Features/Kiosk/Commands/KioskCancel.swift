@@ -4,7 +4,7 @@ import KioskRules
 
 struct KioskCancel: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "cancel", abstract: "Cancel on the rating screen: back to idle.",
+    commandName: "cancel", _superCommandName: "deck", abstract: "Cancel on the rating screen: back to idle.",
     discussion: HelpText.discussion(
       """
       Sends nothing: the session stays PENDING on the backend, but this kiosk does not pick it up

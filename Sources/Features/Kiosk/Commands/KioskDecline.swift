@@ -4,7 +4,8 @@ import KioskRules
 
 struct KioskDecline: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "decline", abstract: "The customer declines the review: thank you, back to idle.",
+    commandName: "decline", _superCommandName: "deck",
+    abstract: "The customer declines the review: thank you, back to idle.",
     discussion: HelpText.discussion(
       """
       Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/decline. When the call fails the

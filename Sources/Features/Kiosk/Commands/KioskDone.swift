@@ -4,7 +4,7 @@ import KioskRules
 
 struct KioskDone: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "done", abstract: "End the handoff (Done): thank you, back to idle.",
+    commandName: "done", _superCommandName: "deck", abstract: "End the handoff (Done): thank you, back to idle.",
     discussion: HelpText.discussion(
       """
       Calls POST /api/v1/review/{sessionId}/done (the session becomes POSTED_INTENT). As the spec

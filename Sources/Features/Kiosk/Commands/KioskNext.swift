@@ -6,7 +6,8 @@ import KioskRules
 
 struct KioskNext: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "next", abstract: "Poll once for the next purchase; a PENDING session moves the kiosk to rating.",
+    commandName: "next", _superCommandName: "deck",
+    abstract: "Poll once for the next purchase; a PENDING session moves the kiosk to rating.",
     discussion: HelpText.discussion(
       """
       Calls GET /api/v1/kiosk/{storeId}/next. When a PENDING session is waiting, the kiosk moves

@@ -6,7 +6,8 @@ import KioskRules
 
 struct KioskPair: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "pair", abstract: "Pair the kiosk with a store (checked with the backend first).",
+    commandName: "pair", _superCommandName: "deck",
+    abstract: "Pair the kiosk with a store (checked with the backend first).",
     discussion: HelpText.discussion(
       """
       Calls GET /api/v1/kiosk/{storeId}/next to check the store exists, then saves the pairing

@@ -4,7 +4,8 @@ import KioskRules
 
 struct KioskRate: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "rate", abstract: "Submit the customer's star rating (1-5) and show the generated review.",
+    commandName: "rate", _superCommandName: "deck",
+    abstract: "Submit the customer's star rating (1-5) and show the generated review.",
     discussion: HelpText.discussion(
       """
       Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/rating; the kiosk moves to consent.

@@ -6,7 +6,8 @@ import KioskRules
 
 struct KioskRun: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "run", abstract: "Run the kiosk: full-screen in the terminal, or scripted with no prompts.",
+    commandName: "run", _superCommandName: "deck",
+    abstract: "Run the kiosk: full-screen in the terminal, or scripted with no prompts.",
     discussion: HelpText.discussion(
       """
       On a terminal, runs the kiosk full-screen: the attract screen polls for purchases, then the

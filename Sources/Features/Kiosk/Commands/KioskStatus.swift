@@ -3,7 +3,8 @@ import DeckCore
 
 struct KioskStatus: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "status", abstract: "Show the paired store, the current screen and the session.",
+    commandName: "status", _superCommandName: "deck",
+    abstract: "Show the paired store, the current screen and the session.",
     discussion: "Sends nothing: a handoff whose time ran out is marked done by the next command, not by this one.")
 
   @OptionGroup var global: GlobalOptions

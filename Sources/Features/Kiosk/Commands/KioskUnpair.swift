@@ -4,7 +4,8 @@ import KioskRules
 
 struct KioskUnpair: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "unpair", abstract: "Forget the paired store (the idle screen's hidden Re-pair).",
+    commandName: "unpair", _superCommandName: "deck",
+    abstract: "Forget the paired store (the idle screen's hidden Re-pair).",
     discussion: "Only on idle: finish or cancel a session first. Pair again with deck kiosk pair STORE_ID.")
 
   @OptionGroup var global: GlobalOptions

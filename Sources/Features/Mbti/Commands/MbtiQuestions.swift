@@ -4,7 +4,8 @@ import MbtiRules
 
 struct MbtiQuestions: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "questions", abstract: "List the quiz's questions, numbered, in the service's order.",
+    commandName: "questions", _superCommandName: "deck",
+    abstract: "List the quiz's questions, numbered, in the service's order.",
     discussion: HelpText.discussion(
       """
       The numbers are the ones `submit` and the service's errors use. With --json, an array of

@@ -5,7 +5,8 @@ import MbtiRules
 
 struct MbtiQuizCommand: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "quiz", abstract: "Take the quiz: full-screen, or one prompt per question with --plain.",
+    commandName: "quiz", _superCommandName: "deck",
+    abstract: "Take the quiz: full-screen, or one prompt per question with --plain.",
     discussion: HelpText.discussion(
       """
       The 24 questions come from the nudge service, 6 to a page. Full-screen: 1-5 answer the

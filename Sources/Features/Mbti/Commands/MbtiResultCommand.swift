@@ -5,7 +5,7 @@ import Foundation
 
 struct MbtiResultCommand: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "result", abstract: "Show the last result taken in this environment.",
+    commandName: "result", _superCommandName: "deck", abstract: "Show the last result taken in this environment.",
     discussion: HelpText.discussion(
       "Read from the local state; nothing is sent. With --json, the saved result whole.",
       exits: [.failure("no result yet")]))
@@ -24,7 +24,8 @@ struct MbtiResultCommand: DeckCommand {
 
 struct MbtiUserID: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "user-id", abstract: "Show (or with --reset, replace) the anonymous user id.",
+    commandName: "user-id", _superCommandName: "deck",
+    abstract: "Show (or with --reset, replace) the anonymous user id.",
     discussion: HelpText.discussion(
       """
       The quiz's user is an anonymous UUID made once per environment and kept, like the app's

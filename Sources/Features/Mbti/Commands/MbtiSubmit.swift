@@ -6,7 +6,8 @@ import MbtiRules
 
 struct MbtiSubmit: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "submit", abstract: "Submit answers from a file (or stdin) and show the type.",
+    commandName: "submit", _superCommandName: "deck",
+    abstract: "Submit answers from a file (or stdin) and show the type.",
     discussion: HelpText.discussion(
       """
       The file is a JSON object {"question text": 1-5, …} with the exact texts of `deck mbti

@@ -85,7 +85,8 @@ struct DashboardToggles: ParsableArguments {
 
 struct DashboardShow: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "show", abstract: "Show cards or widgets (--all/--none SECTION: Select/Deselect All first).",
+    commandName: "show", _superCommandName: "deck",
+    abstract: "Show cards or widgets (--all/--none SECTION: Select/Deselect All first).",
     discussion: HelpText.discussion(
       "See deck prefs dashboard --help.",
       exits: [.usage("an unknown name or section (nothing was sent)"), .rejected(), .unavailable(), .unauthorized()]))
@@ -98,7 +99,8 @@ struct DashboardShow: DeckCommand {
 
 struct DashboardHide: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "hide", abstract: "Hide cards or widgets (--all/--none SECTION: Select/Deselect All first).",
+    commandName: "hide", _superCommandName: "deck",
+    abstract: "Hide cards or widgets (--all/--none SECTION: Select/Deselect All first).",
     discussion: HelpText.discussion(
       "See deck prefs dashboard --help.",
       exits: [.usage("an unknown name or section (nothing was sent)"), .rejected(), .unavailable(), .unauthorized()]))

@@ -4,7 +4,8 @@ import PrefsRules
 
 struct PrefsDelete: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "delete", abstract: "Delete a category's stored values; it reads as the defaults again.",
+    commandName: "delete", _superCommandName: "deck",
+    abstract: "Delete a category's stored values; it reads as the defaults again.",
     discussion: HelpText.discussion(
       """
       Removes the stored document (DELETE /api/user/preferences/CATEGORY) and records the change

@@ -6,7 +6,8 @@ import PrefsRules
 
 struct PrefsEdit: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "edit", abstract: "Edit a category as commented YAML in $VISUAL or $EDITOR, like kubectl edit.",
+    commandName: "edit", _superCommandName: "deck",
+    abstract: "Edit a category as commented YAML in $VISUAL or $EDITOR, like kubectl edit.",
     discussion: HelpText.discussion(
       """
       Opens the current values in your editor ($VISUAL, else $EDITOR, else vi), each field with a

@@ -6,7 +6,8 @@ import PrefsRules
 
 struct PrefsExportCommand: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "export", abstract: "Print the preferences as one JSON document (for deck prefs import).",
+    commandName: "export", _superCommandName: "deck",
+    abstract: "Print the preferences as one JSON document (for deck prefs import).",
     discussion: HelpText.discussion(
       """
       {"version": 1, "categories": {"player": {…}, "school": {…}, …}}: every category (or the
@@ -41,7 +42,8 @@ struct PrefsExportCommand: DeckCommand {
 
 struct PrefsImportCommand: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "import", abstract: "Write every category of an export document (FILE, or - for stdin).",
+    commandName: "import", _superCommandName: "deck",
+    abstract: "Write every category of an export document (FILE, or - for stdin).",
     discussion: HelpText.discussion(
       """
       Reads a document deck prefs export wrote (version 1). Every category in it is checked first

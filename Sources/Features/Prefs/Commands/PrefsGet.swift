@@ -6,7 +6,8 @@ import PrefsRules
 
 struct PrefsGet: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "get", abstract: "Show a category's stored values, or the defaults when nothing is saved.",
+    commandName: "get", _superCommandName: "deck",
+    abstract: "Show a category's stored values, or the defaults when nothing is saved.",
     discussion: HelpText.discussion(
       """
       Says whether the values are stored or the defaults (stderr), then shows them grouped as the

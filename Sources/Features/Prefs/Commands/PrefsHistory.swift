@@ -6,7 +6,7 @@ import PrefsRules
 
 struct PrefsHistory: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "history", abstract: "Show a category's recorded changes, newest first.",
+    commandName: "history", _superCommandName: "deck", abstract: "Show a category's recorded changes, newest first.",
     discussion: HelpText.discussion(
       """
       One row per changed field: when, the field, old → new ((unset) for no value), and who.

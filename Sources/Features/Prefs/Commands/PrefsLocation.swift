@@ -12,7 +12,8 @@ struct PrefsLocation: ParsableCommand {
 
 struct LocationSet: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "set", abstract: "Set the home address; --geocode fills latitude and longitude.",
+    commandName: "set", _superCommandName: "deck",
+    abstract: "Set the home address; --geocode fills latitude and longitude.",
     discussion: HelpText.discussion(
       """
       Changes the fields given (an empty value clears one); the state is upper-cased. --geocode

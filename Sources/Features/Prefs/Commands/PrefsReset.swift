@@ -4,7 +4,8 @@ import PrefsRules
 
 struct PrefsReset: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "reset", abstract: "Reset notifications or the dashboard to the defaults (Reset to Defaults).",
+    commandName: "reset", _superCommandName: "deck",
+    abstract: "Reset notifications or the dashboard to the defaults (Reset to Defaults).",
     discussion: HelpText.discussion(
       """
       The app's Reset to Defaults, which only the notifications and dashboard pages have: the

@@ -37,7 +37,8 @@ struct PrefsSchool: ParsableCommand {
 
 struct SchoolList: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "Show the list: priority, preference, value, dealbreaker badge, id.",
+    commandName: "list", _superCommandName: "deck",
+    abstract: "Show the list: priority, preference, value, dealbreaker badge, id.",
     discussion: HelpText.discussion(
       "Like deck prefs get school (and like it, shows the cached copy when the service cannot be reached).",
       exits: [.unavailable(), .unauthorized()]))
@@ -59,7 +60,7 @@ struct SchoolList: DeckCommand {
 
 struct SchoolTemplateCommand: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "template", abstract: "Replace the whole list with a template's criteria.",
+    commandName: "template", _superCommandName: "deck", abstract: "Replace the whole list with a template's criteria.",
     discussion: HelpText.discussion(
       """
       Templates (as the app's quick-fill cards): d1-power-conference (Division D1, Power 4,
@@ -82,7 +83,7 @@ struct SchoolTemplateCommand: DeckCommand {
 
 struct SchoolAdd: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "add", abstract: "Add a criterion at the lowest priority: TYPE VALUE.",
+    commandName: "add", _superCommandName: "deck", abstract: "Add a criterion at the lowest priority: TYPE VALUE.",
     discussion: HelpText.discussion(
       """
       $ deck prefs school add division D1,D3 --dealbreaker
@@ -119,7 +120,8 @@ struct SchoolAdd: DeckCommand {
 
 struct SchoolMove: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "move", abstract: "Move the preference at priority FROM to priority TO (drag to reorder).",
+    commandName: "move", _superCommandName: "deck",
+    abstract: "Move the preference at priority FROM to priority TO (drag to reorder).",
     discussion: HelpText.discussion(
       "The others shift; priorities are renumbered 1 to n. $ deck prefs school move 3 1",
       exits: [.usage("a priority that is not in the list"), .rejected(), .unavailable(), .unauthorized()]))
@@ -139,7 +141,7 @@ struct SchoolMove: DeckCommand {
 
 struct SchoolRemove: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "remove", abstract: "Remove a preference by id or by priority.",
+    commandName: "remove", _superCommandName: "deck", abstract: "Remove a preference by id or by priority.",
     discussion: HelpText.discussion(
       "An exact id wins; otherwise a whole number is a priority. The rest are renumbered 1 to n.",
       exits: [.usage("no such id or priority"), .rejected(), .unavailable(), .unauthorized()]))

@@ -4,7 +4,7 @@ import PrefsRules
 
 struct PrefsSet: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "set", abstract: "Change fields of a category: key=value …",
+    commandName: "set", _superCommandName: "deck", abstract: "Change fields of a category: key=value …",
     discussion: HelpText.discussion(
       """
       Keys are the JSON names (any case, - or _ ignored: graduation-year), plus aliases such as

@@ -5,7 +5,8 @@ import WorkspaceAPI
 
 struct InviteAccept: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "accept", abstract: "Accept an invite as the signed-in user (POST /api/invites/accept).",
+    commandName: "accept", _superCommandName: "deck",
+    abstract: "Accept an invite as the signed-in user (POST /api/invites/accept).",
     discussion: HelpText.discussion(
       """
       You must be signed in with the invited email (case and surrounding spaces do not matter).

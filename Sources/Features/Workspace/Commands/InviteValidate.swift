@@ -3,7 +3,8 @@ import DeckCore
 
 struct InviteValidate: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "validate", abstract: "Check an invite without signing in (GET /api/invites/validate).",
+    commandName: "validate", _superCommandName: "deck",
+    abstract: "Check an invite without signing in (GET /api/invites/validate).",
     discussion: HelpText.discussion(
       """
       Shows the workspace, the invited email and the role. Used and expired invites are refused

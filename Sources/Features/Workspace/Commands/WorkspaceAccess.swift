@@ -5,7 +5,8 @@ import WorkspaceAPI
 
 struct WorkspaceAccess: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "access", abstract: "Show the access state of your primary workspace (GET /api/access/state).",
+    commandName: "access", _superCommandName: "deck",
+    abstract: "Show the access state of your primary workspace (GET /api/access/state).",
     discussion: HelpText.discussion(
       """
       The primary workspace is your first membership. Access needs an active subscription or a

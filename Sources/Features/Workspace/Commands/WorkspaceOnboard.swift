@@ -7,7 +7,8 @@ import WorkspaceRules
 
 struct WorkspaceOnboard: ForegroundCommand {
   static let configuration = CommandConfiguration(
-    commandName: "onboard", abstract: "Complete onboarding of your workspace (POST /api/onboarding/complete).",
+    commandName: "onboard", _superCommandName: "deck",
+    abstract: "Complete onboarding of your workspace (POST /api/onboarding/complete).",
     discussion: HelpText.discussion(
       """
       Required: --first-name, --last-name, --use-case, --workspace-name, --industry. On a terminal,

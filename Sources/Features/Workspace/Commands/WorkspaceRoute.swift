@@ -5,7 +5,8 @@ import WorkspaceRules
 
 struct WorkspaceRoute: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "route", abstract: "Show where the post-auth gate sends you (GET /api/access/redirect).",
+    commandName: "route", _superCommandName: "deck",
+    abstract: "Show where the post-auth gate sends you (GET /api/access/redirect).",
     discussion: HelpText.discussion(
       """
       Prints one route: login, join, onboarding, subscribe, subscribe (member-inactive) or

@@ -7,7 +7,8 @@ import WorkspaceRules
 
 struct WorkspaceSubscribe: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "subscribe", abstract: "Start a checkout for your workspace (POST /api/billing/stripe/checkout).",
+    commandName: "subscribe", _superCommandName: "deck",
+    abstract: "Start a checkout for your workspace (POST /api/billing/stripe/checkout).",
     discussion: HelpText.discussion(
       """
       Give --plan and --currency, or an allow-listed --price-id. Prints the checkout URL to open

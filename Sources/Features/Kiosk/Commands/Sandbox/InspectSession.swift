@@ -4,7 +4,7 @@ import DeckSupport
 
 struct InspectSession: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "session", abstract: "Show a review session as the sandbox stores it.",
+    commandName: "session", _superCommandName: "deck", abstract: "Show a review session as the sandbox stores it.",
     discussion: """
       Shows publicId, status, starRating, generatedReviewText and the order. Exit code 1 when
       the session does not exist.

@@ -4,7 +4,7 @@ import DeckSupport
 
 struct InspectStore: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "store", abstract: "Show a store as the sandbox stores it.",
+    commandName: "store", _superCommandName: "deck", abstract: "Show a store as the sandbox stores it.",
     discussion: """
       Shows publicId, lastApprovedSessionId (null until a session is approved) and how many of
       its sessions are in each status. Exit code 1 when the store does not exist.

@@ -5,7 +5,8 @@ import SandboxKioskAPI
 
 struct TriggerPurchase: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "purchase", abstract: "Create a PENDING review session with its order (as the Square webhook would).",
+    commandName: "purchase", _superCommandName: "deck",
+    abstract: "Create a PENDING review session with its order (as the Square webhook would).",
     discussion: """
       The kiosk paired with the store picks the session up on its next poll. Without --item, one
       to three items are picked from the demo boutique's catalogue; without --total, the items'

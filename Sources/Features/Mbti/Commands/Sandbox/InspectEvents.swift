@@ -6,7 +6,8 @@ import SandboxMbtiAPI
 
 struct InspectEvents: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "events", abstract: "Show the MBTI quiz's events as the nudge service stored them.",
+    commandName: "events", _superCommandName: "deck",
+    abstract: "Show the MBTI quiz's events as the nudge service stored them.",
     discussion: HelpText.discussion(
       """
       The newest --limit events (1000 unless given), oldest first; --user and --type narrow them

@@ -6,7 +6,8 @@ import SandboxPrefsAPI
 
 struct InspectPrefs: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "prefs", abstract: "Show a user's preferences as the recruiting service stores them.",
+    commandName: "prefs", _superCommandName: "deck",
+    abstract: "Show a user's preferences as the recruiting service stores them.",
     discussion: HelpText.discussion(
       """
       The user's role (user_metadata.role), the athlete a parent is linked to (or the parents

@@ -4,7 +4,8 @@ import DeckSupport
 
 struct InspectWorkspace: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "workspace", abstract: "Show a user's primary workspace as the sandbox stores it.",
+    commandName: "workspace", _superCommandName: "deck",
+    abstract: "Show a user's primary workspace as the sandbox stores it.",
     discussion: HelpText.discussion(
       """
       The primary workspace is the user's first membership by created_at. Shows id, name, industry,

@@ -4,7 +4,8 @@ import DeckSupport
 
 struct SandboxOutbox: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "outbox", abstract: "Show the invite emails the sandbox has sent, with their join links.",
+    commandName: "outbox", _superCommandName: "deck",
+    abstract: "Show the invite emails the sandbox has sent, with their join links.",
     discussion: """
       The sandbox sends no mail: it records every email here, like a mail catcher. Follow an invite
       with: deck workspace invite accept JOIN_LINK. With --json, the emails as an array of

@@ -4,7 +4,8 @@ import DeckSupport
 
 struct TriggerInviteExpiry: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "invite-expiry", abstract: "Make an invite expire now (instead of waiting its 7 days).",
+    commandName: "invite-expiry", _superCommandName: "deck",
+    abstract: "Make an invite expire now (instead of waiting its 7 days).",
     discussion: HelpText.discussion(
       """
       Moves the invite's expires_at to now; validate and accept then answer "This invite has expired".

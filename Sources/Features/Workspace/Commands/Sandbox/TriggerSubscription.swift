@@ -6,7 +6,8 @@ import SandboxWorkspaceAPI
 
 struct TriggerSubscription: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "subscription", abstract: "Set a workspace subscription directly (as the Stripe webhook would).",
+    commandName: "subscription", _superCommandName: "deck",
+    abstract: "Set a workspace subscription directly (as the Stripe webhook would).",
     discussion: HelpText.discussion(
       """
       Sets subscription_status (and trial_ends_at) of the workspace the owner owns. Access follows
