@@ -12,7 +12,7 @@ struct ForegroundTests {
     ["auth", "login", "--email", "a@example.com"], ["auth", "signup", "--email", "a@example.com"], ["kiosk", "run"],
     ["prefs", "edit", "player"],
     ["mbti", "quiz"], ["workspace", "onboard"], ["sandbox", "serve", "--port", "0"], ["run", "script.deck"],
-    ["repl"],
+    ["repl"], ["kiosk", "run", "--no-such-option"], ["--env", "local", "kiosk", "run"],
   ])
   func terminalAndLongRunningCommandsRunInDeckCore(arguments: [String]) {
     DeckRegistry.install(Registry.modules)
@@ -22,7 +22,7 @@ struct ForegroundTests {
   @Test(arguments: [
     ["brokerage", "search", "keller"], ["--help"], ["brokerage", "search", "--help"], ["--version"],
     ["env", "list"], ["nosuch"], ["brokerage", "search"],
-    ["---completion", "--", "--env", "2", "0", "deck", "--env", ""],
+    ["---completion", "--", "--env", "2", "0", "deck", "--env", ""], ["kiosk", "run", "--help"], ["help", "kiosk", "run"],
   ])
   func otherLinesAndUsageErrorsRunInTheHelpersChild(arguments: [String]) {
     DeckRegistry.install(Registry.modules)

@@ -33,10 +33,15 @@ package final class SandboxState: Sendable {
     let pool = try SandboxDatabase.open(path: options.databasePath, features: options.features)
     try SandboxSeed.seedIfEmpty(pool, features: options.features)
     let token = try SandboxSeed.ensureAdminToken(pool)
-    guard let secret = try await pool.read({ try SandboxMeta.value($0, SandboxSeed.jwtSecretKey) }).flatMap(Hex.decode)
-    else { throw SandboxStateError.missingSecret }
+    guard let secret = try jwtSecret(pool) else { throw SandboxStateError.missingSecret }
     return try await SandboxState(
       pool: pool, options: options, adminToken: token, signer: await JWTSigner(secret: secret))
+  }
+
+  /// The JWT secret, read on the calling thread (GRDB's async read would hand the work to a
+  /// reader queue's thread and back, at every start of the embedded sandbox).
+  private static func jwtSecret(_ pool: DatabasePool) throws -> [UInt8]? {
+    try pool.read { try SandboxMeta.value($0, SandboxSeed.jwtSecretKey) }.flatMap(Hex.decode)
   }
 
   /// How long every non-admin response is delayed, in milliseconds.
