@@ -22,7 +22,8 @@ struct ForegroundTests {
   @Test(arguments: [
     ["brokerage", "search", "keller"], ["--help"], ["brokerage", "search", "--help"], ["--version"],
     ["env", "list"], ["nosuch"], ["brokerage", "search"],
-    ["---completion", "--", "--env", "2", "0", "deck", "--env", ""], ["kiosk", "run", "--help"], ["help", "kiosk", "run"],
+    ["---completion", "--", "--env", "2", "0", "deck", "--env", ""], ["kiosk", "run", "--help"],
+    ["help", "kiosk", "run"],
   ])
   func otherLinesAndUsageErrorsRunInTheHelpersChild(arguments: [String]) {
     DeckRegistry.install(Registry.modules)
