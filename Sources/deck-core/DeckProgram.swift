@@ -15,9 +15,18 @@ import Synchronization
 /// deck-core's program: a command line, the REPL or script mode, in this process or in a child
 /// of the start-up helper (docs/HELPER.md), which it also is when started as one.
 enum DeckProgram {
-  /// Runs `arguments` (without the program name) as deck does, and exits with its code.
+  /// Runs `arguments` (without the program name) as deck does, and exits with its code. A line
+  /// that runs nothing (help, the version, a shell's completion request, a usage error) is
+  /// answered before any task starts: the concurrency runtime's first task starts three threads.
   static func start(arguments: [String], environment: [String: String]) -> Never {
-    Task { @MainActor in exit(await run(arguments: arguments, environment: environment)) }
+    let session = makeSession(arguments: arguments, environment: environment, providers: nil)
+    if !arguments.isEmpty, !isScriptMode(arguments) {
+      nonisolated(unsafe) let parsed = DeckRunner.parseLine(Deck.self, arguments: arguments, session: session)
+      if case .answered(let code) = parsed { exit(code) }
+      Task { @MainActor in exit(await DeckRunner.run(Deck.self, parsed: parsed, session: session)) }
+    } else {
+      Task { @MainActor in exit(await run(arguments: arguments, session: session)) }
+    }
     dispatchMain()
   }
 
@@ -26,13 +35,23 @@ enum DeckProgram {
   static func run(
     arguments: [String], environment: [String: String], providers: LiveProviders? = nil
   ) async -> Int32 {
+    await run(
+      arguments: arguments, session: makeSession(arguments: arguments, environment: environment, providers: providers))
+  }
+
+  static func isScriptMode(_ arguments: [String]) -> Bool {
+    (arguments.isEmpty && isatty(0) == 0) || arguments.first == "run"
+  }
+
+  /// The session a line runs in, with the registry and the completion providers installed.
+  static func makeSession(arguments: [String], environment: [String: String], providers: LiveProviders?) -> DeckSession
+  {
     // Tokens given through the environment are read from `environment` (the session's copy);
     // the process's own environment drops them before any thread starts, so nothing deck
     // starts or evaluates (a plugin, an editor, jq's `$ENV` and `env` in --jq) can print them.
     for secret in ["DECK_TOKEN", "DECK_SANDBOX_ADMIN_TOKEN"] { unsetenv(secret) }
-    let scriptMode = (arguments.isEmpty && isatty(0) == 0) || arguments.first == "run"
     var output = Output.standard(environment: environment)
-    if scriptMode { output = output.withoutColor() }
+    if isScriptMode(arguments) { output = output.withoutColor() }
     DeckRegistry.install(Registry.modules)
     let session = DeckSession(
       processEnvironment: environment,
@@ -41,8 +60,12 @@ enum DeckProgram {
     CompletionSession.register { session }
     DynamicCompletion.register(Registry.modules.completionProviders)
     DeckShell.register(root: Deck.self)
+    return session
+  }
+
+  static func run(arguments: [String], session: DeckSession) async -> Int32 {
     // Script mode's lines run on the HTTP client's event loop thread (ClientLoopExecutor).
-    if scriptMode { ClientLoopExecutor.takeOver() }
+    if isScriptMode(arguments) { ClientLoopExecutor.takeOver() }
     if arguments.isEmpty {
       return isatty(0) == 1
         ? await REPL(session: session).run()

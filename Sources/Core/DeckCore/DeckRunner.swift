@@ -8,46 +8,92 @@ public enum DeckRunner {
   public static func run<Root: ParsableCommand>(
     _ root: Root.Type, arguments: [String], session: DeckSession
   ) async -> Int32 {
-    do {
-      if let name = arguments.first, !name.hasPrefix("-"), !builtinNames(root).contains(name),
-        let plugin = Plugins.discover(path: session.processEnvironment["PATH"], builtins: []).first(where: {
-          $0.name == name
-        })
-      {
-        let context = DeckContext(session: session, options: .defaults)
-        return try await Plugins.run(plugin, arguments: Array(arguments.dropFirst()), context: context)
-      }
-      var command = try parse(root, normalize(arguments))
-      try await DeckSession.$current.withValue(session) {
-        if var asyncCommand = command as? any AsyncParsableCommand {
-          try await asyncCommand.run()
-        } else {
-          try command.run()
-        }
-      }
-      return ExitCode.success
-    } catch {
-      if ErrorPresenter.owns(error) { return ErrorPresenter.present(error, output: session.output) }
-      let code = root.exitCode(for: error).rawValue
-      // A usage error, or help asked for a path that names no command: say which word is not a
-      // command and what it may have meant. The whole tree (`_dumpHelp()`, every command
-      // reflected) is built only when a word may be a mistyped command: not for plain `--help`,
-      // a path of real commands, or a shell's completion request.
-      if code == ExitCode.validationFailure.rawValue
-        || (code == 0 && !isCompletionRequest(arguments) && !isCompletionScriptRequest(arguments)
-          && !namesOnlyCommands(root, arguments)),
-        let unknown = UsageHelp.unknownCommand(in: CommandTree.of(root), arguments: arguments)
-      {
-        return ErrorPresenter.present(unknown.error, output: session.output)
-      }
-      // Usage errors quote the words of the line, which may come from a script or a pipe:
-      // Output strips their control characters.
-      let message = root.fullMessage(for: error)
-      if !message.isEmpty {
-        if code == 0 { session.output.line(message) } else { session.output.info(message) }
-      }
-      return code
+    await run(root, parsed: parseLine(root, arguments: arguments, session: session), session: session)
+  }
+
+  /// A command line, parsed: answered already, a plugin to run, or a command to run.
+  public enum ParsedLine {
+    /// Help, the version, a shell's completion request or a usage error, printed; the exit code.
+    case answered(Int32)
+    case plugin(Plugins.Plugin, arguments: [String])
+    case command(any ParsableCommand, arguments: [String])
+  }
+
+  /// Parses a line, and prints the answer to one that runs nothing (help, the version, a
+  /// completion request, a usage error). Synchronous: a one-shot that asks for help is answered
+  /// before any task starts.
+  public static func parseLine<Root: ParsableCommand>(
+    _ root: Root.Type, arguments: [String], session: DeckSession
+  ) -> ParsedLine {
+    if let name = arguments.first, !name.hasPrefix("-"), !builtinNames(root).contains(name),
+      let plugin = Plugins.discover(path: session.processEnvironment["PATH"], builtins: []).first(where: {
+        $0.name == name
+      })
+    {
+      return .plugin(plugin, arguments: Array(arguments.dropFirst()))
     }
+    do {
+      return .command(try parse(root, normalize(arguments)), arguments: arguments)
+    } catch {
+      return .answered(report(error, root: root, arguments: arguments, session: session))
+    }
+  }
+
+  /// Runs a parsed line and returns the exit code.
+  public static func run<Root: ParsableCommand>(
+    _ root: Root.Type, parsed: ParsedLine, session: DeckSession
+  ) async -> Int32 {
+    switch parsed {
+    case .answered(let code):
+      return code
+    case .plugin(let plugin, let arguments):
+      do {
+        let context = DeckContext(session: session, options: .defaults)
+        return try await Plugins.run(plugin, arguments: arguments, context: context)
+      } catch {
+        return report(error, root: root, arguments: arguments, session: session)
+      }
+    case .command(var command, let arguments):
+      do {
+        try await DeckSession.$current.withValue(session) {
+          if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+          } else {
+            try command.run()
+          }
+        }
+        return ExitCode.success
+      } catch {
+        return report(error, root: root, arguments: arguments, session: session)
+      }
+    }
+  }
+
+  /// Prints what an error from parsing or running a line says, and returns its exit code: the
+  /// one place a line's errors become exit codes.
+  static func report<Root: ParsableCommand>(
+    _ error: any Error, root: Root.Type, arguments: [String], session: DeckSession
+  ) -> Int32 {
+    if ErrorPresenter.owns(error) { return ErrorPresenter.present(error, output: session.output) }
+    let code = root.exitCode(for: error).rawValue
+    // A usage error, or help asked for a path that names no command: say which word is not a
+    // command and what it may have meant. The whole tree (`_dumpHelp()`, every command
+    // reflected) is built only when a word may be a mistyped command: not for plain `--help`,
+    // a path of real commands, or a shell's completion request.
+    if code == ExitCode.validationFailure.rawValue
+      || (code == 0 && !isCompletionRequest(arguments) && !isCompletionScriptRequest(arguments)
+        && !namesOnlyCommands(root, arguments)),
+      let unknown = UsageHelp.unknownCommand(in: CommandTree.of(root), arguments: arguments)
+    {
+      return ErrorPresenter.present(unknown.error, output: session.output)
+    }
+    // Usage errors quote the words of the line, which may come from a script or a pipe:
+    // Output strips their control characters.
+    let message = root.fullMessage(for: error)
+    if !message.isEmpty {
+      if code == 0 { session.output.line(message) } else { session.output.info(message) }
+    }
+    return code
   }
 
   /// Whether `arguments` must run in deck's own process rather than a helper's child: a
