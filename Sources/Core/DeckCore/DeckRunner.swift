@@ -114,8 +114,8 @@ public enum DeckRunner {
     // A line that starts with a command's path: its deepest command decides, unless that is
     // a group (whose default subcommand the parse would pick). No parse, which in the helper's
     // child would be done again to run the line.
-    if !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" }),
-      let (command, _) = deepestCommand(root, arguments), command.configuration.subcommands.isEmpty
+    if !needsTheRoot(arguments), let (command, _) = deepestCommand(root, arguments),
+      command.configuration.subcommands.isEmpty
     {
       return command is any ForegroundCommand.Type
     }
@@ -134,13 +134,18 @@ public enum DeckRunner {
   /// reflect nothing: each command level parsed costs a reflection of its arguments (and of
   /// argument-parser's own completion-script pseudo-commands), on every line of a script.
   static func parse<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) throws -> any ParsableCommand {
-    if !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0 == "--" }),
-      let (subtree, rest) = deepestCommand(root, arguments),
+    if !needsTheRoot(arguments), let (subtree, rest) = deepestCommand(root, arguments),
       let command = try? subtree.parseAsRoot(rest), command is any DeckCommand
     {
       return command
     }
     return try root.parseAsRoot(arguments)
+  }
+
+  /// Whether only the root parses `arguments` right: help (its text and errors are the
+  /// root's), or `--` (after which no word is a command name).
+  static func needsTheRoot(_ arguments: [String]) -> Bool {
+    arguments.contains { $0 == "-h" || $0 == "--help" || $0 == "help" || $0 == "--" }
   }
 
   /// The deepest command named by the leading words of `arguments`, and the words after them
