@@ -55,12 +55,14 @@ public struct HelperServer {
       let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
       if ready < 0 && errno != EINTR { exit(1) }
       // Idle, or its program was uninstalled or replaced (a launcher of the new one names
-      // another socket): it removes its socket, if that is still its own, and exits.
+      // another socket): it removes its socket, if that is still its own, so no launcher
+      // connects any more, hands back the ones that already did, and exits.
       if running.isEmpty, Self.now() - lastActivity >= Double(idleSeconds) || Self.executableRemoved() {
         var current = stat()
         if stat(socketPath, &current) == 0, current.st_ino == identity.st_ino, current.st_dev == identity.st_dev {
           unlink(socketPath)
         }
+        Self.handBackWaiting(listener)
         unlink(lockPath)
         exit(0)
       }
@@ -133,6 +135,19 @@ public struct HelperServer {
     }
   }
 
+  /// Answers `E` (run it yourself) to every connection waiting to be accepted: a launcher
+  /// that connected just before the helper exits runs its command in deck-core, instead of
+  /// reading the end of the stream and failing with 70.
+  static func handBackWaiting(_ listener: Int32) {
+    var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+    while poll(&waiting, 1, 0) > 0 {
+      let connection = deck_accept(listener)
+      guard connection >= 0 else { return }
+      send(connection, "E", nil)
+      close(connection)
+    }
+  }
+
   /// How often an idle helper checks that its program is still installed.
   static let executableCheckSeconds = 5.0
 
@@ -155,7 +170,7 @@ public struct HelperServer {
 
   /// Binds the socket under a temporary name and renames it into place, so a client never
   /// connects before it listens.
-  private func listen() -> Int32? {
+  func listen() -> Int32? {
     let temporary = "\(socketPath).\(getpid()).tmp"
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
