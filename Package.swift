@@ -5,9 +5,9 @@
 //   Sources/Shared     config, auth tokens, networking (middleware) and the HTTP transport
 //   Sources/Contracts  OpenAPI documents; client and sandbox server are generated from them
 //   Sources/Features   one folder per product feature: pure spec logic + thin commands
-//   Sources/Sandbox    the sandbox server (Hummingbird + GRDB) and its commands
-//   Sources/deck-core  the program: registers the modules and runs a line, the REPL or the helper
-//   Sources/Launcher   `deck`, the small C launcher that hands one-shots to the helper
+//   Sources/Sandbox    the sandbox server program `deck-sandbox` (Hummingbird + GRDB), and the
+//                      `deck sandbox` commands that drive it
+//   Sources/deck       the program: registers the modules and runs a line, the REPL or a script
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -58,8 +58,10 @@ let package = Package(
   name: "deck",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "deck", targets: ["DeckLauncher"]),
-    .executable(name: "deck-core", targets: ["deck-core"]),
+    // The client. It links no server code (scripts/check-architecture checks its closure).
+    .executable(name: "deck", targets: ["deck"]),
+    // The sandbox server, which `deck` starts on demand and `deck sandbox serve` runs.
+    .executable(name: "deck-sandbox", targets: ["deck-sandbox"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -103,6 +105,11 @@ let package = Package(
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       path: "Sources/Shared/DeckNetworking", swiftSettings: swiftSettings),
+    // How a sandbox server is started and found: its serve options and its runtime record.
+    .target(
+      name: "SandboxLaunch", dependencies: ["DeckSupport", "DeckConfig", argumentParser],
+      path: "Sources/Shared/SandboxLaunch",
+      swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output
     // libjq for --jq, linked like readline: a module map, no pkg-config (Debian: libjq-dev).
@@ -110,14 +117,15 @@ let package = Package(
     .target(
       name: "DeckCore",
       dependencies: [
-        argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "AuthAPI", openAPIRuntime, "CJQ",
+        argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "SandboxLaunch", "AuthAPI",
+        openAPIRuntime, "CJQ",
         .product(name: "Yams", package: "Yams"),
       ],
       path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
     .target(
       name: "DeckBuiltins",
       dependencies: [
-        "DeckCore", "DeckREPL", "AuthAPI", openAPIRuntime, argumentParser,
+        "DeckCore", "DeckREPL", "SandboxLaunch", "AuthAPI", openAPIRuntime, argumentParser,
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
@@ -192,41 +200,33 @@ let package = Package(
         path: "Sources/Sandbox/SandboxKit", swiftSettings: swiftSettings),
       .target(
         name: "SandboxModule",
-        dependencies: ["DeckCore", "SandboxAdminAPI", openAPIRuntime, argumentParser],
+        dependencies: ["DeckCore", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, argumentParser],
         path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
+      // The server program: every feature's part of the sandbox, and `deck-sandbox serve`.
+      .target(
+        name: "SandboxApp",
+        dependencies: ["SandboxKit", "SandboxLaunch", "DeckConfig", "DeckSupport", argumentParser]
+          + features.map { .target(name: "\($0)Sandbox") },
+        path: "Sources/Sandbox/SandboxApp", swiftSettings: swiftSettings),
+      .executableTarget(
+        name: "deck-sandbox", dependencies: ["SandboxApp"], path: "Sources/Sandbox/deck-sandbox",
+        swiftSettings: swiftSettings),
 
       // MARK: The live providers: what the core's ServiceProviders protocol stands for
       .target(
-        name: "DeckLive",
-        dependencies: [
-          "DeckCore", "DeckHTTPTransport", "SandboxKit", "CHelper", openAPIRuntime,
-          .product(name: "NIOCore", package: "swift-nio"),
-        ],
+        name: "DeckLive", dependencies: ["DeckCore", "DeckHTTPTransport", openAPIRuntime],
         path: "Sources/Core/DeckLive", swiftSettings: swiftSettings),
 
       // MARK: The application: the registry of modules and the root command; and the executable
       .target(
         name: "DeckApp",
-        dependencies: [
-          "DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "SandboxKit", "DeckLive", argumentParser,
-        ]
-          + features.flatMap { [.target(name: "\($0)Module"), .target(name: "\($0)Sandbox")] },
+        dependencies: ["DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "DeckLive", argumentParser]
+          + features.map { .target(name: "\($0)Module") },
         path: "Sources/App", swiftSettings: swiftSettings),
       .executableTarget(
-        name: "deck-core",
-        dependencies: [
-          "DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport", "DeckHelper", "DeckHTTPTransport",
-        ],
-        path: "Sources/deck-core",
-        swiftSettings: swiftSettings),
-
-      // MARK: The start-up helper (docs/HELPER.md): the launcher users run, and the fork server
-      .target(name: "CHelper", path: "Sources/Core/CHelper"),
-      .target(
-        name: "DeckHelper", dependencies: ["CHelper"], path: "Sources/Core/DeckHelper", swiftSettings: swiftSettings),
-      .executableTarget(
-        name: "DeckLauncher", path: "Sources/Launcher",
-        cSettings: [.unsafeFlags(["-std=gnu11", "-Wall", "-Wextra", "-Wpedantic"])]),
+        name: "deck",
+        dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport"],
+        path: "Sources/deck", swiftSettings: swiftSettings),
 
       // MARK: Plugins
       .plugin(
@@ -246,7 +246,7 @@ let package = Package(
         name: "DeckCoreTests",
         dependencies: [
           "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
-          "DeckHelper", openAPIRuntime,
+          "SandboxLaunch", openAPIRuntime,
           .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
@@ -268,7 +268,7 @@ let package = Package(
       .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "DeckApp", "SandboxKit", grdb, .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+          "SandboxApp", "SandboxKit", grdb, .product(name: "ExtrasBase64", package: "swift-extras-base64"),
         ] + features.map { .target(name: "\($0)Sandbox") },
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),
       .testTarget(
@@ -276,15 +276,14 @@ let package = Package(
         dependencies: [
           "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "PrefsModule", "PrefsRules",
           "GeocoderAPI",
-          "DeckBuiltins",
+          "DeckBuiltins", "SandboxApp", "SandboxKit",
           argumentParser,
           .product(name: "Yams", package: "Yams"),
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),
       .testTarget(
-        // The launcher (`deck`, C) is not a dependency, which would link its main into the
-        // tests: `swift build --build-tests` builds it, and the harness runs it.
-        name: "EndToEndTests", dependencies: ["deck-core"],
+        // The two programs, built before the tests, which run them as a user does.
+        name: "EndToEndTests", dependencies: ["deck", "deck-sandbox"],
         path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
     ]
 )

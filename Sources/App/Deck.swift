@@ -9,7 +9,7 @@ public struct Deck: AsyncParsableCommand {
     abstract: "Drive the backends of the brokerage, workspace, kiosk, preferences and MBTI features.",
     discussion: HelpText.discussion(
       """
-      Environments: sandbox (the default, runs in-process), local (deck sandbox serve), dev, staging,
+      Environments: sandbox (the default: a local sandbox deck starts on demand), local (deck sandbox serve), dev, staging,
       production, and any you add with `deck env add`.
       """,
       exits: [

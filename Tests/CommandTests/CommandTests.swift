@@ -6,7 +6,7 @@ import Testing
 struct CommandTests {
   let deck: InProcessDeck
 
-  init() throws { deck = try InProcessDeck() }
+  init() async throws { deck = try await InProcessDeck() }
 
   @Test("a search prints JSON through the output path, and a table without --json")
   func search() async throws {

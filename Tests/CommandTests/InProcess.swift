@@ -7,12 +7,16 @@ import DeckLive
 import Foundation
 import MbtiModule
 import PrefsModule
+import SandboxApp
+import SandboxKit
 import Synchronization
 
 /// Runs deck commands in this process, as gh's tests do with `runF`: a `DeckSession` built by
-/// the test, with the live providers (the embedded sandbox on a private database, the real
-/// HTTP transport) and stdout and stderr captured in buffers. No binary is spawned, so parsing,
-/// output and errors are checked in milliseconds; the end-to-end tests still run the binary.
+/// the test, with the live providers (the real HTTP transport) against a sandbox server that
+/// the test runs in this process on a private database and an ephemeral loopback port (the
+/// `local` environment, its URLs overridden), and stdout and stderr captured in buffers. No
+/// binary is spawned, so parsing, output and errors are checked in milliseconds; the
+/// end-to-end tests still run the binaries.
 final class InProcessDeck: Sendable {
   /// The root of the tree the tests run: the modules under test, as the executable registers them.
   struct Root: AsyncParsableCommand {
@@ -39,26 +43,38 @@ final class InProcessDeck: Sendable {
   private let out = Buffer()
   private let err = Buffer()
   let session: DeckSession
+  private let server: RunningSandbox
 
-  init() throws {
+  init() async throws {
     home = NSTemporaryDirectory() + "deck-inprocess-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    server = try await SandboxServer.start(
+      SandboxOptions(databasePath: home + "/sandbox.sqlite", features: SandboxRegistry.features))
+    var environment = [
+      "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
+      "XDG_DATA_HOME": home + "/data", "DECK_ENV": "local", "DECK_SANDBOX_ADMIN_TOKEN": server.adminToken,
+    ]
+    for service in ["FLYR", "KIOSK", "RECRUITING", "NUDGE", "AUTH", "GEOCODER"] {
+      environment["DECK_\(service)_URL"] = server.baseURL.absoluteString
+    }
     let out = out
     let err = err
     let output = Output(
       stdoutIsTerminal: false, stderrIsTerminal: false, colorEnabled: false,
       writeOut: { text in out.text.withLock { $0 += text } }, writeErr: { text in err.text.withLock { $0 += text } })
     session = DeckSession(
-      processEnvironment: [
-        "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
-        "XDG_DATA_HOME": home + "/data",
-      ],
-      providers: LiveProviders(sandboxFeatures: Registry.sandboxFeatures), output: output,
+      processEnvironment: environment, providers: LiveProviders(), output: output,
       registry: DeckRegistry(Root.modules))
     DynamicCompletion.register(session.registry.completionProviders)
   }
 
-  deinit { try? FileManager.default.removeItem(atPath: home) }
+  deinit {
+    let (server, home) = (server, home)
+    Task {
+      await server.stop()
+      try? FileManager.default.removeItem(atPath: home)
+    }
+  }
 
   /// Runs one command line and returns its exit code and what it printed.
   func run(_ arguments: [String]) async -> Result {

@@ -7,7 +7,7 @@ import Yams
 struct OutputFormatCommandTests {
   let deck: InProcessDeck
 
-  init() throws { deck = try InProcessDeck() }
+  init() async throws { deck = try await InProcessDeck() }
 
   @Test("--json is --format json, byte for byte, before or after the command")
   func jsonIsFormatJSON() async {

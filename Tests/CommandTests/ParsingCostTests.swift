@@ -31,7 +31,7 @@ struct ParsingCostTests {
   /// argument-parser's own `--generate-completion-script SHELL` prints the script, before or
   /// after a command's name. (Its value was taken for a mistyped command name, exit 64.)
   @Test func theCompletionScriptRequestPrintsTheScript() async throws {
-    let deck = try InProcessDeck()
+    let deck = try await InProcessDeck()
     for line in [
       ["--generate-completion-script", "bash"], ["--generate-completion-script=bash"],
       ["brokerage", "search", "--generate-completion-script", "bash"],

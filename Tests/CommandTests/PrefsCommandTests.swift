@@ -11,7 +11,7 @@ import Testing
 struct PrefsCommandTests {
   let deck: InProcessDeck
 
-  init() throws { deck = try InProcessDeck() }
+  init() async throws { deck = try await InProcessDeck() }
 
   @Test("usage errors exit 64 naming the field, before any request (not even sign-in is needed)")
   func refusedBeforeSending() async {

@@ -37,7 +37,7 @@ struct ConfigTests {
     let environment = try EnvironmentResolver(file: ConfigFile(), processEnvironment: [:]).resolve(flag: nil)
     #expect(environment.name == "sandbox")
     #expect(environment.source == .builtinDefault)
-    #expect(try environment.endpoint(for: .kiosk) == .embeddedSandbox)
+    #expect(try environment.endpoint(for: .kiosk) == .localSandbox)
   }
 
   @Test func serviceVariableOverridesOneURL() throws {

@@ -6,10 +6,7 @@ import Testing
 #endif
 
 /// `kill -9` of deck while it writes config.yml, tokens.json or the history leaves the
-/// previous or the new file, never a torn one, and loses nothing already written. The process
-/// killed is `deck-core`, the one that writes: through the launcher, the writer would be a
-/// child of the start-up helper (docs/HELPER.md), which a kill of the launcher only sends
-/// SIGTERM.
+/// previous or the new file, never a torn one, and loses nothing already written.
 @Suite("Crash safety: kill -9 while writing", .serialized, .timeLimit(.minutes(5)))
 struct CrashSafetyTests {
   static let loops = 200
@@ -19,7 +16,7 @@ struct CrashSafetyTests {
   func duration(_ deck: DeckCLI, _ arguments: [String], stdin: String? = nil) throws -> UInt32 {
     let start = Date()
     let result = try DeckCLI.execute(
-      DeckCLI.coreBinary, arguments, stdin: stdin, environment: deck.environment, in: deck.home)
+      DeckCLI.binary, arguments, stdin: stdin, environment: deck.environment, in: deck.home)
     #expect(result.status == 0)
     return UInt32(Date().timeIntervalSince(start) * 1_000_000)
   }
@@ -29,7 +26,7 @@ struct CrashSafetyTests {
     let maxDelay = full + full / 10
     let minDelay = full / 2
     let child = try DeckCLI.start(
-      DeckCLI.coreBinary, arguments, stdin: stdin, environment: deck.environment, in: deck.home)
+      DeckCLI.binary, arguments, stdin: stdin, environment: deck.environment, in: deck.home)
     usleep(UInt32.random(in: minDelay...maxDelay))
     child.signal(SIGKILL)
     _ = child.wait(timeout: 10)

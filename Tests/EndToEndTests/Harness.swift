@@ -19,10 +19,9 @@ struct DeckCLI {
     return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("deck").path
   }()
 
-  /// The Swift program beside the launcher (docs/HELPER.md), for tests that watch deck's own
-  /// system calls: through the launcher, a command runs in a child of the helper.
-  static let coreBinary = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("deck-core")
-    .path
+  /// The sandbox server program beside deck.
+  static let sandboxBinary = URL(fileURLWithPath: binary).deletingLastPathComponent()
+    .appendingPathComponent("deck-sandbox").path
 
   /// HOME, XDG directories and the config directory, all inside one temporary directory,
   /// which is removed when the last copy of this value is gone.
@@ -36,7 +35,9 @@ struct DeckCLI {
     environment = [
       "HOME": home, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state", "XDG_DATA_HOME": home + "/data",
-      "LANG": "C.UTF-8",
+      // The local sandbox's record stays in the test's directory; its server stops once the
+      // directory (and so the record) is removed.
+      "XDG_RUNTIME_DIR": home + "/run", "LANG": "C.UTF-8",
     ]
   }
 

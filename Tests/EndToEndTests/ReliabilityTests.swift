@@ -288,7 +288,7 @@ struct ReliabilityEndToEndTests {
     let deck = try DeckCLI()
     let result = try DeckCLI.execute(
       "/usr/bin/strace",
-      ["-f", "-e", "trace=rename,renameat,renameat2,fsync,openat", DeckCLI.coreBinary, "env", "add", "e1"],
+      ["-f", "-e", "trace=rename,renameat,renameat2,fsync,openat", DeckCLI.binary, "env", "add", "e1"],
       stdin: nil, environment: deck.environment, in: deck.home)
     #expect(result.status == 0, "\(result.stderr)")
     let trace = result.stderr.split(separator: "\n").map(String.init)

@@ -1,6 +1,6 @@
-import DeckApp
 import ExtrasBase64
 import Foundation
+import SandboxApp
 import Testing
 
 @testable import SandboxKit
@@ -420,7 +420,7 @@ enum JWTPart {
       let anonKey = try await SandboxServer.anonKey(databasePath: server.databasePath)
       let login = try await server.signIn(SandboxSeed.demoEmail, password: SandboxSeed.demoPassword)
       let state = try await SandboxState.open(.init(databasePath: server.databasePath))
-      try await state.pool.write { db in try SandboxSeed.reset(db, features: Registry.sandboxFeatures) }
+      try await state.pool.write { db in try SandboxSeed.reset(db, features: SandboxRegistry.features) }
       #expect(try await SandboxServer.anonKey(databasePath: server.databasePath) == anonKey)
       // The demo user is seeded again with the same id, but the session is gone.
       expectError(try await server.send("GET", "/user", bearer: login.string("access_token")), 403, "session_not_found")

@@ -1,6 +1,6 @@
-import DeckApp
 import Foundation
 import GRDB
+import SandboxApp
 import Testing
 
 @testable import BrokerageSandbox
@@ -97,7 +97,7 @@ import Testing
   @Test func prefixTiersUseIndexes() throws {
     try withEmptyDatabase { pool in
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
         try SyntheticBrokerages.add(db, 20_000)
       }
       let upper = "summit\u{10FFFF}"
@@ -147,7 +147,7 @@ import Testing
   @Test(.timeLimit(.minutes(5))) func rankedWalksMatchSortingEveryMatch() throws {
     try withEmptyDatabase { pool in
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
         try SyntheticBrokerages.add(db, 20_000)
         let writer = try BrokerageWriter(db)
         // Many substring matches of "éla", one of them only through the trigram index's case folding.

@@ -1,7 +1,7 @@
-import DeckApp
 import Foundation
 import GRDB
 import Hummingbird
+import SandboxApp
 import Testing
 
 @testable import SandboxKit
@@ -14,7 +14,7 @@ import Testing
     defer { directory.cleanUp() }
     let path = directory.path("sandbox.sqlite")
     #expect(DatabaseChangeStamp(databasePath: path) == nil, "no database, no stamp")
-    let pool = try SandboxDatabase.open(path: path, features: Registry.sandboxFeatures)
+    let pool = try SandboxDatabase.open(path: path, features: SandboxRegistry.features)
     let stamps = try #require(DatabaseChangeStamp(databasePath: path))
     let opened = try #require(stamps.current())
     _ = try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM brokerages") }

@@ -1,6 +1,6 @@
-import DeckApp
 import Foundation
 import GRDB
+import SandboxApp
 import Testing
 
 @testable import BrokerageSandbox
@@ -61,7 +61,7 @@ import Testing
   @Test func resetDropsDataAndSessionsButKeepsTheSecret() throws {
     try withEmptyDatabase { pool in
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
         try SyntheticBrokerages.add(db, 100)
         try UserRecord(id: "u1", email: "a@b.co", passwordHash: "x", createdAt: "now").insert(db)
         try db.execute(
@@ -69,7 +69,7 @@ import Testing
       }
       let before = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")
       }
-      try pool.write { db in try SandboxSeed.reset(db, features: Registry.sandboxFeatures) }
+      try pool.write { db in try SandboxSeed.reset(db, features: SandboxRegistry.features) }
       let (brokerages, emails, secret, trigrams) = try pool.read { db in
         (
           try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages"),
@@ -92,7 +92,7 @@ import Testing
     try withEmptyDatabase { pool in
       let start = ContinuousClock.now
       try pool.write { db in
-        try SandboxSeed.seedDefaults(db, features: Registry.sandboxFeatures)
+        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
         try SyntheticBrokerages.add(db, 20_000)
       }
       let elapsed = ContinuousClock.now - start

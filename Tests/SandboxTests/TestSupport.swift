@@ -1,6 +1,6 @@
-import DeckApp
 import Foundation
 import GRDB
+import SandboxApp
 
 @testable import BrokerageSandbox
 @testable import SandboxKit
@@ -24,7 +24,7 @@ struct TemporaryDirectory {
 func withEmptyDatabase<T>(_ body: (DatabasePool) throws -> T) throws -> T {
   let directory = try TemporaryDirectory()
   defer { directory.cleanUp() }
-  let pool = try SandboxDatabase.open(path: directory.path("sandbox.sqlite"), features: Registry.sandboxFeatures)
+  let pool = try SandboxDatabase.open(path: directory.path("sandbox.sqlite"), features: SandboxRegistry.features)
   return try body(pool)
 }
 
@@ -50,7 +50,7 @@ extension SandboxOptions {
   ) {
     self.init(
       databasePath: databasePath, host: host, port: port, accessTokenTTL: accessTokenTTL, publicURL: publicURL,
-      features: Registry.sandboxFeatures)
+      features: SandboxRegistry.features)
   }
 }
 

@@ -20,13 +20,6 @@ extension DeckCommand {
   }
 }
 
-/// A command that runs in deck's own process, never in a child of the start-up helper
-/// (docs/HELPER.md): it takes the terminal (prompts, raw-mode screens), hands it to another
-/// program (an editor), runs other command lines (a script) or serves until it is stopped. A
-/// helper's child has no controlling terminal and is not in the terminal's process group, so
-/// these would behave differently there.
-public protocol ForegroundCommand: DeckCommand {}
-
 /// A module (a feature, or a built-in group such as `env`): how it registers with the core.
 /// Adding a module is one line in the executable's registry (`Sources/deck/Registry.swift`);
 /// everything else the core learns about it comes from these members.

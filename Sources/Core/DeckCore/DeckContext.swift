@@ -53,11 +53,11 @@ public final class DeckContext: Sendable {
     return environment
   }
 
-  /// A service's base URL in the current environment; starts the embedded sandbox if that is where it lives.
+  /// A service's base URL in the current environment; starts the local sandbox if that is where it lives.
   public func baseURL(for service: Service) async throws -> URL {
     switch try environment().endpoint(for: service) {
-    case .embeddedSandbox:
-      return try await session.embeddedSandboxURL()
+    case .localSandbox:
+      return try await session.localSandboxURL()
     case .url(let string):
       // Every URL was validated when the environment was resolved; this only guards against a gap.
       guard let url = URL(string: string) else {
@@ -113,13 +113,13 @@ public final class DeckContext: Sendable {
   /// What stands for the in-process sandbox among a token's origins (its port changes every run).
   static let embeddedOrigin = "embedded-sandbox"
 
-  /// A service's origin key in an environment: `host[:port]`, or the embedded sandbox's marker.
+  /// A service's origin key in an environment: `host[:port]`, or the local sandbox's marker.
   func origin(_ service: Service, in definition: EnvironmentDefinition) -> String? {
     if let string = definition.urls[service] {
       guard let parsed = ParsedURL(string) else { return nil }
       return AuthMiddleware.hostKey(scheme: parsed.scheme, host: parsed.host, port: parsed.port)
     }
-    return definition.isEmbedded ? Self.embeddedOrigin : nil
+    return definition.isManaged ? Self.embeddedOrigin : nil
   }
 
   /// The origins to record with a token stored now: the environment as configured (config
@@ -157,7 +157,7 @@ public final class DeckContext: Sendable {
       case .url(let string):
         guard let parsed = URL(string: string) else { continue }
         url = parsed
-      case .embeddedSandbox: url = try await session.embeddedSandboxURL()
+      case .localSandbox: url = try await session.localSandboxURL()
       }
       guard let key = AuthMiddleware.hostKey(scheme: url.scheme, host: url.host, port: url.port),
         let origin = origin(service, in: environment.definition)

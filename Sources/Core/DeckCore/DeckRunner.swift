@@ -96,32 +96,6 @@ public enum DeckRunner {
     return code
   }
 
-  /// Whether `arguments` must run in deck's own process rather than a helper's child: a
-  /// plugin, or a line that names a `ForegroundCommand` (even with a mistake in its options:
-  /// deck-core reports it as the child would). Any other line that does not parse runs in the
-  /// child, which reports the error as deck-core would. A shell's completion request is
-  /// never one, and is not parsed here: parsing it runs the completion (the values are the
-  /// parse's "error"), before the child has its session.
-  public static func runsInForeground<Root: ParsableCommand>(
-    _ root: Root.Type, arguments: [String], path: String?
-  ) -> Bool {
-    if isCompletionRequest(arguments) { return false }
-    if let name = arguments.first, !name.hasPrefix("-"), !builtinNames(root).contains(name),
-      Plugins.discover(path: path, builtins: []).contains(where: { $0.name == name })
-    {
-      return true
-    }
-    // A line that starts with a command's path: its deepest command decides, unless that is
-    // a group (whose default subcommand the parse would pick). No parse, which in the helper's
-    // child would be done again to run the line.
-    if !needsTheRoot(arguments), let (command, _) = deepestCommand(root, arguments),
-      command.configuration.subcommands.isEmpty
-    {
-      return command is any ForegroundCommand.Type
-    }
-    return (try? parse(root, normalize(arguments))) is any ForegroundCommand
-  }
-
   /// Parses a line. The common case, a line naming a top-level command, is parsed against that
   /// command's subtree only: swift-argument-parser reflects over every type of the tree it is
   /// given, and in a binary this size each first reflection of a type costs a scan of all

@@ -2,73 +2,17 @@ import DeckConfig
 import DeckSupport
 import Foundation
 import OpenAPIRuntime
+import SandboxLaunch
 import Synchronization
 
-/// What the executable plugs into the core: the parts that need NIO or the sandbox server.
-/// Keeping them behind this protocol keeps the core, the command tree and the spec logic
-/// free of NIO, GRDB and Hummingbird.
+/// What the executable plugs into the core: the parts that need NIO. Keeping them behind this
+/// protocol keeps the core, the command tree and the spec logic free of NIO.
 public protocol ServiceProviders: Sendable {
   /// An HTTP transport on the shared connection pool, with this per-request timeout.
   func makeTransport(timeout: Duration) -> any ClientTransport
-  /// Starts the sandbox server in this process on an ephemeral loopback port.
-  func startEmbeddedSandbox(databasePath: String) async throws -> URL
-  /// Serves the sandbox in the foreground until SIGINT or SIGTERM; onListening gets its URL
-  /// and keys once it listens.
-  func serveSandbox(_ request: SandboxServeRequest, onListening: @escaping @Sendable (ServedSandbox) -> Void)
-    async throws
-  /// The admin token of the embedded sandbox once it runs (read from its database), else nil.
-  func embeddedSandboxAdminToken() -> String?
-  /// What is on disk at a sandbox database path, read only (nothing is created or migrated);
-  /// nil when there is no database there.
-  func sandboxDatabaseInfo(databasePath: String) throws -> SandboxDatabaseInfo?
   /// Opens a TLS connection to host:port and returns when the server's certificate expires
   /// (its notAfter). The chain is not verified here: an HTTP request does that.
   func certificateExpiry(host: String, port: Int, timeout: Duration) async throws -> Date
-}
-
-/// A sandbox database as `deck doctor` reports it.
-public struct SandboxDatabaseInfo: Sendable, Equatable {
-  /// Bytes on disk, the write-ahead log included.
-  public var size: Int64
-  /// The schema migrations recorded in the database.
-  public var appliedMigrations: [String]
-  /// The schema migrations this deck knows, in order.
-  public var knownMigrations: [String]
-  public init(size: Int64, appliedMigrations: [String], knownMigrations: [String]) {
-    self.size = size
-    self.appliedMigrations = appliedMigrations
-    self.knownMigrations = knownMigrations
-  }
-}
-
-/// A sandbox that `serveSandbox` started: where it listens, the operator endpoints' admin token,
-/// and the auth service's anon key (the Supabase clients' `apikey`, public by design).
-public struct ServedSandbox: Sendable {
-  public let url: URL
-  public let adminToken: String
-  public let anonKey: String
-
-  public init(url: URL, adminToken: String, anonKey: String) {
-    self.url = url
-    self.adminToken = adminToken
-    self.anonKey = anonKey
-  }
-}
-
-public struct SandboxServeRequest: Sendable {
-  public var host: String
-  public var port: Int
-  public var databasePath: String
-  public var accessTokenTTL: Int
-  /// The base URL of the links the sandbox hands out; nil: its own address.
-  public var publicURL: String?
-  public init(host: String, port: Int, databasePath: String, accessTokenTTL: Int, publicURL: String? = nil) {
-    self.host = host
-    self.port = port
-    self.databasePath = databasePath
-    self.accessTokenTTL = accessTokenTTL
-    self.publicURL = publicURL
-  }
 }
 
 /// The long-lived shared services of one deck process: one per one-shot run, one per REPL.
@@ -88,7 +32,7 @@ public final class DeckSession: Sendable {
   @TaskLocal public static var current: DeckSession?
 
   private let transports = Mutex<[Duration: any ClientTransport]>([:])
-  private let embeddedSandbox = Mutex<Task<URL, any Error>?>(nil)
+  private let localSandboxTask = Mutex<Task<LocalSandboxRecord, any Error>?>(nil)
   /// An environment chosen for this session only (the REPL's `use ENV`); the `--env` flag still wins.
   public let sessionEnvironment = Mutex<String?>(nil)
 
@@ -114,28 +58,39 @@ public final class DeckSession: Sendable {
     }
   }
 
-  /// The embedded sandbox's base URL, starting it on first use (once per process).
-  public func embeddedSandboxURL() async throws -> URL {
+  /// The local sandbox of the default environment (see ``LocalSandbox``).
+  public var localSandbox: LocalSandbox { LocalSandbox(paths: paths, environment: processEnvironment) }
+
+  /// The local sandbox's record, starting or replacing the server on first use (once per
+  /// process; what was wrong with an old one is said on stderr).
+  public func localSandboxRecord() async throws -> LocalSandboxRecord {
     // The database lives in the data directory: refuse one other users can write to.
     try SecureDirectory.check(paths.dataDirectory)
-    let task = embeddedSandbox.withLock { task in
+    let task = localSandboxTask.withLock { task in
       if let task { return task }
-      let path = paths.sandboxDatabase
-      let providers = providers
-      let started = Task { try await providers.startEmbeddedSandbox(databasePath: path) }
+      let (sandbox, output) = (localSandbox, output)
+      let started = Task { try await sandbox.ensure { output.info($0) } }
       task = started
       return started
     }
     do {
       return try await task.value
-    } catch let error as DeckError {
-      throw error
     } catch {
-      embeddedSandbox.withLock { $0 = nil }
-      throw DeckError(
-        .unavailable(status: nil), "Cannot start the embedded sandbox: \(error)",
-        hint: "Its database is \(paths.sandboxDatabase); `deck sandbox reset` starts it over.")
+      localSandboxTask.withLock { $0 = nil }
+      throw error
     }
+  }
+
+  /// The local sandbox's base URL (see ``localSandboxRecord()``).
+  public func localSandboxURL() async throws -> URL {
+    let record = try await localSandboxRecord()
+    guard let url = URL(string: record.url) else {
+      throw DeckError(
+        .unavailable(status: nil),
+        "The local sandbox's record has no usable URL (\(TerminalText.sanitize(record.url))).",
+        hint: "Restart it: deck sandbox stop")
+    }
+    return url
   }
 
   public func configStore() -> ConfigStore { ConfigStore(path: paths.configFile) }

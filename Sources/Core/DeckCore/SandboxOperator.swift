@@ -19,7 +19,7 @@ public enum SandboxOperator {
       throw DeckError.usage(
         "Environment \"\(environment.name)\" is not a sandbox; deck sandbox commands act only on sandboxes.",
         hint:
-          "Use --env sandbox (embedded) or --env local (deck sandbox serve), or mark a served sandbox with: deck env set \(environment.name) sandbox=true"
+          "Use --env sandbox (the local sandbox deck starts) or --env local (deck sandbox serve), or mark a served sandbox with: deck env set \(environment.name) sandbox=true"
       )
     }
     let token = try await adminToken(context, environment: environment, service: service)
@@ -31,16 +31,15 @@ public enum SandboxOperator {
   /// The variable that gives the admin token explicitly (scripts, CI, another machine's sandbox).
   public static let tokenVariable = "DECK_SANDBOX_ADMIN_TOKEN"
 
-  /// The sandbox's admin token: `DECK_SANDBOX_ADMIN_TOKEN`, else the embedded sandbox's (from its
-  /// database), else the environment's `sandbox-admin-token` (which `deck sandbox serve` saves),
+  /// The sandbox's admin token: `DECK_SANDBOX_ADMIN_TOKEN`, else the local sandbox's (from its
+  /// runtime record), else the environment's `sandbox-admin-token` (which `deck sandbox serve` saves),
   /// which is sent only to the URL configured with it, never to a `DECK_<SERVICE>_URL` override.
   static func adminToken(_ context: DeckContext, environment: ResolvedEnvironment, service: Service) async throws
     -> String
   {
     if let token = context.session.processEnvironment[tokenVariable], !token.isEmpty { return token }
-    if try environment.endpoint(for: service) == .embeddedSandbox {
-      _ = try await context.session.embeddedSandboxURL()
-      if let token = context.session.providers.embeddedSandboxAdminToken() { return token }
+    if try environment.endpoint(for: service) == .localSandbox {
+      return try await context.session.localSandboxRecord().adminToken
     }
     let name = environment.name
     if let token = environment.definition.sandboxAdminToken {

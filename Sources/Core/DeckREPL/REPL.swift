@@ -15,7 +15,7 @@ import Synchronization
 /// The interactive shell: `deck` on a terminal, or `deck repl`.
 ///
 /// Every line goes through the same parser and runner as one-shot mode. The session (and
-/// with it the connection pool and the embedded sandbox) lives as long as the REPL.
+/// with it the connection pool and the local sandbox) lives as long as the REPL.
 public struct REPL: Sendable {
   let session: DeckSession
   let history: HistoryFile

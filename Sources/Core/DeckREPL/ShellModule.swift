@@ -14,7 +14,7 @@ public enum ShellModule: DeckModule {
   }
 }
 
-struct ReplCommand: ForegroundCommand {
+struct ReplCommand: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "repl", _superCommandName: "deck",
     abstract: "Start the interactive shell (also: `deck` with no arguments on a terminal).",
@@ -34,7 +34,7 @@ struct ReplCommand: ForegroundCommand {
   }
 }
 
-struct RunCommand: ForegroundCommand {
+struct RunCommand: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "run", _superCommandName: "deck",
     abstract: "Run the deck commands in a file (or stdin, `-`), one per line.",

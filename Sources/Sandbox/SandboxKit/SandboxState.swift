@@ -14,6 +14,8 @@ package final class SandboxState: Sendable {
   /// The auth service's anon key (the Supabase clients' `apikey`), signed with that secret.
   let anonKey: String
   let faults = FaultRules()
+  /// Requests in flight and the time of the last one (for ``IdleExit``).
+  let activity = Activity()
   /// Answers of read-only routes while the database is unchanged (see ``ResponseCache``).
   package let responseCache: ResponseCache
   private let delay = Mutex<Int>(0)

@@ -37,10 +37,11 @@ public enum SandboxServer {
     throw SandboxServerError.didNotStart
   }
 
-  /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), calling onListening once
-  /// with the base URL (http://host:port), the database's admin token and the anon key.
+  /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), or until `idle` says to
+  /// stop, calling onListening once with the base URL (http://host:port), the database's admin
+  /// token and the anon key.
   public static func serve(
-    _ options: SandboxOptions, onListening: @escaping @Sendable (URL, String, String) -> Void
+    _ options: SandboxOptions, idle: IdleExit? = nil, onListening: @escaping @Sendable (URL, String, String) -> Void
   )
     async throws
   {
@@ -53,6 +54,20 @@ public enum SandboxServer {
     }
     let group = ServiceGroup(
       configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    let idleLogger = logger
+    let watcher = idle.map { idle in
+      Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .seconds(1))
+          if let reason = idle.reasonToStop(state.activity) {
+            idleLogger.info("deck sandbox stopping: \(reason)")
+            await group.triggerGracefulShutdown()
+            return
+          }
+        }
+      }
+    }
+    defer { watcher?.cancel() }
     try await group.run()
   }
 
@@ -66,9 +81,10 @@ public enum SandboxServer {
   static func makeRouter(state: SandboxState) throws -> SandboxRouter {
     let router = SandboxRouter(context: SandboxRequestContext.self)
     let routes = RouteTable()
-    // Outermost first: the body limit, 405s, the request head for handlers, the operator
+    // Outermost first: activity (for the idle exit), the body limit, 405s, the request head for handlers, the operator
     // endpoints' token and origin checks, then fault rules and the delay (API routes only),
     // then the cache of the read-only routes features allow (SandboxRoutes.cacheResponses).
+    router.middlewares.add(ActivityMiddleware(activity: state.activity))
     router.middlewares.add(BodyLimitMiddleware())
     router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
     router.middlewares.add(RequestHeadMiddleware())

@@ -21,13 +21,16 @@ struct SandboxCommand: ParsableCommand {
     CommandConfiguration(
       commandName: "sandbox", abstract: SandboxModule.summary,
       discussion: """
-        The sandbox implements every backend contract on SQLite. In the `sandbox` environment deck
-        runs it in-process; `deck sandbox serve` serves it for other clients (the `local` environment).
+        The sandbox implements every backend contract on SQLite. In the `sandbox` environment (the
+        default) deck starts it on demand as a background process, deck-sandbox, which exits after
+        15 idle minutes (DECK_SANDBOX_IDLE_TIMEOUT, in seconds; 0: never); `deck sandbox status`
+        shows it and `deck sandbox stop` stops it. `deck sandbox serve` serves it for other clients
+        (the `local` environment).
         The operator commands act on the sandbox of the current environment, through admin endpoints
         under /__sandbox that only the sandbox serves; they refuse environments that are not sandboxes.
         """,
       subcommands: [
-        SandboxServe.self, SandboxStatus.self, SandboxSeed.self, SandboxReset.self, SandboxDelay.self,
+        SandboxServe.self, SandboxStatus.self, SandboxStop.self, SandboxSeed.self, SandboxReset.self, SandboxDelay.self,
         SandboxTrigger.self, SandboxInspect.self,
       ] + DeckRegistry.current.sandboxCommands.other + [SandboxFault.self])
   }
@@ -46,11 +49,16 @@ enum SandboxAdmin {
     let environment = try context.environment().name
     try context.output.emit(info) {
       if let message { context.output.info(message) }
-      var rows: [(String, String)] = [("environment", environment)]
-      if let database = info.database { rows.append(("database", database)) }
-      rows += info.counts.additionalProperties.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
-      rows.append(("anon key", info.anon_key))
-      context.output.fields(rows)
+      context.output.fields(rows(info, environment: environment))
     }
+  }
+
+  /// The table rows of a sandbox's info.
+  static func rows(_ info: Components.Schemas.Info, environment: String) -> [(String, String)] {
+    var rows: [(String, String)] = [("environment", environment)]
+    if let database = info.database { rows.append(("database", database)) }
+    rows += info.counts.additionalProperties.sorted { $0.key < $1.key }.map { ($0.key, "\($0.value)") }
+    rows.append(("anon key", info.anon_key))
+    return rows
   }
 }

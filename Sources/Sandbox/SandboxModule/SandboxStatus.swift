@@ -1,15 +1,111 @@
 import ArgumentParser
 import DeckCore
+import DeckSupport
+import Foundation
+import SandboxAdminAPI
+import SandboxLaunch
 
 struct SandboxStatus: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "status", _superCommandName: "deck",
-    abstract: "Show the current environment's sandbox: its database and what it holds.")
+    abstract: "Show the current environment's sandbox: its process, database and what it holds.",
+    discussion: HelpText.discussion(
+      """
+      In the default environment the local sandbox is started if it is not running, and its
+      process is shown too: pid, URL, uptime, idle timeout and log.
+      """, exits: [.failure(), .unavailable("the sandbox cannot be reached or started"), .unauthorized()]))
 
   @OptionGroup var global: GlobalOptions
 
+  /// The local sandbox's process, as status shows it.
+  struct Process: Encodable {
+    var pid: Int32
+    var url: String
+    var database: String
+    var startedAt: Date
+    var uptimeSeconds: Int
+    var idleTimeoutSeconds: Int
+    var log: String
+  }
+
+  /// The sandbox's info, with the local sandbox's process beside it when there is one.
+  struct Status: Encodable {
+    var info: Components.Schemas.Info
+    var localSandbox: Process?
+
+    enum CodingKeys: String, CodingKey { case localSandbox }
+
+    func encode(to encoder: any Encoder) throws {
+      try info.encode(to: encoder)
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encodeIfPresent(localSandbox, forKey: .localSandbox)
+    }
+  }
+
   func run(_ context: DeckContext) async throws {
     let info = try await SandboxAdmin.client(context).info().ok.body.json
-    try SandboxAdmin.show(info, context: context, message: nil)
+    var process: Process?
+    if try context.environment().definition.isManaged {
+      let sandbox = context.session.localSandbox
+      let record = try await context.session.localSandboxRecord()
+      let started = Date(timeIntervalSince1970: record.startedAt)
+      process = Process(
+        pid: record.pid, url: record.url, database: record.database, startedAt: started,
+        uptimeSeconds: max(0, Int(Date().timeIntervalSince(started))), idleTimeoutSeconds: record.idleTimeout,
+        log: sandbox.logFile)
+    }
+    let environment = try context.environment().name
+    try context.output.emit(Status(info: info, localSandbox: process)) {
+      var rows = SandboxAdmin.rows(info, environment: environment)
+      if let process {
+        rows += [
+          ("pid", String(process.pid)), ("url", process.url), ("uptime", Self.duration(process.uptimeSeconds)),
+          ("idle timeout", process.idleTimeoutSeconds == 0 ? "never" : Self.duration(process.idleTimeoutSeconds)),
+          ("log", process.log),
+        ]
+      }
+      context.output.fields(rows)
+    }
+  }
+
+  static func duration(_ seconds: Int) -> String {
+    if seconds < 60 { return "\(seconds) s" }
+    if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
+    return "\(seconds / 3600) h \(seconds / 60 % 60) min"
+  }
+}
+
+struct SandboxStop: DeckCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stop", _superCommandName: "deck",
+    abstract: "Stop the local sandbox that deck started for the default environment.",
+    discussion: HelpText.discussion(
+      """
+      Its data stays in its database; the next command that needs it starts it again. A sandbox
+      that `deck sandbox serve` runs stops with Ctrl-C in its terminal instead.
+      """, exits: [.failure(), .usage("the environment's sandbox is not one deck started")]))
+
+  @OptionGroup var global: GlobalOptions
+
+  struct Stopped: Encodable {
+    var stopped: Bool
+    var pid: Int32?
+  }
+
+  func run(_ context: DeckContext) async throws {
+    let environment = try context.environment()
+    guard environment.definition.isManaged else {
+      throw DeckError.usage(
+        "Environment \"\(environment.name)\" uses a sandbox that deck did not start; deck sandbox stop stops only the local sandbox of the default environment.",
+        hint: "Stop a served sandbox with Ctrl-C (or SIGTERM) where `deck sandbox serve` runs.")
+    }
+    let record = try await context.session.localSandbox.stop()
+    try context.output.emit(Stopped(stopped: record != nil, pid: record?.pid)) {
+      if let record {
+        context.output.line("Stopped the local sandbox (pid \(record.pid)); the next command starts it again.")
+      } else {
+        context.output.line("The local sandbox is not running.")
+      }
+    }
   }
 }

@@ -11,19 +11,19 @@ public struct EnvironmentDefinition: Sendable, Equatable {
   /// The environment points at a deck sandbox, so `deck sandbox` operator commands may use it.
   public var isSandbox: Bool
   /// The environment is the sandbox that deck starts in-process (the built-in `sandbox`).
-  public var isEmbedded: Bool
+  public var isManaged: Bool
   /// The served sandbox's admin token, from the config file (never printed).
   public var sandboxAdminToken: String?
 
   public init(
     name: String, urls: [Service: String] = [:], allowInsecureHTTP: Bool = false, isSandbox: Bool = false,
-    isEmbedded: Bool = false
+    isManaged: Bool = false
   ) {
     self.name = name
     self.urls = urls
     self.allowInsecureHTTP = allowInsecureHTTP
     self.isSandbox = isSandbox
-    self.isEmbedded = isEmbedded
+    self.isManaged = isManaged
   }
 }
 
@@ -35,7 +35,7 @@ public enum BuiltinEnvironments {
   public static let censusGeocoderURL = "https://geocoding.geo.census.gov"
 
   public static let all: [EnvironmentDefinition] = [
-    EnvironmentDefinition(name: "sandbox", isSandbox: true, isEmbedded: true),
+    EnvironmentDefinition(name: "sandbox", isSandbox: true, isManaged: true),
     EnvironmentDefinition(
       name: "local", urls: Dictionary(uniqueKeysWithValues: Service.allCases.map { ($0, localURL) }),
       isSandbox: true),

@@ -28,12 +28,12 @@ public struct ResolvedEnvironment: Sendable, Equatable {
   public enum Endpoint: Sendable, Equatable {
     case url(String)
     /// The sandbox deck starts in-process; its URL exists only once it is running.
-    case embeddedSandbox
+    case localSandbox
   }
 
   public func endpoint(for service: Service) throws -> Endpoint {
     if let url = definition.urls[service] { return .url(url) }
-    if definition.isEmbedded { return .embeddedSandbox }
+    if definition.isManaged { return .localSandbox }
     throw DeckError.configuration(
       "The \(service.rawValue) service has no URL in environment \"\(name)\".",
       hint:

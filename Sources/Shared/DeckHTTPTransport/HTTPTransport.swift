@@ -29,34 +29,13 @@ public final class HTTPTransportFactory: Sendable {
 
   /// The event loop of deck's client side: one thread. A deck process sends one request at a
   /// time or a few (a one-shot, a script line, a kiosk's polls), and `.singleton` would start
-  /// one thread per core at every start. The embedded sandbox runs its server on it too.
+  /// one thread per core at every start.
   public static var eventLoopGroup: MultiThreadedEventLoopGroup {
     state.withLock { state in
       if let group = state.group { return group }
       let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
       state.group = group
       return group
-    }
-  }
-
-  /// Closes the client and stops the event loop's thread; the next use creates new ones. For
-  /// the start-up helper (docs/HELPER.md), which must have no thread but its own when it forks:
-  /// the completions run on `queue` (the main queue, which the helper drains itself), as a
-  /// global queue would start libdispatch's worker and manager threads.
-  public static func shutDown(completionsOn queue: DispatchQueue) async {
-    let (group, factory) = state.withLock { state in
-      defer { state = (nil, nil) }
-      return (state.group, state.factory)
-    }
-    if let factory {
-      await withCheckedContinuation { continuation in
-        factory.client.shutdown(queue: queue) { _ in continuation.resume() }
-      }
-    }
-    if let group {
-      await withCheckedContinuation { continuation in
-        group.shutdownGracefully(queue: queue) { _ in continuation.resume() }
-      }
     }
   }
 

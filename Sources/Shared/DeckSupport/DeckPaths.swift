@@ -4,7 +4,7 @@ public struct DeckPaths: Sendable, Equatable {
   public var configDirectory: String
   /// Holds the REPL history and per-environment state such as the kiosk pairing.
   public var stateDirectory: String
-  /// Holds the embedded sandbox's database.
+  /// Holds the local sandbox's database.
   public var dataDirectory: String
 
   public init(configDirectory: String, stateDirectory: String, dataDirectory: String) {

@@ -4,7 +4,7 @@ import DeckAuth
 import DeckCore
 import DeckSupport
 
-struct AuthLogin: ForegroundCommand {
+struct AuthLogin: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "login", _superCommandName: "deck",
     abstract: "Sign in with a password, or store a token you already have.",

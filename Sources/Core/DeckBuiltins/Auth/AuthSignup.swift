@@ -4,7 +4,7 @@ import DeckAuth
 import DeckCore
 import OpenAPIRuntime
 
-struct AuthSignup: ForegroundCommand {
+struct AuthSignup: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "signup", _superCommandName: "deck", abstract: "Create an account and sign in to it.",
     discussion: HelpText.discussion(

@@ -5,10 +5,11 @@ import DeckCore
 import DeckREPL
 import DeckSupport
 import Foundation
+import SandboxLaunch
 
 /// Gathers what each check needs and runs them in order: files, environment, services and
 /// account (the network checks at once, each within `bound`), clock, completion, plugins and
-/// the embedded sandbox. Nothing is written (but the embedded sandbox, started to be asked in
+/// the local sandbox. Nothing is written (but the local sandbox, started to be asked in
 /// the `sandbox` environment, creates its database if there is none), and no refresh token is spent.
 struct Doctor {
   /// How long one service gets to connect and answer.
@@ -34,7 +35,7 @@ struct Doctor {
     }
     checks.append(completion())
     checks.append(plugins())
-    checks.append(sandbox())
+    checks += sandbox()
     return DoctorReport(checks: checks)
   }
 
@@ -202,11 +203,22 @@ struct Doctor {
       replBuiltins: Set(REPL.builtinNames))
   }
 
-  private func sandbox() -> DoctorCheck {
+  private func sandbox() -> [DoctorCheck] {
     let paths = context.paths
-    return SandboxCheck.evaluate(
-      path: paths.sandboxDatabase, directoryProblem: problem { try SecureDirectory.check(paths.dataDirectory) },
-      info: Result { try context.session.providers.sandboxDatabaseInfo(databasePath: paths.sandboxDatabase) }
-        .mapError(ErrorPresenter.deckError(for:)))
+    let local = context.session.localSandbox
+    let program = Result { try local.program() }.mapError(ErrorPresenter.deckError(for:))
+    let record = LocalSandboxRecord.read(local.recordPath)
+    return [
+      SandboxCheck.evaluate(
+        path: paths.sandboxDatabase, directoryProblem: problem { try SecureDirectory.check(paths.dataDirectory) },
+        info: program.flatMap { program in
+          Result { try SandboxDatabaseInfo.read(path: paths.sandboxDatabase, program: program) }
+            .mapError(ErrorPresenter.deckError(for:))
+        }),
+      LocalSandboxCheck.evaluate(
+        record: record, alive: record.map { LocalProcess.isAlive($0.pid) } ?? false,
+        build: (try? program.get()).flatMap(ProgramIdentity.of), log: local.logFile),
+    ]
   }
+
 }

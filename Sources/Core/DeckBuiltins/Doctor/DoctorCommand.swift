@@ -14,7 +14,7 @@ struct DoctorCommand: DeckCommand {
       and whether they parse). Every service URL of the environment is asked at once, each within 2 s; https \
       certificates with fewer than 14 days left are a warning. The account's token is checked with the auth \
       service, but no refresh token is spent. The clock is compared with the servers' Date headers (a warning \
-      beyond 60 s). Nothing is changed (in the sandbox environment, starting the embedded sandbox creates its \
+      beyond 60 s). Nothing is changed (in the sandbox environment, starting the local sandbox creates its \
       database if there is none, as any command there would).
 
       --json prints one object per check: name, status (ok, warning or error), detail and fix.

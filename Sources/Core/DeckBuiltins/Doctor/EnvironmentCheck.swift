@@ -10,7 +10,7 @@ enum EnvironmentCheck {
       return .failure(name, error)
     case .success(let environment):
       var detail = "\(environment.name), selected by \(environment.source.rawValue)"
-      if environment.definition.isEmbedded { detail += " (the sandbox deck runs in-process)" }
+      if environment.definition.isManaged { detail += " (the sandbox deck runs in-process)" }
       let overrides = environment.overriddenServices.sorted().map(\.overrideVariable)
       if !overrides.isEmpty { detail += "; \(overrides.joined(separator: ", ")) replace its URLs" }
       return .ok(name, detail)

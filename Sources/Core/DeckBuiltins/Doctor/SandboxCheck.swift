@@ -1,7 +1,65 @@
 import DeckCore
 import DeckSupport
+import Foundation
+import SandboxLaunch
 
-/// The embedded sandbox's database: where it is, how big, and which schema it has.
+/// A sandbox database as `deck-sandbox db-info` reports it.
+struct SandboxDatabaseInfo: Decodable, Sendable, Equatable {
+  /// Bytes on disk, the write-ahead log included.
+  var size: Int64
+  /// The schema migrations recorded in the database.
+  var appliedMigrations: [String]
+  /// The schema migrations this deck knows, in order.
+  var knownMigrations: [String]
+
+  /// Asks the server program what is in the database at `path`, read only (nil: no file).
+  static func read(path: String, program: String) throws -> SandboxDatabaseInfo? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = ["db-info", "--db", path]
+    process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let message = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw DeckError.failure(
+        TerminalText.sanitize(String(decoding: message, as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return try JSONDecoder().decode(SandboxDatabaseInfo?.self, from: data)
+  }
+}
+
+/// The local sandbox's process, from its runtime record.
+enum LocalSandboxCheck {
+  /// `record`: the record as read (nil: none); `alive`: whether its pid lives; `build`: this
+  /// deck's server program's identity.
+  static func evaluate(record: LocalSandboxRecord?, alive: Bool, build: String?, log: String, now: Date = Date())
+    -> DoctorCheck
+  {
+    let name = "local sandbox"
+    guard let record else { return .ok(name, "not running (the first command that needs it starts it)") }
+    guard alive else {
+      return .warning(
+        name, "its record names pid \(record.pid), which is gone (it crashed or was killed)",
+        fix: "nothing: the next command starts a new one; see \(log)")
+    }
+    let uptime = max(0, Int(now.timeIntervalSince1970 - record.startedAt))
+    let idle = record.idleTimeout == 0 ? "never stops by itself" : "stops after \(record.idleTimeout) s idle"
+    let detail = "pid \(record.pid) at \(record.url), up \(uptime) s, \(idle); log \(log)"
+    if let build, record.build != build {
+      return .warning(name, "\(detail); started by another build of deck", fix: "nothing: the next command replaces it")
+    }
+    return .ok(name, detail)
+  }
+}
+
+/// The local sandbox's database: where it is, how big, and which schema it has.
 enum SandboxCheck {
   /// `directoryProblem`: what `SecureDirectory.check` says about the data directory.
   /// `info`: what is on disk (nil: no database yet), or why it could not be read.

@@ -33,7 +33,7 @@ enum ServiceChecks {
   enum Target: Sendable, Equatable {
     /// The environment has no URL for it (commands that use it fail there).
     case noURL(DeckError)
-    /// The embedded sandbox could not start.
+    /// The local sandbox could not start.
     case notStarted(DeckError)
     case probed(ServiceProbe)
   }
@@ -50,7 +50,7 @@ enum ServiceChecks {
     }
     let parsed = ParsedURL(probe.url)
     let loopback = parsed.map { URLPolicy.isLoopback($0.host) } ?? false
-    let label = environment.definition.isEmbedded ? "the embedded sandbox at \(probe.url)" : probe.url
+    let label = environment.definition.isManaged ? "the local sandbox at \(probe.url)" : probe.url
     var findings: [(status: DoctorCheck.Status, text: String, fix: String?)] = []
     switch probe.answer {
     case .failed(let error):
@@ -113,7 +113,9 @@ enum ServiceChecks {
 
   /// For a loopback URL, the `deck sandbox serve` that listens there; else where to check the URL.
   static func unreachableFix(_ url: String, _ service: Service, _ environment: ResolvedEnvironment) -> String {
-    if environment.definition.isEmbedded { return "deck sandbox reset  (starts the embedded sandbox's database over)" }
+    if environment.definition.isManaged {
+      return "deck sandbox stop  (the next command starts it again; its log is in deck's state directory, sandbox.log)"
+    }
     if let parsed = ParsedURL(url), URLPolicy.isLoopback(parsed.host) {
       let port = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
       return port == 8787 ? "deck sandbox serve" : "deck sandbox serve --port \(port)"

@@ -31,9 +31,9 @@ struct EnvAdd: DeckCommand {
         guard let source = resolver.definition(from) else {
           throw DeckError.usage("Unknown environment \"\(from)\" in --from.")
         }
-        guard !source.isEmbedded else {
+        guard !source.isManaged else {
           throw DeckError.usage(
-            "\"\(from)\" is the embedded sandbox, which has no URLs to copy.",
+            "\"\(from)\" is the local sandbox, which has no URLs to copy.",
             hint:
               "Copy `local` (the served sandbox, see `deck sandbox serve`) instead: deck env add \(name) --from local"
           )

@@ -21,7 +21,7 @@ struct EnvList: DeckCommand {
         ["", "NAME", "KIND", "SERVICES"],
         views.map { view in
           let kind =
-            view.embedded ? "embedded sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom"
+            view.embedded ? "local sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom"
           let services =
             view.embedded && view.services.isEmpty
             ? "all (in-process)" : view.services.keys.sorted().joined(separator: ",")

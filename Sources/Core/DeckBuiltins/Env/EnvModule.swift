@@ -36,7 +36,7 @@ struct EnvironmentView: Encodable {
     self.current = current
     self.builtin = builtin
     sandbox = definition.isSandbox
-    embedded = definition.isEmbedded
+    embedded = definition.isManaged
     allowInsecureHTTP = definition.allowInsecureHTTP
     services = Dictionary(uniqueKeysWithValues: definition.urls.map { ($0.key.rawValue, $0.value) })
   }

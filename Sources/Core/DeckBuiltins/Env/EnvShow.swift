@@ -50,8 +50,8 @@ struct EnvShow: DeckCommand {
       if let url = definition.urls[service] {
         value = url
         if resolved.overriddenServices.contains(service) { value += "  (from \(service.overrideVariable))" }
-      } else if definition.isEmbedded {
-        value = "embedded sandbox (started on demand)"
+      } else if definition.isManaged {
+        value = "local sandbox (deck-sandbox, started on demand)"
       } else {
         value = "(not set)"
       }

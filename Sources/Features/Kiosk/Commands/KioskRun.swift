@@ -4,7 +4,7 @@ import DeckSupport
 import Foundation
 import KioskRules
 
-struct KioskRun: ForegroundCommand {
+struct KioskRun: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "run", _superCommandName: "deck",
     abstract: "Run the kiosk: full-screen in the terminal, or scripted with no prompts.",

@@ -3,7 +3,7 @@ import DeckCore
 import DeckSupport
 import MbtiRules
 
-struct MbtiQuizCommand: ForegroundCommand {
+struct MbtiQuizCommand: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "quiz", _superCommandName: "deck",
     abstract: "Take the quiz: full-screen, or one prompt per question with --plain.",

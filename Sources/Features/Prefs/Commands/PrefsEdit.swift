@@ -4,7 +4,7 @@ import DeckSupport
 import Foundation
 import PrefsRules
 
-struct PrefsEdit: ForegroundCommand {
+struct PrefsEdit: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "edit", _superCommandName: "deck",
     abstract: "Edit a category as commented YAML in $VISUAL or $EDITOR, like kubectl edit.",

@@ -5,7 +5,7 @@ import DeckSupport
 import WorkspaceAPI
 import WorkspaceRules
 
-struct WorkspaceOnboard: ForegroundCommand {
+struct WorkspaceOnboard: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "onboard", _superCommandName: "deck",
     abstract: "Complete onboarding of your workspace (POST /api/onboarding/complete).",

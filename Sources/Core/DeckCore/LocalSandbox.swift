@@ -1,0 +1,174 @@
+import DeckSupport
+import Foundation
+import SandboxLaunch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The sandbox server behind deck's default environment: a `deck-sandbox` process that the
+/// first command needing it starts, detached, on a loopback port, for this user and database.
+/// Later commands find it through its ``LocalSandboxRecord`` in the runtime directory and reuse
+/// it; it exits by itself after its idle timeout. Starting happens under a lock, so parallel
+/// first commands start one server. A server that died, hangs, or belongs to another build of
+/// deck is replaced by the next command, which says so.
+public struct LocalSandbox: Sendable {
+  /// The variable that sets the idle timeout in seconds (0: never).
+  public static let idleTimeoutVariable = "DECK_SANDBOX_IDLE_TIMEOUT"
+  /// The variable that names the server program (default: `deck-sandbox` beside deck, else on PATH).
+  public static let programVariable = "DECK_SANDBOX_PROGRAM"
+  public static let defaultIdleTimeout = 900
+
+  public let database: String
+  /// 0700: `$XDG_RUNTIME_DIR/deck`, else `<tmp>/deck-<uid>`.
+  public let runtimeDirectory: String
+  /// Where the server's output goes: `$XDG_STATE_HOME/deck/sandbox.log`.
+  public let logFile: String
+  public let idleTimeout: Int
+  private let stateDirectory: String
+  private let environment: [String: String]
+
+  public init(paths: DeckPaths, environment: [String: String]) {
+    database = paths.sandboxDatabase
+    stateDirectory = paths.stateDirectory
+    logFile = paths.stateDirectory + "/sandbox.log"
+    self.environment = environment
+    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+      runtimeDirectory = runtime + "/deck"
+    } else {
+      let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+      runtimeDirectory = (temporary.hasSuffix("/") ? temporary : temporary + "/") + "deck-\(geteuid())"
+    }
+    idleTimeout =
+      environment[Self.idleTimeoutVariable].flatMap { Int($0) }.map { max(0, $0) } ?? Self.defaultIdleTimeout
+  }
+
+  /// The record of this database's server: `sandbox-<hash of the database path>.json`.
+  public var recordPath: String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in database.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return runtimeDirectory + "/sandbox-" + String(hash, radix: 16) + ".json"
+  }
+
+  /// The running server's record, if there is one and its process lives (nothing is started).
+  public func current() -> LocalSandboxRecord? {
+    guard let record = LocalSandboxRecord.read(recordPath), LocalProcess.isAlive(record.pid) else { return nil }
+    return record
+  }
+
+  /// The server program deck starts.
+  public func program() throws -> String {
+    if let explicit = environment[Self.programVariable], !explicit.isEmpty {
+      guard FileManager.default.isExecutableFile(atPath: explicit) else {
+        throw DeckError.configuration(
+          "\(Self.programVariable)=\(explicit) is not an executable file.",
+          hint: "Point it at a deck-sandbox binary, or unset it to use the one installed beside deck.")
+      }
+      return explicit
+    }
+    var candidates: [String] = []
+    if let own = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+      candidates.append(own.deletingLastPathComponent().appendingPathComponent("deck-sandbox").path)
+    }
+    candidates += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/deck-sandbox" }
+    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+      throw DeckError(
+        .unavailable(status: nil), "Cannot find deck-sandbox, the sandbox server program, beside deck or on PATH.",
+        hint: "Install deck with scripts/install (it installs both programs), or set \(Self.programVariable).")
+    }
+    return found
+  }
+
+  /// The running server, started (or replaced) if needed. `note` gets what the user should
+  /// know: a server that had died, hung or belonged to another build.
+  public func ensure(note: (String) -> Void) async throws -> LocalSandboxRecord {
+    let program = try program()
+    let build = ProgramIdentity.of(program) ?? program
+    if let record = usable(build: build) { return record }
+    try Self.ensurePrivateDirectory(runtimeDirectory)
+    return try await FileLock(for: recordPath).withLock(timeout: .seconds(60)) {
+      if let record = usable(build: build) { return record }
+      if let old = LocalSandboxRecord.read(recordPath) {
+        if !LocalProcess.isAlive(old.pid) {
+          note("The local sandbox (pid \(old.pid)) had stopped; starting a new one (its log: \(logFile)).")
+        } else if old.build != build {
+          note("Replacing the local sandbox of another deck build (pid \(old.pid)).")
+          LocalProcess.terminate(old.pid)
+        } else {
+          note("The local sandbox (pid \(old.pid)) did not answer; stopped it and starting a new one.")
+          kill(old.pid, SIGKILL)
+          LocalProcess.terminate(old.pid, grace: .seconds(2))
+        }
+        unlink(recordPath)
+      }
+      return try await start(program: program, build: build)
+    }
+  }
+
+  /// Stops the running server; returns its record, or nil when none ran.
+  public func stop() async throws -> LocalSandboxRecord? {
+    guard FileManager.default.fileExists(atPath: recordPath) else { return nil }
+    return try await FileLock(for: recordPath).withLock(timeout: .seconds(60)) {
+      guard let record = LocalSandboxRecord.read(recordPath) else { return nil }
+      defer { unlink(recordPath) }
+      guard LocalProcess.isAlive(record.pid) else { return nil }
+      LocalProcess.terminate(record.pid)
+      return record
+    }
+  }
+
+  /// The record if its server lives, is of this build and answers within 2 s.
+  private func usable(build: String) -> LocalSandboxRecord? {
+    guard let record = current(), record.build == build, let port = URL(string: record.url)?.port,
+      LocalProcess.probe(port: port, path: "/__sandbox/v1/info", timeout: .seconds(2)) != nil
+    else { return nil }
+    return record
+  }
+
+  private func start(program: String, build: String) async throws -> LocalSandboxRecord {
+    try AtomicFile.ensureDirectory(stateDirectory)
+    // One old generation of the log is kept.
+    if let size = (try? FileManager.default.attributesOfItem(atPath: logFile))?[.size] as? NSNumber,
+      size.int64Value > 10_000_000
+    {
+      rename(logFile, logFile + ".1")
+    }
+    // A clean environment: nothing of the caller's (tokens, secrets) reaches the server.
+    var clean = ["PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"]
+    if let home = environment["HOME"] { clean["HOME"] = home }
+    let pid = try LocalProcess.spawnDetached(
+      program,
+      arguments: [
+        "serve", "--port", "0", "--db", database, "--idle-timeout", String(idleTimeout), "--record", recordPath,
+        "--build", build,
+      ], environment: clean, log: logFile)
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+      if let record = LocalSandboxRecord.read(recordPath), record.pid == pid { return record }
+      guard LocalProcess.isAlive(pid) else { break }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+    if LocalProcess.isAlive(pid) { kill(pid, SIGKILL) }
+    throw DeckError(
+      .unavailable(status: nil), "The local sandbox did not start. The end of its log:\n\(logTail())",
+      hint: "Its log is \(logFile); its database is \(database) (`deck sandbox reset` starts it over).")
+  }
+
+  private func logTail() -> String {
+    let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").suffix(5).map { "  " + TerminalText.sanitize(String($0)) }.joined(
+      separator: "\n")
+  }
+
+  /// Creates the runtime directory 0700, or checks that it is ours and private.
+  static func ensurePrivateDirectory(_ path: String) throws {
+    try AtomicFile.ensureDirectory(path, mode: 0o700)
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw AtomicFile.posixError("cannot inspect \(path)") }
+    if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
+      throw AtomicFile.posixError("cannot make \(path) private (chmod 700)")
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import DeckSupport
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The operating-system calls deck makes on processes and loopback sockets, in one place:
+/// starting the local sandbox detached, replacing deck with the server program, checking a
+/// process and asking a server for a quick answer.
+public enum LocalProcess {
+  /// posix_spawn's flags for a new session (no controlling terminal, its own process group)
+  /// and, on macOS, for closing every descriptor not named in the file actions.
+  #if os(Linux)
+    private static let extraFlags: Int32 = 0x80  // POSIX_SPAWN_SETSID, glibc 2.26+
+  #else
+    private static let extraFlags: Int32 = 0x400 | 0x4000  // POSIX_SPAWN_SETSID | POSIX_SPAWN_CLOEXEC_DEFAULT
+  #endif
+
+  /// Starts `executable` in a session of its own, with exactly `environment`, stdin from
+  /// /dev/null and stdout and stderr appended to `log` (created 0600). Returns its pid.
+  public static func spawnDetached(
+    _ executable: String, arguments: [String], environment: [String: String], log: String
+  ) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    markInheritedDescriptorsCloseOnExec()
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    // Default signal dispositions and an empty mask: it must not inherit an ignored SIGINT.
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(
+      &attributes, Int16(truncatingIfNeeded: Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | extraFlags))
+    var pid: pid_t = 0
+    let result = withCStrings([executable] + arguments) { argv in
+      withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in
+        posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+      }
+    }
+    guard result == 0 else {
+      throw DeckError(
+        .unavailable(status: nil), "Cannot start \(executable): \(String(cString: strerror(result))).",
+        hint: "Reinstall deck (scripts/install), or point DECK_SANDBOX_PROGRAM at a deck-sandbox binary.")
+    }
+    return pid
+  }
+
+  /// Nothing else deck has open (a pipe its caller passed on, a lock) may stay open in the
+  /// server, which outlives deck: a shell reading deck's output would wait for the server's end.
+  /// Marks every descriptor above stderr close-on-exec (deck itself execs nothing that needs one).
+  private static func markInheritedDescriptorsCloseOnExec() {
+    #if os(Linux)
+      let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) }
+    #else
+      let open: [Int32]? = nil
+    #endif
+    for descriptor in open ?? Array(3..<Int32(min(getdtablesize(), 4096))) where descriptor > 2 {
+      let flags = fcntl(descriptor, F_GETFD)
+      if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+    }
+  }
+
+  /// Replaces this process with `executable` (stdout and stderr flushed first). Returns only
+  /// when that fails.
+  public static func replace(
+    with executable: String, arguments: [String], environment: [String: String]
+  ) -> DeckError {
+    fflush(nil)
+    let result = withCStrings([executable] + arguments) { argv in
+      withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in execve(executable, argv, envp) }
+    }
+    _ = result
+    return DeckError(
+      .unavailable(status: nil), "Cannot run \(executable): \(String(cString: strerror(errno))).",
+      hint: "Reinstall deck (scripts/install), or point DECK_SANDBOX_PROGRAM at a deck-sandbox binary.")
+  }
+
+  /// Whether a process with this id runs. A zombie has exited: a child of ours is reaped, and
+  /// on Linux one whose parent has not reaped it yet (an init that reaps late) counts as gone.
+  public static func isAlive(_ pid: pid_t) -> Bool {
+    guard pid > 0 else { return false }
+    var status: Int32 = 0
+    if waitpid(pid, &status, WNOHANG) == pid { return false }
+    guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+    #if os(Linux)
+      // /proc/PID/stat: "PID (name) STATE …"; the name may hold spaces and parentheses.
+      if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      {
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+      }
+    #endif
+    return true
+  }
+
+  /// Sends SIGTERM, waits up to `grace` for the process to end, then SIGKILL. Returns whether
+  /// it had to be killed.
+  @discardableResult
+  public static func terminate(_ pid: pid_t, grace: Duration = .seconds(3)) -> Bool {
+    guard isAlive(pid) else { return false }
+    kill(pid, SIGTERM)
+    let deadline = ContinuousClock.now + grace
+    while ContinuousClock.now < deadline {
+      if !isAlive(pid) { return false }
+      usleep(10_000)
+    }
+    kill(pid, SIGKILL)
+    while isAlive(pid), ContinuousClock.now < deadline + .seconds(2) { usleep(10_000) }
+    return true
+  }
+
+  /// The status code of `GET path` on 127.0.0.1:port over a new connection, or nil when the
+  /// server does not answer within `timeout` (refused, hung or stopped).
+  public static func probe(port: Int, path: String, timeout: Duration) -> Int? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let deadline = ContinuousClock.now + timeout
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 || errno == EINPROGRESS, wait(fd, for: Int16(POLLOUT), until: deadline) else { return nil }
+    var error: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else { return nil }
+    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+    guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
+    var answer: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 512)
+    while answer.count < 12 || !answer.contains(UInt8(ascii: "\n")) {
+      guard wait(fd, for: Int16(POLLIN), until: deadline) else { return nil }
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count < 0, errno == EINTR || errno == EAGAIN { continue }
+      guard count > 0 else { break }
+      answer += buffer[0..<count]
+    }
+    // "HTTP/1.1 401 ..."
+    let words = String(decoding: answer.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self).split(separator: " ")
+    guard words.count >= 2, words[0].hasPrefix("HTTP/") else { return nil }
+    return Int(words[1])
+  }
+
+  private static func wait(_ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
+    while true {
+      let left = deadline - ContinuousClock.now
+      guard left > .zero else { return false }
+      var entry = pollfd(fd: fd, events: events, revents: 0)
+      let milliseconds = Int32(
+        clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+      let ready = poll(&entry, 1, milliseconds)
+      if ready > 0 { return true }
+      if ready < 0, errno == EINTR { continue }
+      if ready == 0 { return false }
+      return false
+    }
+  }
+
+  /// Runs `body` with a NULL-terminated C array of the strings.
+  private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return body(pointers)
+  }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import DeckConfig
+import DeckSupport
+import Foundation
+import SandboxKit
+import SandboxLaunch
+
+/// `deck-sandbox serve`: serves the sandbox until SIGINT, SIGTERM or the idle timeout.
+///
+/// Its first three stdout lines are the URL, `sandbox-admin-token=TOKEN` and
+/// `sandbox-anon-key=KEY`. Started by deck on demand, it also writes a ``LocalSandboxRecord``
+/// (`--record`), and stops once that record is removed or names another server.
+struct Serve: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve", abstract: "Serve the sandbox until Ctrl-C, SIGTERM or the idle timeout.")
+
+  @OptionGroup var options: ServeOptions
+
+  @Option(help: .hidden)
+  var record: String?
+
+  @Option(help: .hidden)
+  var build = ""
+
+  /// Saves the admin token for the deck environments whose URL is this server's (what
+  /// `deck sandbox serve` asks for).
+  @Flag(help: .hidden)
+  var saveAdminToken = false
+
+  func run() async throws {
+    if !URLPolicy.isLoopback(options.host), !options.allowRemote {
+      Self.info(
+        "Refusing to serve the sandbox on \(options.host), which is not a loopback address: anyone who can reach it could use its APIs and demo account.\nhint: Serve on loopback (--host 127.0.0.1), or add --allow-remote if that is what you want."
+      )
+      throw ExitCode.validationFailure
+    }
+    if !URLPolicy.isLoopback(options.host) {
+      Self.info(
+        "warning: listening on \(options.host), not loopback: anyone who can reach this machine can use the sandbox's APIs and its demo account; the operator endpoints need the admin token."
+      )
+    }
+    let environment = ProcessEnvironment.current()
+    let database = options.db ?? DeckPaths(environment: environment).sandboxDatabase
+    let sandbox = SandboxOptions(
+      databasePath: database, host: options.host, port: options.port, accessTokenTTL: options.accessTokenTTL,
+      publicURL: options.publicURL, features: SandboxRegistry.features)
+    let pid = getpid()
+    let record = record
+    let idle = IdleExit(timeout: options.idleTimeout > 0 ? .seconds(options.idleTimeout) : nil) {
+      // Removed (`deck sandbox stop`, a removed runtime directory) or replaced: stop.
+      guard let record else { return true }
+      return LocalSandboxRecord.read(record)?.pid == pid
+    }
+    let (idleTimeout, build, saveAdminToken) = (options.idleTimeout, build, saveAdminToken)
+    do {
+      try await SandboxServer.serve(sandbox, idle: idle) { url, token, anonKey in
+        Self.line(url.absoluteString)
+        Self.line("\(ConfigFile.sandboxAdminTokenKey)=\(token)")
+        // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
+        Self.line("sandbox-anon-key=\(anonKey)")
+        Self.info("deck sandbox listening on \(url.absoluteString) (database \(database)); Ctrl-C stops it.")
+        if let record {
+          do {
+            try LocalSandboxRecord(
+              pid: pid, url: url.absoluteString, adminToken: token, database: database,
+              startedAt: Date().timeIntervalSince1970, idleTimeout: idleTimeout, build: build
+            ).write(to: record)
+          } catch {
+            Self.info("Cannot write \(record): \(error); stopping.")
+            kill(pid, SIGTERM)
+          }
+        }
+        if saveAdminToken { Self.saveToken(token, url: url.absoluteString, environment: environment) }
+      }
+    } catch {
+      Self.info("deck sandbox could not serve \(database) on \(options.host):\(options.port): \(error)")
+      Self.removeRecord(record, pid: pid)
+      throw ExitCode.failure
+    }
+    Self.removeRecord(record, pid: pid)
+  }
+
+  /// Removes the runtime record if it is still this server's.
+  static func removeRecord(_ path: String?, pid: Int32) {
+    guard let path, LocalSandboxRecord.read(path)?.pid == pid else { return }
+    unlink(path)
+  }
+
+  static func saveToken(_ token: String, url: String, environment: [String: String]) {
+    let store = ConfigStore(path: DeckPaths(environment: environment).configFile)
+    do {
+      let saved = try AdminTokenSaver.save(token, for: url, store: store)
+      if saved.isEmpty {
+        info(
+          "The second line is the admin token of the operator endpoints; store it with: deck env set NAME sandbox-admin-token=TOKEN"
+        )
+      } else {
+        let names = saved.map { "\"\($0)\"" }.joined(separator: ", ")
+        info("Saved the admin token for environment\(saved.count == 1 ? "" : "s") \(names) (\(store.path)).")
+      }
+    } catch {
+      info("Could not save the admin token in \(store.path): \(error)")
+    }
+  }
+
+  /// A line on stdout, flushed at once (a script reads the URL while the server runs).
+  static func line(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+
+  static func info(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+  }
+}
+
+/// Saves a served sandbox's admin token for the deck environments that point at it.
+enum AdminTokenSaver {
+  /// Writes the token (atomically) into the config entries of the sandbox environments whose
+  /// flyr URL is `url`, and returns their names. Never touches a file it cannot parse.
+  static func save(_ token: String, for url: String, store: ConfigStore) throws -> [String] {
+    guard let wanted = origin(url) else { return [] }
+    func matching(_ file: ConfigFile) -> [String] {
+      EnvironmentResolver(file: file, processEnvironment: [:]).definitions.filter { definition in
+        guard definition.isSandbox, !definition.isManaged, let flyr = definition.urls[.flyr] else { return false }
+        return origin(flyr) == wanted
+      }.map(\.name)
+    }
+    // Nothing to change: leave the file (or its absence) as it is.
+    let current = try store.load()
+    guard matching(current).contains(where: { current.entry($0)?.sandboxAdminToken != token }) else {
+      return matching(current)
+    }
+    // Read, change and write under the config file's lock, as every other writer does.
+    return try store.update { file in
+      let names = matching(file)
+      for name in names where file.entry(name)?.sandboxAdminToken != token {
+        var entry = file.entry(name) ?? ConfigFile.Entry()
+        entry.sandboxAdminToken = token
+        file.setEntry(name, entry)
+      }
+      return names
+    }
+  }
+
+  /// `scheme://host:port` of a base URL with no path (nil when it has one), for comparing.
+  static func origin(_ url: String) -> String? {
+    let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+    guard let parsed = ParsedURL(trimmed), let separator = trimmed.range(of: "://"),
+      !trimmed[separator.upperBound...].contains("/")
+    else { return nil }
+    return "\(parsed.scheme)://\(parsed.host):\(parsed.port ?? (parsed.scheme == "https" ? 443 : 80))"
+  }
+}

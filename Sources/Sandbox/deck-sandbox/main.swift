@@ -1,0 +1,3 @@
+import SandboxApp
+
+await SandboxProgram.run(CommandLine.arguments.dropFirst())

@@ -1,0 +1,57 @@
+import ArgumentParser
+import DeckConfig
+
+/// The options of `deck sandbox serve` and `deck-sandbox serve`, declared once: deck parses and
+/// validates them (help, completion, usage errors), then runs the server program with the same
+/// options (``arguments``).
+public struct ServeOptions: ParsableArguments, Sendable {
+  @Option(help: "The address to listen on; anything but loopback needs --allow-remote.")
+  public var host = "127.0.0.1"
+
+  @Option(help: "The port to listen on (0 for any free port).")
+  public var port = 8787
+
+  @Option(
+    help: ArgumentHelp("The SQLite database file (default: the local sandbox's).", valueName: "path"),
+    completion: .file())
+  public var db: String?
+
+  @Flag(help: "Listen on a non-loopback --host: anyone who can reach it can use the sandbox's APIs.")
+  public var allowRemote = false
+
+  @Option(
+    help: ArgumentHelp(
+      "The base URL of the links the sandbox hands out (checkout, join), when clients reach it by another name.",
+      valueName: "url"))
+  public var publicURL: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Stop after this many seconds without a request (0: never, the default for serve).", valueName: "seconds"))
+  public var idleTimeout = 0
+
+  @Option(help: .hidden)
+  public var accessTokenTTL = 3600
+
+  public init() {}
+
+  public func validate() throws {
+    guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port).") }
+    guard accessTokenTTL > 0 else { throw ValidationError("--access-token-ttl must be positive.") }
+    guard idleTimeout >= 0 else { throw ValidationError("--idle-timeout must be 0 (never) or a number of seconds.") }
+    if let publicURL, ParsedURL(publicURL) == nil || publicURL.contains("?") || publicURL.contains("#") {
+      throw ValidationError("--public-url must be an absolute http(s) URL such as http://sandbox.test:8787.")
+    }
+  }
+
+  /// The command line that gives a program these options (`db` given explicitly).
+  public func arguments(database: String) -> [String] {
+    var arguments = [
+      "--host", host, "--port", String(port), "--db", database, "--idle-timeout", String(idleTimeout),
+      "--access-token-ttl", String(accessTokenTTL),
+    ]
+    if allowRemote { arguments.append("--allow-remote") }
+    if let publicURL { arguments += ["--public-url", publicURL] }
+    return arguments
+  }
+}

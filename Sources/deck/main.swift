@@ -1,0 +1,3 @@
+import DeckSupport
+
+DeckProgram.start(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current())
