@@ -236,7 +236,7 @@ let package = Package(
             verb: "generate-completions", description: "Write deck's bash, zsh and fish completion scripts"),
           permissions: [
             .writeToPackageDirectory(
-              reason: "Writes completions/deck.bash, completions/_deck and completions/deck.fish")
+              reason: "Writes completions/deck.bash, completions/_deck, completions/deck.fish and docs/man/")
           ]
         ),
         path: "Plugins/GenerateCompletions"),

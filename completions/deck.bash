@@ -2054,13 +2054,13 @@ _deck_sandbox() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve|status|seed|reset|delay|trigger|inspect|outbox|fault)
+    serve|status|stop|seed|reset|delay|trigger|inspect|outbox|fault)
         # Offer subcommand argument completions
         "_deck_sandbox_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve status seed reset delay trigger inspect outbox fault' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve status stop seed reset delay trigger inspect outbox fault' -- "${cur}"))
         ;;
     esac
 }
@@ -2069,7 +2069,7 @@ _deck_sandbox_serve() {
     repeating_flags=()
     non_repeating_flags=(--json --trace --allow-remote --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout --host --port --db --public-url)
+    non_repeating_options=(--env --format --jq --timeout --host --port --db --public-url --idle-timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
@@ -2101,6 +2101,9 @@ _deck_sandbox_serve() {
     '--public-url')
         return
         ;;
+    '--idle-timeout')
+        return
+        ;;
     esac
 }
 
@@ -2115,6 +2118,32 @@ _deck_sandbox_status() {
     case "${prev}" in
     '--env')
         __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_stop() {
+    repeating_flags=()
+    non_repeating_flags=(--json --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox stop -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')

@@ -3,22 +3,21 @@ import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory generate-completions`
 ///
-/// Builds `deck-core` (the program behind the `deck` launcher) and writes its bash, zsh and fish completion scripts to `completions/`.
+/// Builds `deck` and writes its bash, zsh and fish completion scripts to `completions/`.
 /// The scripts come from swift-argument-parser's generator, so they always match the command
 /// tree; a test fails when the committed ones are stale.
 @main
 struct GenerateCompletions: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
-    let build = try packageManager.build(.product("deck-core"), parameters: .init(configuration: .debug))
+    let build = try packageManager.build(.product("deck"), parameters: .init(configuration: .debug))
     guard build.succeeded else {
       Diagnostics.error("Building deck failed:\n\(build.logText)")
       return
     }
     guard
-      let deck = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "deck-core" }
-      )
+      let deck = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "deck" })
     else {
-      Diagnostics.error("The build produced no deck-core executable.")
+      Diagnostics.error("The build produced no deck executable.")
       return
     }
     let directory = context.package.directoryURL.appendingPathComponent("completions")

@@ -89,7 +89,7 @@ struct BrokerageSearchTests {
   }
 }
 
-@Suite("The embedded sandbox", .timeLimit(.minutes(3)))
+@Suite("The local sandbox", .timeLimit(.minutes(3)))
 struct EmbeddedSandboxTests {
   @Test func freshSearchWorksWithNoSetup() throws {
     let deck = try DeckCLI()

@@ -7,7 +7,7 @@ struct DoctorCommandTests {
   static let names = [
     "config directory", "config file", "token file", "environment", "service flyr", "service kiosk",
     "service recruiting", "service nudge", "service auth", "service geocoder", "account", "clock", "completion",
-    "plugins", "sandbox",
+    "plugins", "sandbox", "local sandbox",
   ]
 
   /// A `local` deck signed in to a served sandbox, with bash as its shell and a PATH without plugins.
@@ -57,7 +57,7 @@ struct DoctorCommandTests {
     let lines = human.stdout.split(separator: "\n")
     #expect(lines.count == Self.names.count + 1)
     #expect(lines.dropLast().allSatisfy { $0.hasPrefix("✓ ") }, "\(human.stdout)")
-    #expect(lines.last == "No problems found (15 checks).")
+    #expect(lines.last == "No problems found (16 checks).")
     #expect(!human.stdout.contains("eyJ"), "never the token")
   }
 
@@ -71,7 +71,7 @@ struct DoctorCommandTests {
       result.stdout.contains(
         "fix: mkdir -p \(deck.home)/data/bash-completion/completions && deck completion bash > \(deck.home)/data/bash-completion/completions/deck"
       ), "\(result.stdout)")
-    #expect(result.stdout.hasSuffix("1 warning (of 15 checks).\n"))
+    #expect(result.stdout.hasSuffix("1 warning (of 16 checks).\n"))
   }
 
   @Test func aServerThatIsDownFailsWithTheCommandThatStartsIt() throws {
@@ -84,7 +84,7 @@ struct DoctorCommandTests {
     #expect(result.stdout.contains("✗ service flyr"))
     #expect(result.stdout.contains("connection refused"))
     #expect(result.stdout.contains("fix: deck sandbox serve --port 9"))
-    #expect(result.stderr.contains("error: 1 check failed (of 15 checks)."))
+    #expect(result.stderr.contains("error: 1 check failed (of 16 checks)."))
     let found = try checks(try deck.run(["doctor", "--json"]))
     #expect(found["service flyr"]?["status"] as? String == "error")
     #expect(found["service flyr"]?["fix"] as? String == "deck sandbox serve --port 9")
@@ -194,13 +194,13 @@ struct DoctorCommandTests {
     #expect(nudge?["status"] as? String == "error", "\(detail)")
   }
 
-  @Test func theEmbeddedSandboxIsAskedAndItsDatabaseDescribed() throws {
+  @Test func theLocalSandboxIsAskedAndItsDatabaseAndProcessDescribed() throws {
     var deck = try DeckCLI()
     deck.environment["PATH"] = "/usr/bin:/bin"
     let before = try checks(try deck.run(["doctor", "--json"]))
     #expect((before["environment"]?["detail"] as? String)?.hasPrefix("sandbox, selected by default") == true)
     #expect(
-      (before["service flyr"]?["detail"] as? String)?.hasPrefix("the embedded sandbox at http://127.0.0.1:") == true)
+      (before["service flyr"]?["detail"] as? String)?.hasPrefix("the local sandbox at http://127.0.0.1:") == true)
     #expect(before["service flyr"]?["status"] as? String == "ok")
     #expect(before["clock"]?["status"] as? String == "ok")
     #expect(before["account"]?["status"] as? String == "warning")
@@ -211,6 +211,14 @@ struct DoctorCommandTests {
     let version = try #require(sandbox.firstMatch(of: /schema version (\d+) of (\d+)/))
     #expect(version.1 == version.2)
     #expect(before["sandbox"]?["status"] as? String == "ok")
+    // The process that doctor's own probes started.
+    let process = try #require(before["local sandbox"]?["detail"] as? String)
+    #expect(process.hasPrefix("pid "), "\(process)")
+    #expect(process.contains("stops after 900 s idle"), "\(process)")
+    #expect(before["local sandbox"]?["status"] as? String == "ok")
+    _ = try deck.run(["sandbox", "stop"])
+    let stopped = try checks(try deck.run(["doctor", "--json", "--env", "local"]))
+    #expect((stopped["local sandbox"]?["detail"] as? String)?.hasPrefix("not running") == true)
   }
 
   @Test func helpDocumentsTheExitCodes() throws {

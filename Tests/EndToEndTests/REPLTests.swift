@@ -78,12 +78,12 @@ struct REPLTests {
 
     let second = try start(deck, prompt: "deck (local:owner@sandbox.test)> ")
     second.send("\u{1B}[A\u{1B}[A\r")  // Up twice: the line before `exit`, from the first run
-    try second.expect("embedded sandbox")
+    try second.expect("local sandbox")
     try second.expect("deck (local:owner@sandbox.test)> ")
     second.send("\u{12}env l")  // Ctrl-R: reverse search
     try second.expect("(reverse-i-search)")
     second.send("\r")  // runs the line found: env list
-    try second.expect("embedded sandbox")
+    try second.expect("local sandbox")
     try second.expect("deck (local:owner@sandbox.test)> ")
     second.send("history\r")
     try second.expect("env list\n    4  history")

@@ -44,10 +44,9 @@ struct ScriptModeTests {
     #expect(result.stderr.contains("Not signed in"))
   }
 
-  // Script mode runs every task on the HTTP client's event loop thread (ClientLoopExecutor):
-  // these lines need the embedded sandbox's server, its database and the kiosk's polling
-  // sleeps, all in the one process, on that one thread.
-  @Test func kioskSessionsOnTheEmbeddedSandboxRunInOneScript() throws {
+  // A script in the default environment: the kiosk's polling, operator triggers and inspection
+  // against the local sandbox, one process for every line.
+  @Test func kioskSessionsOnTheLocalSandboxRunInOneScript() throws {
     let deck = try DeckCLI()
     let path = try script(
       deck,
@@ -124,7 +123,7 @@ struct PluginTests {
     #expect(listed.contains { $0["name"] as? String == "hello" && $0["shadowed"] as? Bool == false })
   }
 
-  @Test func embeddedSandboxURLsReachThePlugin() throws {
+  @Test func localSandboxURLsReachThePlugin() throws {
     var deck = try DeckCLI()
     let directory = try install(
       "search", "exec curl -s \"$DECK_FLYR_URL/api/brokerages/search?q=compass&limit=1\"\n", in: deck)

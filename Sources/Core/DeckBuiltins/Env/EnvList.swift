@@ -24,7 +24,7 @@ struct EnvList: DeckCommand {
             view.embedded ? "local sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom"
           let services =
             view.embedded && view.services.isEmpty
-            ? "all (in-process)" : view.services.keys.sorted().joined(separator: ",")
+            ? "all (started on demand)" : view.services.keys.sorted().joined(separator: ",")
           return [view.current ? "*" : "", view.name, kind, services.isEmpty ? "-" : services]
         })
     }
