@@ -39,11 +39,11 @@ def rows(directory):
         results = {r["command"]: r for r in oneshot["results"]}
         curl = results["curl"]["mean"]
         for key, name, goal in [
-            ("oneshot_local", "deck --env local", 1.5),
-            ("oneshot_embedded", "deck embedded", 2.5),
-            ("help", "deck --help", 1.0),
-            ("completion_static", "completion static", 1.0),
-            ("completion_dynamic", "completion dynamic", 1.5),
+            ("oneshot_local", "deck --env local", 2.0),
+            ("oneshot_default", "deck default (local sandbox running)", 2.0),
+            ("help", "deck --help", 1.5),
+            ("completion_static", "completion static", 1.5),
+            ("completion_dynamic", "completion dynamic", 2.0),
         ]:
             if name in results:
                 mean = results[name]["mean"]
@@ -54,7 +54,16 @@ def rows(directory):
         results = {r["command"]: r for r in script["results"]}
         deck, curl = results["deck run 1000"]["mean"], results["curl 1000 (keep-alive)"]["mean"]
         label = f"script mode, 1000 searches ({deck * 1000:.0f} ms; curl -K {curl * 1000:.0f} ms)"
-        found.append(("script_1000", label, deck / curl, "x curl", "lower", 1.3))
+        found.append(("script_1000", label, deck / curl, "x curl", "lower", 3.5))
+    first = load(directory, "first.json")
+    if first:
+        label = (f"first command, local sandbox not running (then {first['second_s'] * 1000:.0f} ms; "
+                 f"the server's start {first['server_start_s'] * 1000:.0f} ms)")
+        found.append(("first_command_s", label, first["first_s"], "s", "lower", 0.5))
+    sizes = load(directory, "sizes.json")
+    if sizes:
+        found.append(("size_deck_mb", "deck, stripped", sizes["deck"], "MB", "lower", None))
+        found.append(("size_sandbox_mb", "deck-sandbox, stripped", sizes["deck-sandbox"], "MB", "lower", None))
     unreachable = load(directory, "unreachable.json")
     if unreachable:
         label = f"--env local, nothing listening (exit {unreachable['exit']}, goal exit 69)"

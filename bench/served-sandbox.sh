@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by bench/run and bench/helper-feasibility: a private HOME and a served sandbox.
+# Sourced by bench/run: a private HOME and a served sandbox.
 #   free_port                 prints a free loopback port
 #   serve_sandbox DECK WORK   points HOME and the XDG directories into WORK, starts
 #                             `DECK sandbox serve` on a free port with its database in WORK, and
