@@ -179,4 +179,25 @@ struct LocalSandboxTests {
     // Only the default environment's sandbox is deck's to stop.
     #expect(try deck.run(["--env", "local", "sandbox", "stop"]).status == 64)
   }
+
+  /// A REPL outlives its server's idle timeout: the next line finds the server gone and starts
+  /// another (the session had kept the first one's address).
+  @Test func aREPLLeftIdlePastTheTimeoutGetsANewServer() throws {
+    var deck = try DeckCLI()
+    deck.environment["DECK_SANDBOX_IDLE_TIMEOUT"] = "2"
+    let repl = try REPLTests().start(deck, prompt: "deck (sandbox)> ")
+    repl.send("brokerage search keller --limit 1\r")
+    try repl.expect("Keller Williams")
+    try repl.expect("deck (sandbox)> ")
+    let first = try pid(deck)
+    #expect(eventually(timeout: 15) { !alive(first) })
+    repl.send("brokerage search compass --limit 1\r")
+    try repl.expect("Compass")
+    try repl.expect("deck (sandbox)> ")
+    #expect(try pid(deck) != first)
+    repl.send("sandbox stop\r")
+    try repl.expect("deck (sandbox)> ")
+    repl.send("exit\r")
+    #expect(try repl.waitForExit() == 0)
+  }
 }

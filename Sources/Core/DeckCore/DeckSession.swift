@@ -61,23 +61,32 @@ public final class DeckSession: Sendable {
   /// The local sandbox of the default environment (see ``LocalSandbox``).
   public var localSandbox: LocalSandbox { LocalSandbox(paths: paths, environment: processEnvironment) }
 
-  /// The local sandbox's record, starting or replacing the server on first use (once per
-  /// process; what was wrong with an old one is said on stderr).
+  /// The local sandbox's record, starting or replacing the server on first use (what was
+  /// wrong with an old one is said on stderr). The record is kept for the session, and looked
+  /// at again when its server has gone (a REPL left idle past the server's idle timeout).
   public func localSandboxRecord() async throws -> LocalSandboxRecord {
     // The database lives in the data directory: refuse one other users can write to.
     try SecureDirectory.check(paths.dataDirectory)
-    let task = localSandboxTask.withLock { task in
-      if let task { return task }
-      let (sandbox, output) = (localSandbox, output)
-      let started = Task { try await sandbox.ensure { output.info($0) } }
-      task = started
-      return started
-    }
-    do {
-      return try await task.value
-    } catch {
-      localSandboxTask.withLock { $0 = nil }
-      throw error
+    while true {
+      let (task, cached) = localSandboxTask.withLock { task in
+        if let task { return (task, true) }
+        let (sandbox, output) = (localSandbox, output)
+        let started = Task { try await sandbox.ensure { output.info($0) } }
+        task = started
+        return (started, false)
+      }
+      let record: LocalSandboxRecord
+      do {
+        record = try await task.value
+      } catch {
+        localSandboxTask.withLock { $0 = nil }
+        throw error
+      }
+      if cached, !LocalProcess.isAlive(record.pid) {
+        localSandboxTask.withLock { if $0 == task { $0 = nil } }
+        continue
+      }
+      return record
     }
   }
 
