@@ -19,6 +19,16 @@ struct ServeTests {
     #expect(refused.stdout.isEmpty, "nothing listened")
   }
 
+  /// serve takes deck's place, so a script (or the REPL) refuses it instead of ending.
+  @Test func aScriptRefusesServeAndGoesOn() throws {
+    let deck = try DeckCLI()
+    let result = try deck.run(
+      ["run", "-", "--keep-going"], stdin: "sandbox serve --port 0 --db \(deck.home)/s.sqlite\nenv list\n")
+    #expect(result.status == 64, "\(result.all)")
+    #expect(result.stderr.contains("Run it in another terminal"))
+    #expect(result.stdout.contains("production"), "the next line ran")
+  }
+
   /// A free loopback port (bound, read and released).
   static func freePort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -33,6 +33,8 @@ public final class DeckSession: Sendable {
 
   private let transports = Mutex<[Duration: any ClientTransport]>([:])
   private let localSandboxTask = Mutex<Task<LocalSandboxRecord, any Error>?>(nil)
+  /// The session runs many lines (the REPL or a script), not one command.
+  public let runsManyLines = Mutex(false)
   /// An environment chosen for this session only (the REPL's `use ENV`); the `--env` flag still wins.
   public let sessionEnvironment = Mutex<String?>(nil)
 

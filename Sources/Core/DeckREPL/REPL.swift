@@ -34,6 +34,7 @@ public struct REPL: Sendable {
   /// main thread and commands run in tasks.
   @MainActor
   public func run() async -> Int32 {
+    session.runsManyLines.withLock { $0 = true }
     guard !Self.active.exchange(true, ordering: .relaxed) else {
       session.output.error("Already in the REPL.")
       return ExitCode.usage

@@ -21,6 +21,7 @@ public struct ScriptRunner: Sendable {
   }
 
   public func run(lines: some Sequence<String>, source: String) async -> Int32 {
+    session.runsManyLines.withLock { $0 = true }
     var firstFailure: Int32 = 0
     var pending = ShellWords.Continuation()
     var lineNumber = 0

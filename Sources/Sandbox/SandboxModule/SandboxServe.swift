@@ -27,6 +27,12 @@ struct SandboxServe: DeckCommand {
   @OptionGroup var options: ServeOptions
 
   func run(_ context: DeckContext) async throws {
+    // It becomes the server program (this process is replaced), which would end a REPL or script.
+    if context.session.runsManyLines.withLock({ $0 }) {
+      throw DeckError.usage(
+        "deck sandbox serve runs until stopped in place of deck, so it cannot run inside the REPL or a script.",
+        hint: "Run it in another terminal: deck sandbox serve (the default environment needs none: it starts its own).")
+    }
     let program = try context.session.localSandbox.program()
     var environment = context.session.processEnvironment
     for secret in SecretVariables.names { environment[secret] = nil }
