@@ -96,7 +96,7 @@ let package = Package(
       ],
       path: "Sources/Shared/DeckConfig", swiftSettings: swiftSettings),
     .target(
-      name: "DeckAuth", dependencies: ["DeckSupport", jwtKit], path: "Sources/Shared/DeckAuth",
+      name: "DeckAuth", dependencies: ["DeckSupport"], path: "Sources/Shared/DeckAuth",
       swiftSettings: swiftSettings),
     .target(
       name: "DeckNetworking",

@@ -1,10 +1,10 @@
 import Foundation
-import JWTKit
 
 /// The claims deck reads from an access token. deck never verifies the signature (the
 /// server does); it reads `exp` to refresh in time, `email` to name the account and the string
 /// values of `user_metadata` (the preferences role) to refuse early what the server would refuse.
-/// The token is split and decoded by jwt-kit's parser.
+/// The token is split and its header and payload decoded here (base64url, then JSON): deck
+/// needs no signing library for that.
 public struct JWTClaims: Sendable, Equatable {
   public var subject: String?
   public var email: String?
@@ -18,9 +18,11 @@ public struct JWTClaims: Sendable, Equatable {
 
   /// Nil when the token is not a JWT whose payload is a JSON object.
   public init?(token: String) {
-    guard let payload = try? DefaultJWTParser().parse(Array(token.utf8), as: Payload.self).payload else {
-      return nil
-    }
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 3, let header = Self.base64URL(parts[0]), let body = Self.base64URL(parts[1]),
+      (try? JSONSerialization.jsonObject(with: header)) is [String: Any],
+      let payload = try? JSONDecoder().decode(Payload.self, from: body)
+    else { return nil }
     subject = payload.sub?.string
     email = payload.email?.string
     expiresAt = payload.exp.flatMap(Self.date)
@@ -37,16 +39,22 @@ public struct JWTClaims: Sendable, Equatable {
     return Date(timeIntervalSince1970: seconds)
   }
 
+  /// The bytes of a base64url segment (no padding, as JWTs write it); nil when it is not one.
+  static func base64URL(_ segment: Substring) -> Data? {
+    guard segment.utf8.count <= 1_000_000 else { return nil }
+    var text = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    guard !text.contains("=") else { return nil }
+    text += String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
+    return Data(base64Encoded: text)
+  }
+
   /// The claims deck reads; any of them may be missing or of another type than expected.
-  struct Payload: JWTPayload {
+  struct Payload: Decodable {
     var sub: Lenient?
     var email: Lenient?
     var exp: Lenient?
     var iat: Lenient?
     var user_metadata: Metadata?
-
-    /// deck does not verify tokens.
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
   }
 
   /// `user_metadata` when it is a JSON object, else empty (a token is never refused for it).
