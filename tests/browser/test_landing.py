@@ -28,6 +28,15 @@ def review_text(driver):
     return driver.execute_script("return document.getElementById('review').textContent")
 
 
+def clicked(driver, button):
+    """Waits for the page to say "Copied." after `button`; else fails with the console's errors."""
+    try:
+        wait_for(lambda: driver.find_element(By.ID, "status").text == "Copied.", timeout=5,
+                 message=f'the page to say "Copied." after {button}')
+    except AssertionError as error:
+        raise AssertionError(f"{error}; console: {browser.console_errors(driver)}") from None
+
+
 def expect_review_page(driver, url, rating, review, store_name, items):
     driver.get(url)
     assert driver.title == f"Your review of {store_name}"
@@ -68,7 +77,7 @@ def test_review_page_on_a_phone_copy_and_post(sandbox, driver, screenshots):
     # Copy: exactly the review, replacing what was on the clipboard.
     browser.write_clipboard(driver, "nothing copied yet")
     copy.click()
-    wait_for(lambda: driver.find_element(By.ID, "status").text == "Copied.", message="the page to say Copied.")
+    clicked(driver, "Copy")
     assert browser.read_clipboard(driver) == review
 
     # Post: the store's review page, in a new tab; it copies the review too, to paste there.
