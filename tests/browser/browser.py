@@ -19,8 +19,8 @@ PHONE = (390, 844)
 
 def chromium_paths():
     """The browser and its driver; a clear error when either is missing (never a skip)."""
-    browser = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
+    browser = shutil.which(os.environ.get("CHROMIUM") or "chromium")
+    driver = shutil.which(os.environ.get("CHROMEDRIVER") or "chromedriver")
     missing = []
     if not browser:
         missing.append("chromium (the browser)")

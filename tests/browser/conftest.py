@@ -30,7 +30,10 @@ def screenshots(request):
 
 def pytest_sessionstart(session):
     # Fail (not skip) at once when what the tests need is missing.
-    browser.chromium_paths()
+    try:
+        browser.chromium_paths()
+    except RuntimeError as error:
+        raise pytest.UsageError(str(error))
     if not os.access(decklib.BINARY, os.X_OK):
         raise pytest.UsageError(f"no deck binary at {decklib.BINARY}: run `swift build` first, or set DECK_BINARY")
     sandbox = os.path.join(os.path.dirname(decklib.BINARY), "deck-sandbox")

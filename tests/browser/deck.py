@@ -132,8 +132,11 @@ class Served:
             time.sleep(0.05)
         if len(lines) < 3 or not (lines[0].startswith("http://127.0.0.1:") and lines[1].startswith("sandbox-admin-token=")):
             self.process.kill()
+            self.process.wait()
             with open(self.stderr_path) as stderr:
-                raise RuntimeError(f"deck sandbox serve did not start: stdout {lines}, stderr: {stderr.read()}")
+                output = stderr.read()
+            shutil.rmtree(self.directory, ignore_errors=True)
+            raise RuntimeError(f"deck sandbox serve did not start: stdout {lines}, stderr: {output}")
         self.url = lines[0]
         self.admin_token = lines[1].split("=", 1)[1]
         self.homes = []
@@ -168,10 +171,14 @@ class LocalSandbox:
     def __init__(self):
         self.home = tempfile.mkdtemp(prefix="deck-browser-local-")
         self.client = Deck(self.home, private_environment(self.home))
-        status = self.client.json("sandbox", "status")
-        local = status.get("localSandbox") or {}
-        if not str(local.get("url", "")).startswith("http://127.0.0.1:"):
-            raise RuntimeError(f"deck sandbox status: no local sandbox URL: {status}")
+        try:
+            status = self.client.json("sandbox", "status")
+            local = status.get("localSandbox") or {}
+            if not str(local.get("url", "")).startswith("http://127.0.0.1:"):
+                raise RuntimeError(f"deck sandbox status: no local sandbox URL: {status}")
+        except BaseException:
+            self.close()  # a server may have started all the same
+            raise
         self.url = local["url"]
 
     def deck(self):
