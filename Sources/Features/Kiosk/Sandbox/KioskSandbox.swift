@@ -90,7 +90,7 @@ enum LandingPage {
       title: "Your review of \(storeName)",
       body: """
         <h1>Your review of \(escape(storeName))</h1>
-        <p class="stars" aria-label="\(rating) out of 5 stars">\(KioskRules.stars(rating))</p>
+        <p class="stars" role="img" aria-label="\(rating) out of 5 stars">\(KioskRules.stars(rating))</p>
         <blockquote id="review">\(escape(text))</blockquote>
         \(bought.isEmpty ? "" : "<p class=\"bought\">You bought: \(bought)</p>")
         <div class="buttons">
@@ -129,11 +129,12 @@ enum LandingPage {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
+    <link rel="icon" href="data:,">
     <title>\(escape(title))</title>
     <style>
     body { font-family: -apple-system, system-ui, sans-serif; max-width: 32rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
     h1 { font-size: 1.4rem; }
-    .stars { color: #e0a800; font-size: 1.6rem; margin: 0; }
+    .stars { color: #a87b00; font-size: 1.6rem; margin: 0; }
     blockquote { margin: 1rem 0; padding: 1rem; background: #f5f5f5; border-radius: 0.5rem; font-size: 1.1rem; line-height: 1.5; }
     .bought, .hint { color: #666; font-size: 0.9rem; }
     .buttons { display: flex; gap: 0.75rem; }

@@ -129,7 +129,10 @@ enum HTMLPage {
   static func response(status: HTTPResponse.Status = .ok, title: String, body: String) -> Response {
     let html = """
       <!doctype html>
-      <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
+      <html lang="en"><head><meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <link rel="icon" href="data:,">
+      <title>\(escape(title))</title>
       <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}
       button{font-size:1.1rem;padding:.6rem 1.4rem}</style></head>
       <body>
