@@ -3,8 +3,9 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 
-/// Applies the fault rules (`deck sandbox fault`) to every request outside the operator
-/// endpoints, which keep working whatever the rules say.
+/// Applies the fault rules (`deck sandbox fault`) to the public routes (the operator endpoints,
+/// in a router group without it, keep working whatever the rules say). A rule's path is
+/// compared with the path as the router matched it (`//search` is `/search`).
 struct FaultMiddleware: RouterMiddleware {
   let state: SandboxState
 
@@ -14,9 +15,8 @@ struct FaultMiddleware: RouterMiddleware {
     _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
-    let path = request.uri.path
-    guard !OperatorGuardMiddleware.isOperatorPath(path),
-      let rule = state.faults.fire(method: request.method.rawValue, path: path)
+    let path = RequestPath.normalized(request.uri.path)
+    guard let rule = state.faults.fire(method: request.method.rawValue, path: path)
     else { return try await next(request, context) }
     if rule.latencyMilliseconds > 0 {
       do {
