@@ -35,9 +35,20 @@ extension Output {
   /// The data in the chosen format; `stream` for one record of a stream.
   fileprivate func render<Value: Encodable>(_ value: Value, stream: OutputRecords?) throws {
     if let jq {
-      let run = jq.run(try DeckJSON.compactEncoder.encode(value))
-      if !run.lines.isEmpty { writeOut(run.lines.map(forStdout).joined(separator: "\n") + "\n") }
-      if let error = run.error { throw DeckError(.failure, "jq: " + error) }
+      // Results go out as they come, in writes of about 64 KB.
+      var pending = ""
+      let error = jq.run(
+        try DeckJSON.compactEncoder.encode(value),
+        emit: { line in
+          pending += forStdout(line) + "\n"
+          if pending.utf8.count >= 1 << 16 {
+            writeOut(pending)
+            pending = ""
+          }
+        },
+        debug: { [writeErr] message in writeErr(Self.plain(message) + "\n") })
+      if !pending.isEmpty { writeOut(pending) }
+      if let error { throw DeckError(.failure, "jq: " + error) }
       return
     }
     switch format {

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 25 (security, third pass), against the built binary: `--jq` programs that crashed
+/// deck, the REPL and `deck run --keep-going`.
+@Suite("Security, third pass", .timeLimit(.minutes(3)))
+struct SecurityThirdPassTests {
+  static let importRefused =
+    "jq: import and include are not supported in --jq (deck reads no jq modules); write the definitions into the expression."
+
+  @Test("--jq: input, debug, include and import end in a result or a clear error, not a signal")
+  func jqOneShot() throws {
+    let deck = try DeckCLI()
+    let input = try deck.run(["env", "list", "--jq", "input"])
+    #expect(input.status == 1, "\(input.stderr)")
+    #expect(input.stderr.contains("jq: break"))
+    let inputs = try deck.run(["env", "list", "--jq", "[inputs] | length"])
+    #expect(inputs.status == 0)
+    #expect(inputs.stdout == "0\n")
+    let debug = try deck.run(["env", "list", "--jq", ".[0].name | debug"])
+    #expect(debug.status == 0, "\(debug.stderr)")
+    #expect(debug.stdout == "sandbox\n")
+    #expect(debug.stderr.contains(#"["DEBUG:","sandbox"]"#))
+    for program in [#"include "/etc/passwd"; ."#, #"import "/etc/passwd" as $p; ."#, #"import "a" as a; ."#] {
+      let refused = try deck.run(["env", "list", "--jq", program])
+      #expect(refused.status == 64, "\(program): \(refused.stderr)")
+      #expect(refused.stderr.contains(Self.importRefused))
+    }
+  }
+
+  @Test("--jq: bad filters in a script with --keep-going do not end it; every line runs")
+  func jqScript() throws {
+    let deck = try DeckCLI()
+    let path = deck.home + "/script.deck"
+    try """
+    env list --jq input
+    env list --jq '.[0].name | debug'
+    env list --jq 'include "/etc/passwd"; .'
+    env list --jq '[limit(3; repeat(1))] | length'
+
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = try deck.run(["run", path, "--keep-going"])
+    #expect(result.status == 1, "the first failure's code: \(result.stderr)")
+    #expect(result.stdout == "sandbox\n3\n")
+    #expect(result.stderr.contains(Self.importRefused))
+  }
+
+  @Test("--jq: bad filters in the REPL print their error and the REPL goes on")
+  func jqREPL() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let prompt = "deck (local)> "
+    let repl = try PseudoTerminal(deck: deck, [])
+    try repl.expect(prompt)
+    repl.send("env list --jq input\r")
+    try repl.expect("jq: break")
+    try repl.expect(prompt)
+    repl.send("env list --jq '.[0].name | debug'\r")
+    try repl.expect(#"["DEBUG:","sandbox"]"#)
+    try repl.expect(prompt)
+    repl.send("env list --jq 'include \"/etc/passwd\"; .'\r")
+    try repl.expect("import and include are not supported")
+    try repl.expect(prompt)
+    repl.send("env list --jq '.[0].name'\r")
+    try repl.expect("sandbox")
+    try repl.expect(prompt)
+    repl.send("exit\r")
+    #expect(try repl.waitForExit() == 0)
+  }
+}
