@@ -49,7 +49,7 @@ enum DeckProgram {
     // Tokens given through the environment are read from `environment` (the session's copy);
     // the process's own environment drops them before any thread starts, so nothing deck
     // starts or evaluates (a plugin, an editor, jq's `$ENV` and `env` in --jq) can print them.
-    for secret in ["DECK_TOKEN", "DECK_SANDBOX_ADMIN_TOKEN"] { unsetenv(secret) }
+    for secret in SecretVariables.names { unsetenv(secret) }
     var output = Output.standard(environment: environment)
     if isScriptMode(arguments) { output = output.withoutColor() }
     DeckRegistry.install(Registry.modules)

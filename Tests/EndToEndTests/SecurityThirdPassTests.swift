@@ -6,7 +6,8 @@ import Testing
 #endif
 
 /// Issue 25 (security, third pass), against the built binary: `--jq` programs that crashed
-/// deck, the REPL and `deck run --keep-going`.
+/// deck, the REPL and `deck run --keep-going`; secrets in the environment of plugins and the
+/// editor.
 @Suite("Security, third pass", .timeLimit(.minutes(3)))
 struct SecurityThirdPassTests {
   static let importRefused =
@@ -70,5 +71,52 @@ struct SecurityThirdPassTests {
     try repl.expect(prompt)
     repl.send("exit\r")
     #expect(try repl.waitForExit() == 0)
+  }
+
+  /// A program that writes its whole environment to `file`, one variable a line.
+  static func environmentDumper(at path: String, into file: String) throws {
+    try "#!/bin/sh\nenv > '\(file)'\n".write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+  }
+
+  @Test("a plugin gets neither DECK_TOKEN nor DECK_SANDBOX_ADMIN_TOKEN")
+  func pluginEnvironment() throws {
+    let server = try SandboxProcess()
+    var deck = try DeckCLI(server: server)
+    let directory = deck.home + "/bin"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let dump = deck.home + "/plugin-env"
+    try Self.environmentDumper(at: directory + "/deck-dumpenv", into: dump)
+    deck.environment["PATH"] = directory + ":" + (deck.environment["PATH"] ?? "")
+    #expect(deck.environment["DECK_SANDBOX_ADMIN_TOKEN"] == server.adminToken)
+    let result = try deck.run(
+      ["dumpenv"], environment: ["DECK_TOKEN": "user-token-secret", "DECK_PLUGIN_MARKER": "visible"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let environment = try String(contentsOfFile: dump, encoding: .utf8)
+    #expect(environment.contains("DECK_PLUGIN_MARKER=visible"), "the dump holds the environment")
+    #expect(environment.contains("DECK_ENV=local"))
+    #expect(!environment.contains("DECK_TOKEN"))
+    #expect(!environment.contains("DECK_SANDBOX_ADMIN_TOKEN"))
+    #expect(!environment.contains(server.adminToken))
+    #expect(!environment.contains("user-token-secret"))
+  }
+
+  @Test("the editor of prefs edit gets neither token")
+  func editorEnvironment() throws {
+    let (server, deck) = try DeckCLI.signedIn()
+    defer { withExtendedLifetime(server) {} }
+    let dump = deck.home + "/editor-env"
+    let editor = deck.home + "/dump-editor.sh"
+    try Self.environmentDumper(at: editor, into: dump)
+    let result = try deck.run(
+      ["prefs", "edit", "location"], environment: ["EDITOR": editor, "DECK_EDITOR_MARKER": "visible"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("Edit cancelled: the file is unchanged"))
+    let environment = try String(contentsOfFile: dump, encoding: .utf8)
+    #expect(environment.contains("DECK_EDITOR_MARKER=visible"), "the dump holds the environment")
+    #expect(deck.environment["DECK_SANDBOX_ADMIN_TOKEN"] == server.adminToken)
+    #expect(!environment.contains("DECK_SANDBOX_ADMIN_TOKEN"))
+    #expect(!environment.contains(server.adminToken))
+    #expect(!environment.contains("DECK_TOKEN"))
   }
 }

@@ -21,10 +21,10 @@ public struct ExternalEditor: Sendable {
   /// The environment the editor runs with.
   public let environment: [String: String]
 
-  /// `DECK_TOKEN` is left out of the editor's environment: it has no use for it.
+  /// deck's secrets (``SecretVariables``) are left out of the editor's environment: it has no use for them.
   public init(command: String, environment: [String: String]) {
     self.command = command
-    self.environment = environment.filter { $0.key != "DECK_TOKEN" }
+    self.environment = SecretVariables.removed(from: environment)
   }
 
   /// The editor `environment` names: `VISUAL` (not when `TERM` is `dumb`), else `EDITOR`, else `vi`.
