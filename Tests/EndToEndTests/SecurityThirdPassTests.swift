@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 25 (security, third pass), against the built binary: `--jq` programs that crashed
 /// deck, the REPL and `deck run --keep-going`; secrets in the environment of plugins and the
-/// editor.
+/// editor; writes to stdout that failed silently.
 @Suite("Security, third pass", .timeLimit(.minutes(3)))
 struct SecurityThirdPassTests {
   static let importRefused =
@@ -118,5 +118,41 @@ struct SecurityThirdPassTests {
     #expect(!environment.contains("DECK_SANDBOX_ADMIN_TOKEN"))
     #expect(!environment.contains(server.adminToken))
     #expect(!environment.contains("DECK_TOKEN"))
+  }
+
+  /// `deck ARGUMENTS` run by a shell command (`$0` is deck, `$@` the arguments).
+  static func runRedirected(
+    _ deck: DeckCLI, _ arguments: [String], _ shell: String, binary: String = DeckCLI.binary
+  ) throws -> DeckCLI.Result {
+    try DeckCLI.execute(
+      "/bin/sh", ["-c", shell, binary] + arguments, stdin: nil, environment: deck.environment, in: deck.home)
+  }
+
+  @Test("a failed write to stdout is an error (exit 1, a message); a closed pipe stays quiet")
+  func stdoutWriteErrors() throws {
+    let (server, deck) = try DeckCLI.signedIn()
+    defer { withExtendedLifetime(server) {} }
+    let full = try Self.runRedirected(deck, ["prefs", "export"], #"exec "$0" "$@" >/dev/full"#)
+    #expect(full.status == 1, "\(full.stderr)")
+    #expect(full.stderr.contains("cannot write the output to stdout: No space left on device"))
+    let json = try Self.runRedirected(deck, ["env", "list", "--json"], #"exec "$0" "$@" >/dev/full"#)
+    #expect(json.status == 1)
+    // A file size limit (1 block): EFBIG, not a silent cut. deck-core itself: a child of the
+    // start-up helper has the helper's limits, not the shell's.
+    let limited = try Self.runRedirected(
+      deck, ["prefs", "export"], #"ulimit -f 1; exec "$0" "$@" >"$HOME/cut.yaml""#, binary: DeckCLI.coreBinary)
+    #expect(limited.status == 1, "\(limited.stderr)")
+    #expect(limited.stderr.contains("cannot write the output to stdout: File too large"))
+    // The same command to a file that takes it all: exit 0.
+    let whole = try Self.runRedirected(deck, ["prefs", "export"], #"exec "$0" "$@" >"$HOME/whole.yaml""#)
+    #expect(whole.status == 0, "\(whole.stderr)")
+    let size = try FileManager.default.attributesOfItem(atPath: deck.home + "/whole.yaml")[.size] as? Int ?? 0
+    #expect(size > 512, "the export is longer than the limit above")
+    // A reader that stops early: no message.
+    let piped = try Self.runRedirected(
+      deck, [],
+      #"i=0; while [ $i -lt 3000 ]; do echo "env list --json"; i=$((i+1)); done | "$0" 2>"$HOME/err" | head -c 1 >/dev/null; cat "$HOME/err""#
+    )
+    #expect(piped.stdout.isEmpty, "deck said nothing on stderr: \(piped.stdout)")
   }
 }

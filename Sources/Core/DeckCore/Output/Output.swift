@@ -45,8 +45,10 @@ public struct Output: Sendable {
     self.writeErr = writeErr
   }
 
-  /// The process's own stdout and stderr.
+  /// The process's own stdout and stderr. A file size limit (`ulimit -f`) makes a write fail
+  /// with EFBIG, reported as any failed write is, rather than kill deck with SIGXFSZ.
   public static func standard(environment: [String: String]) -> Output {
+    signal(SIGXFSZ, SIG_IGN)
     let outTTY = isatty(1) == 1
     let errTTY = isatty(2) == 1
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
@@ -132,6 +134,10 @@ public struct Output: Sendable {
   }
 }
 
+/// Writes all of `text` to `fd`. On stdout, a write that fails (a full disk, `/dev/full`, a
+/// file size limit) or writes nothing ends deck with a message on stderr and exit 1: the output
+/// is incomplete, and a script must not take it for a success. A closed pipe (EPIPE) ends it as
+/// quietly as before: `deck … | head -1` is not an error.
 private func writeAll(_ fd: Int32, _ text: String) {
   var bytes = Array(text.utf8)
   var offset = 0
@@ -139,11 +145,30 @@ private func writeAll(_ fd: Int32, _ text: String) {
     let written = bytes.withUnsafeMutableBytes { buffer in
       buffer.baseAddress.map { write(fd, $0 + offset, buffer.count - offset) } ?? 0
     }
-    if written < 0 {
-      if errno == EINTR { continue }
-      return
+    if written < 0, errno == EINTR { continue }
+    if written <= 0 {
+      let code = written < 0 ? errno : ENOSPC
+      guard fd == 1, code != EPIPE else { return }
+      StdoutFailure.exit(errno: code)
     }
     offset += written
   }
   bytes.removeAll()
+}
+
+/// A failed write to stdout: the message, and the exit.
+enum StdoutFailure {
+  static func message(errno code: Int32) -> String {
+    "error: cannot write the output to stdout: \(String(cString: strerror(code))); the output is incomplete. Check the disk or file it goes to.\n"
+  }
+
+  static func exit(errno code: Int32) -> Never {
+    let message = Array(message(errno: code).utf8)
+    _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    #if canImport(Glibc)
+      Glibc.exit(ExitCode.failure)
+    #else
+      Darwin.exit(ExitCode.failure)
+    #endif
+  }
 }
