@@ -64,8 +64,10 @@ extension Output {
       writeOut((stream == nil ? "" : "---\n") + (try YAMLText.render(value)))
     case .csv:
       let tree = try JSONTree(encoding: value)
-      guard let stream else { return writeOut(CSVText.text(CSVText.table(tree), forTerminal: stdoutIsTerminal)) }
-      writeOut(stream.csvLines(CSVText.fields(tree)))
+      guard let stream else {
+        return writeOut(CSVText.text(CSVText.table(tree, raw: csvRaw), forTerminal: stdoutIsTerminal))
+      }
+      writeOut(stream.csvLines(CSVText.fields(tree, raw: csvRaw)))
     }
   }
 

@@ -27,15 +27,18 @@ public struct Output: Sendable {
   public let format: OutputFormat
   /// `--jq`: the filter JSON results go through.
   public let jq: JQFilter?
+  /// `--csv-raw`: CSV cells that look like formulas are written as they are (CSVText).
+  public let csvRaw: Bool
   /// Raw writes, for terminal UIs that manage lines themselves: nothing is stripped.
   public let writeOut: @Sendable (String) -> Void
   public let writeErr: @Sendable (String) -> Void
 
   public init(
     stdoutIsTerminal: Bool, stderrIsTerminal: Bool, colorEnabled: Bool, format: OutputFormat = .table,
-    jq: JQFilter? = nil, writeOut: @escaping @Sendable (String) -> Void,
+    jq: JQFilter? = nil, csvRaw: Bool = false, writeOut: @escaping @Sendable (String) -> Void,
     writeErr: @escaping @Sendable (String) -> Void
   ) {
+    self.csvRaw = csvRaw
     self.stdoutIsTerminal = stdoutIsTerminal
     self.stderrIsTerminal = stderrIsTerminal
     self.colorEnabled = colorEnabled
@@ -62,14 +65,15 @@ public struct Output: Sendable {
   public func withoutColor() -> Output {
     Output(
       stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: false, format: format,
-      jq: jq, writeOut: writeOut, writeErr: writeErr)
+      jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
   }
 
-  /// The same streams, printing results in `format` (through `jq`, if given, which implies JSON).
-  public func formatted(_ format: OutputFormat, jq: JQFilter? = nil) -> Output {
+  /// The same streams, printing results in `format` (through `jq`, if given, which implies JSON;
+  /// CSV cells as they are with `csvRaw`).
+  public func formatted(_ format: OutputFormat, jq: JQFilter? = nil, csvRaw: Bool = false) -> Output {
     Output(
       stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: colorEnabled,
-      format: format, jq: jq, writeOut: writeOut, writeErr: writeErr)
+      format: format, jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
   }
 
   /// A line of data on stdout, without control characters (line breaks and tabs are kept).
