@@ -155,4 +155,29 @@ struct SecurityThirdPassTests {
     )
     #expect(piped.stdout.isEmpty, "deck said nothing on stderr: \(piped.stdout)")
   }
+
+  @Test("statuses the contract does not document (204, 201, 100, 102): one message naming service, operation, status")
+  func undocumentedStatuses() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    for status in [204, 201, 100, 102] {
+      let added = try deck.run(["sandbox", "fault", "add", "/api/brokerages/search", "--status", "\(status)"])
+      #expect(added.status == 0, "\(added.stderr)")
+      let result = try deck.run(["brokerage", "search", "keller"])
+      #expect(result.status == 1, "\(status): \(result.stderr)")
+      if status >= 200 {
+        #expect(
+          result.stderr.contains(
+            "error: The flyr service answered searchBrokerages with HTTP \(status), which its contract does not document for it."
+          ), "\(result.stderr)")
+      } else {
+        #expect(result.stderr.contains("answered searchBrokerages with a response that is not valid HTTP"))
+        #expect(result.stderr.contains("an informational status (1xx)"))
+      }
+      for leaked in ["OpenAPIRuntime", "undocumented(", "UndocumentedPayload", "HTTPBody", "Unexpected response,"] {
+        #expect(!result.stderr.contains(leaked), "\(status): \(result.stderr)")
+      }
+      #expect(try deck.run(["sandbox", "fault", "clear"]).status == 0)
+    }
+  }
 }
