@@ -180,4 +180,27 @@ struct SecurityThirdPassTests {
       #expect(try deck.run(["sandbox", "fault", "clear"]).status == 0)
     }
   }
+
+  @Test("prefs import - and mbti submit read at most 1 MB, from stdin or a file")
+  func inputCaps() throws {
+    let (server, deck) = try DeckCLI.signedIn()
+    defer { withExtendedLifetime(server) {} }
+    let started = Date()
+    let endless = try Self.runRedirected(deck, ["prefs", "import", "-"], #"yes | exec "$0" "$@""#)
+    #expect(endless.status == 64, "\(endless.stderr)")
+    #expect(
+      endless.stderr.contains("The export document (stdin) is larger than 1 MB (1048576 bytes), the most deck reads."))
+    #expect(Date().timeIntervalSince(started) < 30, "yes | … ends at the cap")
+    let big = deck.home + "/big.yaml"
+    try Data(repeating: UInt8(ascii: "#"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: big))
+    let file = try deck.run(["prefs", "import", big])
+    #expect(file.status == 64)
+    #expect(file.stderr.contains("The export document (\(big)) is larger than 1 MB"))
+    let answers = try deck.run(["mbti", "submit", "--answers", big])
+    #expect(answers.status == 64)
+    #expect(answers.stderr.contains("The answers file (\(big)) is larger than 1 MB"))
+    // At the limit, the document is read (and found wrong for what it is).
+    try Data(repeating: UInt8(ascii: "#"), count: 1 << 20).write(to: URL(fileURLWithPath: big))
+    #expect(!(try deck.run(["prefs", "import", big]).stderr.contains("larger than 1 MB")))
+  }
 }
