@@ -181,6 +181,47 @@ struct SecurityThirdPassTests {
     }
   }
 
+  /// An EDITOR that counts its runs (in `count`) and writes `document` over the file each time.
+  static func overwritingEditor(in directory: String, _ document: String) throws -> String {
+    let path = directory + "/overwrite.sh"
+    try document.write(toFile: directory + "/document.yaml", atomically: true, encoding: .utf8)
+    try """
+    #!/bin/sh
+    echo x >> "\(directory)/count"
+    cp "\(directory)/document.yaml" "$1"
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    return path
+  }
+
+  /// Nine levels of ten aliases: a few hundred bytes, 10^9 values once expanded.
+  static let billionLaughs =
+    (1...9).reduce("a0: &a0 [lol]\n") { text, level in
+      text + "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
+    } + "searchRadiusMiles: *a9\n"
+
+  @Test("prefs edit: a billion laughs is refused before it is read; the same bad file twice stops with 64")
+  func prefsEditBounds() throws {
+    let (server, deck) = try DeckCLI.signedIn()
+    defer { withExtendedLifetime(server) {} }
+    for (name, document, problem) in [
+      ("laughs", Self.billionLaughs, "holds more than 100000 values once its aliases (*name) are expanded"),
+      ("invalid", "followUpReminderDays: 500\n", "followUpReminderDays: 500 is out of range"),
+    ] {
+      let directory = deck.home + "/" + name
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      let editor = try Self.overwritingEditor(in: directory, document)
+      let started = Date()
+      let result = try deck.run(["prefs", "edit", "notifications"], environment: ["EDITOR": editor])
+      #expect(result.status == 64, "\(name): \(result.stderr)")
+      #expect(result.stderr.contains("The file came back unchanged from the last attempt, with its problems:"))
+      #expect(result.stderr.contains(problem), "\(name): \(result.stderr)")
+      let runs = try String(contentsOfFile: directory + "/count", encoding: .utf8).split(separator: "\n").count
+      #expect(runs == 2, "\(name): the editor opened \(runs) times")
+      #expect(Date().timeIntervalSince(started) < 20)
+    }
+  }
+
   @Test("prefs import - and mbti submit read at most 1 MB, from stdin or a file")
   func inputCaps() throws {
     let (server, deck) = try DeckCLI.signedIn()

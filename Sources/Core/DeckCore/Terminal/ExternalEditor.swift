@@ -171,10 +171,12 @@ public struct EditFile: Sendable {
     try AtomicFile.write(Data(text.utf8), to: path, mode: 0o600)
   }
 
+  /// The file as the editor left it (at most ``InputFile/limit`` bytes).
   public func read() throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard FileManager.default.fileExists(atPath: path) else {
       throw DeckError.failure("The edited file \(path) is gone; nothing was sent.")
     }
+    let data = try InputFile.read(path, what: "the edited file", hint: "Your version is kept in \(path).")
     return String(decoding: data, as: UTF8.self)
   }
 
