@@ -135,8 +135,10 @@ struct SecurityThirdPassTests {
     let full = try Self.runRedirected(deck, ["prefs", "export"], #"exec "$0" "$@" >/dev/full"#)
     #expect(full.status == 1, "\(full.stderr)")
     #expect(full.stderr.contains("cannot write the output to stdout: No space left on device"))
-    let json = try Self.runRedirected(deck, ["env", "list", "--json"], #"exec "$0" "$@" >/dev/full"#)
-    #expect(json.status == 1)
+    for arguments in [["env", "list", "--json"], ["completion", "bash"], ["--help"]] {
+      let other = try Self.runRedirected(deck, arguments, #"exec "$0" "$@" >/dev/full"#)
+      #expect(other.status == 1, "\(arguments): \(other.stderr)")
+    }
     // A file size limit (1 block): EFBIG, not a silent cut. deck-core itself: a child of the
     // start-up helper has the helper's limits, not the shell's.
     let limited = try Self.runRedirected(

@@ -61,6 +61,10 @@ public struct Output: Sendable {
       writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) })
   }
 
+  /// Text to the process's stdout as `standard`'s writes it (a failed write ends deck with
+  /// exit 1), for commands that print without an `Output`.
+  public static func writeStdout(_ text: String) { writeAll(1, text) }
+
   /// The same streams with colour off (script mode).
   public func withoutColor() -> Output {
     Output(
