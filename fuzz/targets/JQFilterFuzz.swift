@@ -6,7 +6,7 @@ import Foundation
 // and scripts reuse nothing but would run the next line in the same process.
 
 let fallback = Data(#"{"name":"=HYPERLINK(1)","items":[1,-2,"x",{"deep":[null,true]}],"n":3.5}"#.utf8)
-let limits = JQFilter.Limits(outputBytes: 1 << 16, memoryBytes: 256 << 20, seconds: 0.5)
+let limits = JQFilter.Limits(outputBytes: 1 << 16, memoryBytes: 128 << 20, seconds: 0.5)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {

@@ -21,7 +21,7 @@ import Synchronization
 ///   `["DEBUG:",value]` to stderr, as jq does.
 /// - Results are handed over as they come, not collected; a run stops with an error when its
 ///   output passes ``Limits/outputBytes`` (256 MB) or the process grows by more than
-///   ``Limits/memoryBytes`` (1 GB) while it runs (`def f: [f]; f`, `[range(1e9)]`).
+///   ``Limits/memoryBytes`` (512 MB) while it runs (`def f: [f]; f`, `[range(1e9)]`).
 public final class JQFilter: Sendable {
   /// A failed compile (jq's own message) or a failed run.
   public struct Failure: Error, CustomStringConvertible, Equatable {
@@ -38,7 +38,8 @@ public final class JQFilter: Sendable {
     /// How long a run may take (none for deck: Ctrl-C stops it; the fuzz target sets one).
     public var seconds: Double?
 
-    public static let standard = Limits(outputBytes: 256 << 20, memoryBytes: 1 << 30)
+    /// 512 MB of memory: libjq itself aborts when its stack passes 1 GB (`def f: [f]; f`).
+    public static let standard = Limits(outputBytes: 256 << 20, memoryBytes: 512 << 20)
 
     public init(outputBytes: Int, memoryBytes: Int, seconds: Double? = nil) {
       self.outputBytes = outputBytes
