@@ -55,6 +55,12 @@ struct JQFilterSafetyTests {
     }
   }
 
+  @Test("a value nested a million levels deep is built and freed (libjq recurses: 8 MB of stack was not enough)")
+  func deepNesting() throws {
+    let run = try JQFilter("reduce range(1000000) as $i (null; [.]) | length").run(document)
+    #expect(run == .init(lines: ["1"]))
+  }
+
   @Test("results are handed over as they come, and output past the limit ends the run")
   func output() throws {
     let limits = JQFilter.Limits(outputBytes: 1 << 20, memoryBytes: 512 << 20)

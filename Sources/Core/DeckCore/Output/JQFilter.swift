@@ -77,6 +77,12 @@ public final class JQFilter: Sendable {
     var lines: [String] = []
   }
 
+  /// Where a run's results go, for as long as the run lasts.
+  private final class Sink: @unchecked Sendable {
+    var emit: ((String) -> Void)?
+    init(_ emit: @escaping (String) -> Void) { self.emit = emit }
+  }
+
   /// One run's output budget, and where its `debug` messages go (the debug callback's target
   /// during the run).
   private final class Budget: @unchecked Sendable {
@@ -161,33 +167,29 @@ public final class JQFilter: Sendable {
       guard jv_get_kind(input) != JV_KIND_INVALID else {
         return "the input is not JSON: " + Self.text(jv_invalid_get_msg(input))
       }
-      let budget = Budget(
-        jqAddress: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(jq))), limit: limits.outputBytes, debug: debug)
+      // The state's address: the closures below hold the caller's, which must not tie the
+      // filter's locked state to the caller's task.
+      let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(jq)))
+      let budget = Budget(jqAddress: address, limit: limits.outputBytes, debug: debug)
       jq_set_debug_cb(jq, Self.debugCallback, Unmanaged.passUnretained(budget).toOpaque())
       defer { jq_set_debug_cb(jq, Self.debugCallback, nil) }
-      let watchdog = RunWatchdog(jq: jq, limit: limits.memoryBytes, seconds: limits.seconds)
-      jq_start(jq, input, 0)
       var error: String?
-      while !budget.overflowed {
-        let result = jq_next(jq)
-        guard jv_get_kind(result) != JV_KIND_INVALID else {
-          if jv_invalid_has_msg(jv_copy(result)) != 0 {
-            error = Self.text(jv_invalid_get_msg(result))
-          } else {
-            jv_free(result)
-          }
-          break
+      let stopped = withoutActuallyEscaping(emit) { emit in
+        // On a thread of its own with a large stack: libjq frees a nested value recursively
+        // (`reduce range(1e6) as $i (null; [.])` overflowed 8 MB). This thread watches it.
+        // The thread holds a box, emptied before this returns (Foundation keeps a thread's
+        // block a while after it ends).
+        let sink = Sink(emit)
+        defer { sink.emit = nil }
+        return RunWatch.run(
+          limit: limits.memoryBytes, seconds: limits.seconds,
+          halt: { OpaquePointer(bitPattern: address).map(Self.halt) }
+        ) {
+          guard let jq = OpaquePointer(bitPattern: address) else { return }
+          error = Self.drain(jq, input: input, budget: budget) { sink.emit?($0) }
         }
-        let line = Self.text(result)
-        guard budget.take(line) else { break }
-        emit(line)
       }
-      let stopped = watchdog.stop()
-      if budget.overflowed {
-        // Stops the program where it is; the next run's jq_start resets the state.
-        if stopped == nil, jq_halted(jq) == 0 { jq_halt(jq, jv_invalid(), jv_invalid()) }
-        return Self.outputLimitMessage(limits.outputBytes)
-      }
+      if budget.overflowed { return Self.outputLimitMessage(limits.outputBytes) }
       switch stopped {
       case .memory: return Self.memoryLimitMessage(limits.memoryBytes)
       case .time: return "the filter ran for more than \(limits.seconds ?? 0) s; stopped."
@@ -210,6 +212,34 @@ public final class JQFilter: Sendable {
     }
   }
 
+  /// Starts the program on `input` and hands its results to `emit` until it ends, fails or
+  /// passes the budget (then it is halted where it is; the next run's jq_start resets it).
+  /// The message of the error that ended it, if any.
+  private static func drain(_ jq: OpaquePointer, input: jv, budget: Budget, emit: (String) -> Void) -> String? {
+    jq_start(jq, input, 0)
+    while true {
+      let result = jq_next(jq)
+      guard jv_get_kind(result) != JV_KIND_INVALID else {
+        guard jv_invalid_has_msg(jv_copy(result)) != 0 else {
+          jv_free(result)
+          return nil
+        }
+        return text(jv_invalid_get_msg(result))
+      }
+      let line = text(result)
+      guard budget.take(line) else {
+        halt(jq)
+        return nil
+      }
+      emit(line)
+    }
+  }
+
+  /// Stops a running program before its next instruction (libjq asserts it is not halted yet).
+  static func halt(_ jq: OpaquePointer) {
+    if jq_halted(jq) == 0 { jq_halt(jq, jv_invalid(), jv_invalid()) }
+  }
+
   /// `debug`: `["DEBUG:",value]` to the run's budget (nothing outside a run), as jq prints it.
   private static let debugCallback: jq_msg_cb = { context, value in
     let text = "[\"DEBUG:\"," + JQFilter.json(value) + "]"
@@ -218,7 +248,7 @@ public final class JQFilter: Sendable {
     if budget.take(text) { return budget.debug(text) }
     // Past the limit: stop the program here (`repeat(debug)` prints nothing else).
     guard let jq = OpaquePointer(bitPattern: budget.jqAddress) else { return }
-    if jq_halted(jq) == 0 { jq_halt(jq, jv_invalid(), jv_invalid()) }
+    halt(jq)
   }
 
   static func outputLimitMessage(_ limit: Int) -> String {
@@ -249,52 +279,50 @@ public final class JQFilter: Sendable {
   }
 }
 
-/// Watches the process's resident memory while a filter runs, from a thread of its own, and
-/// halts the filter (`jq_halt`, which libjq checks before each instruction) when it has grown
-/// by more than the limit.
-private final class RunWatchdog: @unchecked Sendable {
+/// Runs a filter on a thread of its own, with a large stack, and watches it from the calling
+/// thread: the process's resident memory and the time. Past a limit it halts the filter
+/// (`jq_halt`, which libjq checks before each instruction) and waits for it to stop.
+private enum RunWatch {
   enum Reason { case memory, time }
 
-  private let condition = NSCondition()
-  private var running = true
-  private var tripped: Reason?
-  private var watching = false
+  /// libjq's recursion (freeing or comparing nested values) needs about 100 bytes a level;
+  /// the memory limit allows a few million levels. Only the pages used are ever touched.
+  static let stackSize = 1 << 30
 
-  init(jq: OpaquePointer, limit: Int, seconds: Double?) {
-    guard let baseline = Self.residentBytes() else { return }
-    watching = true
-    nonisolated(unsafe) let jq = jq
-    let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
-    let thread = Thread { [self] in
+  /// Runs `body` to its end; why it was halted, if it was.
+  static func run(limit: Int, seconds: Double?, halt: @escaping @Sendable () -> Void, body: @escaping () -> Void)
+    -> Reason?
+  {
+    let condition = NSCondition()
+    nonisolated(unsafe) var done = false
+    nonisolated(unsafe) let body = body
+    let thread = Thread {
+      body()
       condition.lock()
-      defer { condition.unlock() }
-      while running {
-        _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
-        guard running else { return }
-        if let now = Self.residentBytes(), now - baseline > limit {
-          tripped = .memory
-        } else if Date() > deadline {
-          tripped = .time
-        } else {
-          continue
-        }
-        // Under the lock: `stop()` waits for it, so the run sees the halt's writes.
-        if jq_halted(jq) == 0 { jq_halt(jq, jv_invalid(), jv_invalid()) }
-        return
-      }
+      done = true
+      condition.signal()
+      condition.unlock()
     }
-    thread.stackSize = 1 << 16
-    thread.start()
-  }
-
-  /// Ends the watch; why it halted the filter, if it did.
-  func stop() -> Reason? {
-    guard watching else { return nil }
+    thread.stackSize = stackSize
+    let baseline = residentBytes()
+    let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
     condition.lock()
     defer { condition.unlock() }
-    running = false
-    condition.signal()
-    return tripped
+    thread.start()
+    var stopped: Reason?
+    while !done {
+      _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
+      guard !done, stopped == nil else { continue }
+      if let baseline, let now = residentBytes(), now - baseline > limit {
+        stopped = .memory
+      } else if Date() > deadline {
+        stopped = .time
+      } else {
+        continue
+      }
+      halt()
+    }
+    return stopped
   }
 
   /// The process's resident set, from /proc/self/statm (nil where there is none).
