@@ -61,6 +61,16 @@ struct JQFilterSafetyTests {
     #expect(run == .init(lines: ["1"]))
   }
 
+  @Test("a run that never ends stops when its task is cancelled (Ctrl-C in the REPL)")
+  func cancellation() async throws {
+    let filter = try JQFilter("range(1e18) | empty")
+    let document = document
+    let task = Task { filter.run(document) }
+    try await Task.sleep(for: .milliseconds(200))
+    task.cancel()
+    #expect(await task.value == .init(lines: [], error: JQFilter.interrupted))
+  }
+
   @Test("results are handed over as they come, and output past the limit ends the run")
   func output() throws {
     let limits = JQFilter.Limits(outputBytes: 1 << 20, memoryBytes: 512 << 20)

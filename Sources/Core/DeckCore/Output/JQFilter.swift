@@ -35,7 +35,8 @@ public final class JQFilter: Sendable {
     public var outputBytes: Int
     /// How much the process may grow (resident memory) while the filter runs.
     public var memoryBytes: Int
-    /// How long a run may take (none for deck: Ctrl-C stops it; the fuzz target sets one).
+    /// How long a run may take (none for deck: Ctrl-C stops it, one-shot or in the REPL,
+    /// where it cancels the line's task; the fuzz target sets one).
     public var seconds: Double?
 
     /// 512 MB of memory: libjq itself aborts when its stack passes 1 GB (`def f: [f]; f`).
@@ -193,6 +194,7 @@ public final class JQFilter: Sendable {
       switch stopped {
       case .memory: return Self.memoryLimitMessage(limits.memoryBytes)
       case .time: return "the filter ran for more than \(limits.seconds ?? 0) s; stopped."
+      case .cancelled: return Self.interrupted
       case nil: break
       }
       if error == nil, jq_halted(jq) != 0 {
@@ -251,6 +253,9 @@ public final class JQFilter: Sendable {
     halt(jq)
   }
 
+  /// What a run cancelled by its task (Ctrl-C in the REPL) returns.
+  public static let interrupted = "interrupted"
+
   static func outputLimitMessage(_ limit: Int) -> String {
     "the filter's output passed \(limit >> 20) MB, the most one --jq filter may print; narrow the filter (for example with limit(N; …) or first(…))."
   }
@@ -283,7 +288,7 @@ public final class JQFilter: Sendable {
 /// thread: the process's resident memory and the time. Past a limit it halts the filter
 /// (`jq_halt`, which libjq checks before each instruction) and waits for it to stop.
 private enum RunWatch {
-  enum Reason { case memory, time }
+  enum Reason { case memory, time, cancelled }
 
   /// libjq's recursion (freeing or comparing nested values) needs about 100 bytes a level;
   /// the memory limit allows a few million levels. Only the pages used are ever touched.
@@ -317,6 +322,9 @@ private enum RunWatch {
         stopped = .memory
       } else if Date() > deadline {
         stopped = .time
+      } else if Task.isCancelled {
+        // Ctrl-C in the REPL cancels the line's task.
+        stopped = .cancelled
       } else {
         continue
       }

@@ -48,6 +48,7 @@ extension Output {
         },
         debug: { [writeErr] message in writeErr(Self.plain(message) + "\n") })
       if !pending.isEmpty { writeOut(pending) }
+      if error == JQFilter.interrupted, Task.isCancelled { throw CancellationError() }
       if let error { throw DeckError(.failure, "jq: " + error) }
       return
     }
