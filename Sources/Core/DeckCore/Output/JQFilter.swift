@@ -298,26 +298,22 @@ private enum RunWatch {
   static func run(limit: Int, seconds: Double?, halt: @escaping @Sendable () -> Void, body: @escaping () -> Void)
     -> Reason?
   {
-    let condition = NSCondition()
-    nonisolated(unsafe) var done = false
-    nonisolated(unsafe) let body = body
-    let thread = Thread {
-      body()
-      condition.lock()
-      done = true
-      condition.signal()
-      condition.unlock()
+    let work = Work(body)
+    guard let thread = work.start(stackSize: stackSize) else {
+      // No thread (out of address space?): run here, unwatched, rather than not at all.
+      work.body()
+      return nil
     }
-    thread.stackSize = stackSize
+    defer { work.join(thread) }
+    let condition = work.condition
     let baseline = residentBytes()
     let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
     condition.lock()
     defer { condition.unlock() }
-    thread.start()
     var stopped: Reason?
-    while !done {
+    while !work.done {
       _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
-      guard !done, stopped == nil else { continue }
+      guard !work.done, stopped == nil else { continue }
       if let baseline, let now = residentBytes(), now - baseline > limit {
         stopped = .memory
       } else if Date() > deadline {
@@ -331,6 +327,54 @@ private enum RunWatch {
       halt()
     }
     return stopped
+  }
+
+  /// The filter's thread: its body, and whether it is done (under `condition`).
+  final class Work: @unchecked Sendable {
+    let body: () -> Void
+    let condition = NSCondition()
+    var done = false
+
+    init(_ body: @escaping () -> Void) { self.body = body }
+
+    /// Starts the thread (a POSIX one, to know whether it started and to join it); nil when
+    /// it could not start.
+    func start(stackSize: Int) -> pthread_t? {
+      #if canImport(Glibc)
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackSize)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let created = pthread_create(
+          &thread, &attributes,
+          { context in
+            guard let context else { return nil }
+            let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
+            work.body()
+            work.condition.lock()
+            work.done = true
+            work.condition.signal()
+            work.condition.unlock()
+            return nil
+          }, context)
+        guard created == 0 else {
+          Unmanaged<Work>.fromOpaque(context).release()
+          return nil
+        }
+        return thread
+      #else
+        return nil
+      #endif
+    }
+
+    /// Waits for the thread to end (the filter's state and its closures are free after).
+    func join(_ thread: pthread_t) {
+      #if canImport(Glibc)
+        pthread_join(thread, nil)
+      #endif
+    }
   }
 
   /// The process's resident set, from /proc/self/statm (nil where there is none).
