@@ -71,4 +71,10 @@ struct CSVFormulaTests {
       #expect(output.formatted(.csv, csvRaw: raw).csvRaw == raw)
     }
   }
+
+  @Test("a quote followed by a combining mark is quoted and doubled (fuzz target csv, regression-quote-combining)")
+  func quoteWithCombiningMark() throws {
+    #expect(
+      try CSVText.render(["a\"\u{301}b", "\u{749}\"\u{759}"]) == "value\n\"a\"\"\u{301}b\"\n\"\u{749}\"\"\u{759}\"\n")
+  }
 }

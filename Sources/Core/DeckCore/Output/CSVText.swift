@@ -106,11 +106,19 @@ public enum CSVText {
       + "\n"
   }
 
+  /// Per code point, not per `Character`: a quote followed by a combining mark is one
+  /// Character, and was written unquoted (the fuzz target `csv` found it).
   static func quoted(_ field: String) -> String {
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
-      return field
+    let special: Set<Unicode.Scalar> = [",", "\"", "\n", "\r"]
+    guard field.unicodeScalars.contains(where: special.contains) else { return field }
+    var text = String.UnicodeScalarView()
+    text.append("\"")
+    for scalar in field.unicodeScalars {
+      if scalar == "\"" { text.append("\"") }
+      text.append(scalar)
     }
-    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    text.append("\"")
+    return String(text)
   }
 }
 
