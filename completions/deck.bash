@@ -163,7 +163,7 @@ _deck() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--json --trace --version -h --help)
+    local -a non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     local -a repeating_options=()
     local -a non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -227,7 +227,7 @@ _deck_env() {
 
 _deck_env_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -253,7 +253,7 @@ _deck_env_list() {
 
 _deck_env_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -287,7 +287,7 @@ _deck_env_show() {
 
 _deck_env_use() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -321,7 +321,7 @@ _deck_env_use() {
 
 _deck_env_add() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --from)
     __deck_offer_flags_options 1
@@ -351,7 +351,7 @@ _deck_env_add() {
 
 _deck_env_set() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options -1
@@ -389,7 +389,7 @@ _deck_env_set() {
 
 _deck_env_remove() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -446,7 +446,7 @@ _deck_auth() {
 
 _deck_auth_signup() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --password-stdin --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --password-stdin --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --email --role)
     __deck_offer_flags_options 0
@@ -479,7 +479,7 @@ _deck_auth_signup() {
 
 _deck_auth_login() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --password-stdin --with-token --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --password-stdin --with-token --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --email)
     __deck_offer_flags_options 0
@@ -508,7 +508,7 @@ _deck_auth_login() {
 
 _deck_auth_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --offline --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --offline --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -534,7 +534,7 @@ _deck_auth_status() {
 
 _deck_auth_switch() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -568,7 +568,7 @@ _deck_auth_switch() {
 
 _deck_auth_logout() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -602,7 +602,7 @@ _deck_auth_logout() {
 
 _deck_auth_token() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -651,7 +651,7 @@ _deck_brokerage() {
 
 _deck_brokerage_search() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --limit)
     __deck_offer_flags_options 1
@@ -711,7 +711,7 @@ _deck_workspace() {
 
 _deck_workspace_access() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -737,7 +737,7 @@ _deck_workspace_access() {
 
 _deck_workspace_route() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --invite)
     __deck_offer_flags_options 0
@@ -766,7 +766,7 @@ _deck_workspace_route() {
 
 _deck_workspace_onboard() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=(--invite)
     non_repeating_options=(--env --format --jq --timeout --first-name --last-name --workspace-name --industry --brokerage --brokerage-id --use-case --referral-code)
     __deck_offer_flags_options 0
@@ -845,7 +845,7 @@ _deck_workspace_invite() {
 
 _deck_workspace_invite_validate() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -871,7 +871,7 @@ _deck_workspace_invite_validate() {
 
 _deck_workspace_invite_accept() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -897,7 +897,7 @@ _deck_workspace_invite_accept() {
 
 _deck_workspace_subscribe() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --wait --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --wait --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --plan --currency --price-id --wait-timeout)
     __deck_offer_flags_options 0
@@ -960,7 +960,7 @@ _deck_kiosk() {
 
 _deck_kiosk_pair() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -986,7 +986,7 @@ _deck_kiosk_pair() {
 
 _deck_kiosk_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1012,7 +1012,7 @@ _deck_kiosk_status() {
 
 _deck_kiosk_next() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --wait --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --wait --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --poll-interval)
     __deck_offer_flags_options 0
@@ -1041,7 +1041,7 @@ _deck_kiosk_next() {
 
 _deck_kiosk_rate() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1067,7 +1067,7 @@ _deck_kiosk_rate() {
 
 _deck_kiosk_approve() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --qr-png)
     __deck_offer_flags_options 0
@@ -1096,7 +1096,7 @@ _deck_kiosk_approve() {
 
 _deck_kiosk_decline() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1122,7 +1122,7 @@ _deck_kiosk_decline() {
 
 _deck_kiosk_done() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1148,7 +1148,7 @@ _deck_kiosk_done() {
 
 _deck_kiosk_cancel() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1174,7 +1174,7 @@ _deck_kiosk_cancel() {
 
 _deck_kiosk_unpair() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1200,7 +1200,7 @@ _deck_kiosk_unpair() {
 
 _deck_kiosk_run() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --approve --decline --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --approve --decline --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --store --sessions --rating --poll-interval --handoff-timeout --thank-you --qr-png)
     __deck_offer_flags_options 0
@@ -1270,7 +1270,7 @@ _deck_mbti() {
 
 _deck_mbti_questions() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1296,7 +1296,7 @@ _deck_mbti_questions() {
 
 _deck_mbti_quiz() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --plain --resume --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --plain --resume --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1322,7 +1322,7 @@ _deck_mbti_quiz() {
 
 _deck_mbti_submit() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --answers)
     __deck_offer_flags_options 0
@@ -1352,7 +1352,7 @@ _deck_mbti_submit() {
 
 _deck_mbti_result() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1378,7 +1378,7 @@ _deck_mbti_result() {
 
 _deck_mbti_user-id() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --reset --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --reset --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1427,7 +1427,7 @@ _deck_prefs() {
 
 _deck_prefs_get() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --no-cache --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --no-cache --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1461,7 +1461,7 @@ _deck_prefs_get() {
 
 _deck_prefs_set() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options -1
@@ -1499,7 +1499,7 @@ _deck_prefs_set() {
 
 _deck_prefs_edit() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1533,7 +1533,7 @@ _deck_prefs_edit() {
 
 _deck_prefs_reset() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1567,7 +1567,7 @@ _deck_prefs_reset() {
 
 _deck_prefs_delete() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1601,7 +1601,7 @@ _deck_prefs_delete() {
 
 _deck_prefs_history() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --limit)
     __deck_offer_flags_options 1
@@ -1661,7 +1661,7 @@ _deck_prefs_school() {
 
 _deck_prefs_school_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --no-cache --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --no-cache --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -1687,7 +1687,7 @@ _deck_prefs_school_list() {
 
 _deck_prefs_school_template() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1721,7 +1721,7 @@ _deck_prefs_school_template() {
 
 _deck_prefs_school_add() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --dealbreaker --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --dealbreaker --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 2
@@ -1759,7 +1759,7 @@ _deck_prefs_school_add() {
 
 _deck_prefs_school_move() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 2
@@ -1785,7 +1785,7 @@ _deck_prefs_school_move() {
 
 _deck_prefs_school_remove() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1834,7 +1834,7 @@ _deck_prefs_dashboard() {
 
 _deck_prefs_dashboard_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=(--all --none)
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options -1
@@ -1876,7 +1876,7 @@ _deck_prefs_dashboard_show() {
 
 _deck_prefs_dashboard_hide() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=(--all --none)
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options -1
@@ -1941,7 +1941,7 @@ _deck_prefs_location() {
 
 _deck_prefs_location_set() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --geocode --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --geocode --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --address --city --state --zip)
     __deck_offer_flags_options 0
@@ -1980,7 +1980,7 @@ _deck_prefs_location_set() {
 
 _deck_prefs_export() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --category)
     __deck_offer_flags_options 0
@@ -2010,7 +2010,7 @@ _deck_prefs_export() {
 
 _deck_prefs_import() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2067,7 +2067,7 @@ _deck_sandbox() {
 
 _deck_sandbox_serve() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --allow-remote --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --allow-remote --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --host --port --db --public-url --idle-timeout)
     __deck_offer_flags_options 0
@@ -2109,7 +2109,7 @@ _deck_sandbox_serve() {
 
 _deck_sandbox_status() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -2161,7 +2161,7 @@ _deck_sandbox_stop() {
 
 _deck_sandbox_seed() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --brokerages)
     __deck_offer_flags_options 0
@@ -2190,7 +2190,7 @@ _deck_sandbox_seed() {
 
 _deck_sandbox_reset() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -2216,7 +2216,7 @@ _deck_sandbox_reset() {
 
 _deck_sandbox_delay() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2265,7 +2265,7 @@ _deck_sandbox_trigger() {
 
 _deck_sandbox_trigger_subscription() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --email --status --trial-ends)
     __deck_offer_flags_options 0
@@ -2301,7 +2301,7 @@ _deck_sandbox_trigger_subscription() {
 
 _deck_sandbox_trigger_invite-expiry() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2327,7 +2327,7 @@ _deck_sandbox_trigger_invite-expiry() {
 
 _deck_sandbox_trigger_purchase() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=(--item)
     non_repeating_options=(--env --format --jq --timeout --store --total)
     __deck_offer_flags_options 0
@@ -2385,7 +2385,7 @@ _deck_sandbox_inspect() {
 
 _deck_sandbox_inspect_workspace() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2411,7 +2411,7 @@ _deck_sandbox_inspect_workspace() {
 
 _deck_sandbox_inspect_session() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2437,7 +2437,7 @@ _deck_sandbox_inspect_session() {
 
 _deck_sandbox_inspect_store() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2463,7 +2463,7 @@ _deck_sandbox_inspect_store() {
 
 _deck_sandbox_inspect_events() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --user --type --limit)
     __deck_offer_flags_options 0
@@ -2499,7 +2499,7 @@ _deck_sandbox_inspect_events() {
 
 _deck_sandbox_inspect_prefs() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2525,7 +2525,7 @@ _deck_sandbox_inspect_prefs() {
 
 _deck_sandbox_outbox() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --to)
     __deck_offer_flags_options 0
@@ -2577,7 +2577,7 @@ _deck_sandbox_fault() {
 
 _deck_sandbox_fault_add() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --reset --truncate --malformed --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --reset --truncate --malformed --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --method --status --retry-after --latency --times --probability)
     __deck_offer_flags_options 1
@@ -2622,7 +2622,7 @@ _deck_sandbox_fault_add() {
 
 _deck_sandbox_fault_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -2648,7 +2648,7 @@ _deck_sandbox_fault_list() {
 
 _deck_sandbox_fault_clear() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2674,7 +2674,7 @@ _deck_sandbox_fault_clear() {
 
 _deck_repl() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -2700,7 +2700,7 @@ _deck_repl() {
 
 _deck_run() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --keep-going --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --keep-going --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -2750,7 +2750,7 @@ _deck_completion() {
 
 _deck_plugins() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
@@ -2776,7 +2776,7 @@ _deck_plugins() {
 
 _deck_doctor() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0

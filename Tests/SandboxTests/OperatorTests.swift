@@ -262,6 +262,10 @@ import Testing
     #expect(!FaultPattern.matches(pattern: "/api/v1/review/sess_*/done", path: "/api/v1/review/x_1/done"))
     #expect(!FaultPattern.matches(pattern: "/api", path: "/api/x"))
     #expect(FaultPattern.matches(pattern: "/a/**", path: "/a"))
+    // Empty segments count for nothing, on either side (issue 25).
+    #expect(FaultPattern.matches(pattern: "/events/", path: "/events"))
+    #expect(FaultPattern.matches(pattern: "/events", path: "//events/"))
+    #expect(FaultPattern.matches(pattern: "/api/*/next", path: "/api//s//next"))
 
     let rules = FaultRules()
     let rule = FaultRule(

@@ -32,7 +32,7 @@ public final class DeckContext: Sendable {
   public init(session: DeckSession, options: GlobalOptions) {
     self.session = session
     self.options = options
-    output = session.output.formatted(options.outputFormat, jq: options.jq)
+    output = session.output.formatted(options.outputFormat, jq: options.jq, csvRaw: options.csvRaw)
   }
 
   public var paths: DeckPaths { session.paths }

@@ -28,6 +28,13 @@ public struct GlobalOptions: ParsableArguments, Sendable {
   public var jq: JQFilter?
 
   @Flag(
+    name: .customLong("csv-raw"),
+    help:
+      "With --format csv, write text that starts with =, +, -, @, a tab or CR as it is (by default it gets a leading ' so that spreadsheets do not run it as a formula)."
+  )
+  public var csvRaw = false
+
+  @Flag(
     name: .long,
     help:
       "Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted)."

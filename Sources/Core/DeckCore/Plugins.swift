@@ -47,13 +47,13 @@ public enum Plugins {
     return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
   }
 
-  /// Runs a plugin with the current environment's name and service URLs (never the token)
+  /// Runs a plugin with the current environment's name and service URLs (never a token:
+  /// ``SecretVariables``)
   /// and returns its exit code. stdin, stdout and stderr are the plugin's own.
   public static func run(_ plugin: Plugin, arguments: [String], context: DeckContext) async throws -> Int32 {
     let environment = try context.environment()
-    var variables = context.session.processEnvironment
-    // Never the token, not even one the user exported: a plugin that needs it runs `deck auth token`.
-    variables.removeValue(forKey: "DECK_TOKEN")
+    // Never a token, not even one the user exported: a plugin that needs it runs `deck auth token`.
+    var variables = SecretVariables.removed(from: context.session.processEnvironment)
     variables["DECK_ENV"] = environment.name
     for service in Service.allCases {
       guard (try? environment.endpoint(for: service)) != nil else { continue }

@@ -29,7 +29,7 @@ public enum SandboxOperator {
   }
 
   /// The variable that gives the admin token explicitly (scripts, CI, another machine's sandbox).
-  public static let tokenVariable = "DECK_SANDBOX_ADMIN_TOKEN"
+  public static let tokenVariable = SecretVariables.sandboxAdminToken
 
   /// The sandbox's admin token: `DECK_SANDBOX_ADMIN_TOKEN`, else the local sandbox's (from its
   /// runtime record), else the environment's `sandbox-admin-token` (which `deck sandbox serve` saves),

@@ -97,7 +97,7 @@ struct CompletionCommand: ParsableCommand {
   var shell: Shell
 
   func run() throws {
-    print(DeckShell.completionScript(for: shell.kind) ?? "", terminator: "")
+    Output.writeStdout(DeckShell.completionScript(for: shell.kind) ?? "")
   }
 }
 

@@ -99,7 +99,8 @@ package struct SandboxRoutes {
   package let transport: RecordingTransport
   package let state: SandboxState
 
-  package var router: SandboxRouter { transport.router }
+  /// The public routes' group (fault rules, delay and response cache apply).
+  package var router: SandboxRouteGroup { transport.publicRoutes }
 
   /// `/`: where contract handlers are registered (their documents' paths are absolute).
   package static let root = URL(string: "/")!

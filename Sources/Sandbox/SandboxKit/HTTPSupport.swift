@@ -127,7 +127,7 @@ struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let milliseconds = state.delayMilliseconds
-    if milliseconds > 0, !request.uri.path.hasPrefix(Self.adminPrefix) {
+    if milliseconds > 0, !RequestPath.normalized(request.uri.path).hasPrefix(Self.adminPrefix) {
       // Cancellable, and cut short by a graceful shutdown so that stopping never waits for it.
       do {
         try await cancelWhenGracefulShutdown {

@@ -81,18 +81,23 @@ public enum SandboxServer {
   static func makeRouter(state: SandboxState) throws -> SandboxRouter {
     let router = SandboxRouter(context: SandboxRequestContext.self)
     let routes = RouteTable()
-    // Outermost first: activity (for the idle exit), the body limit, 405s, the request head for handlers, the operator
-    // endpoints' token and origin checks, then fault rules and the delay (API routes only),
-    // then the cache of the read-only routes features allow (SandboxRoutes.cacheResponses).
+    // Outermost first: activity (for the idle exit), the body limit, 405s, dot segments
+    // refused, the request head for handlers. Then, by route: the operator routes get the token
+    // and origin checks; the public ones get the fault rules, the delay, then the cache of the
+    // read-only routes features allow (SandboxRoutes.cacheResponses). The guard is chosen by the
+    // route the router matched, so no spelling of a path (`//__sandbox/v1/reset`) reaches an
+    // operator route without it.
     router.middlewares.add(ActivityMiddleware(activity: state.activity))
     router.middlewares.add(BodyLimitMiddleware())
     router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
+    router.middlewares.add(DotSegmentMiddleware())
     router.middlewares.add(RequestHeadMiddleware())
-    router.middlewares.add(OperatorGuardMiddleware(state: state, routes: routes))
-    router.middlewares.add(FaultMiddleware(state: state))
-    router.middlewares.add(DelayMiddleware(state: state))
-    router.middlewares.add(ResponseCacheMiddleware(cache: state.responseCache))
-    let transport = RecordingTransport(router: router, table: routes)
+    let operatorRoutes = router.group().add(middleware: OperatorGuardMiddleware(state: state))
+    let publicRoutes = router.group()
+      .add(middleware: FaultMiddleware(state: state))
+      .add(middleware: DelayMiddleware(state: state))
+      .add(middleware: ResponseCacheMiddleware(cache: state.responseCache))
+    let transport = RecordingTransport(publicRoutes: publicRoutes, operatorRoutes: operatorRoutes, table: routes)
     try AuthHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/auth/v1")!, configuration: SandboxRoutes.configuration,
       middlewares: AuthHandlers.middlewares(state: state))

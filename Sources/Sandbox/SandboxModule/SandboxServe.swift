@@ -34,8 +34,7 @@ struct SandboxServe: DeckCommand {
         hint: "Run it in another terminal: deck sandbox serve (the default environment needs none: it starts its own).")
     }
     let program = try context.session.localSandbox.program()
-    var environment = context.session.processEnvironment
-    for secret in SecretVariables.names { environment[secret] = nil }
+    let environment = SecretVariables.removed(from: context.session.processEnvironment)
     throw LocalProcess.replace(
       with: program,
       arguments: ["serve"] + options.arguments(database: options.db ?? context.paths.sandboxDatabase)

@@ -75,11 +75,13 @@ struct DeckTransport: ClientTransport {
     do {
       return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
     } catch {
-      throw Self.translate(error, baseURL: baseURL, timeout: timeout)
+      throw Self.translate(error, baseURL: baseURL, timeout: timeout, operationID: operationID)
     }
   }
 
-  static func translate(_ error: any Error, baseURL: URL, timeout: Duration) -> any Error {
+  static func translate(_ error: any Error, baseURL: URL, timeout: Duration, operationID: String = "the request")
+    -> any Error
+  {
     if error is CancellationError || Task.isCancelled { return CancellationError() }
     let host = baseURL.host.map { h in baseURL.port.map { "\(h):\($0)" } ?? h } ?? baseURL.absoluteString
     let loopback = baseURL.host.map(URLPolicy.isLoopback) ?? false
@@ -121,6 +123,14 @@ struct DeckTransport: ClientTransport {
       return unreachable("the connection timed out")
     }
     if error is NIOTooManyBytesError { return DeckError(.failure, "The response from \(host) is too large.") }
+    // NIO's HTTP parser (not imported here): what a 1xx status with a body (100 Continue, 102
+    // Processing), or an answer that is not HTTP, ends in. The status was no final one.
+    if String(reflecting: type(of: error)) == "NIOHTTP1.HTTPParserError" {
+      return DeckError(
+        .failure,
+        "\(host) answered \(operationID) with a response that is not valid HTTP (\(error)): an informational status (1xx) with a body, or no HTTP at all; the service's contract documents neither.",
+        hint: "Is the environment's URL right? Check with: deck env show; rerun with --trace to see the exchange.")
+    }
     return DeckError(.unavailable(status: nil), "Request to \(host) failed: \(error).")
   }
 }

@@ -2,6 +2,7 @@ import DeckSupport
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import Synchronization
 
 /// Sets `User-Agent: deck/<version>` on every request.
 public struct UserAgentMiddleware: ClientMiddleware {
@@ -140,6 +141,7 @@ public struct ErrorMappingMiddleware: ClientMiddleware {
   ) async throws -> (HTTPResponse, HTTPBody?) {
     let (response, responseBody) = try await next(request, body, baseURL)
     let status = response.status.code
+    UndocumentedResponse.record(operationID: operationID, service: service)
     // A redirect is never what an API call expects (and the contracts declare none), so it is
     // an error for every operation; error statuses only for operations that do not read them.
     let redirect = (300...399).contains(status)
@@ -148,6 +150,34 @@ public struct ErrorMappingMiddleware: ClientMiddleware {
     if let responseBody { data = try await Data(collecting: responseBody, upTo: 64 * 1024) }
     throw HTTPErrorMapping.error(
       status: status, body: data, service: service, location: response.headerFields[.location])
+  }
+}
+
+/// A status the operation's contract does not document (204 where it documents 200, a 1xx),
+/// which the generated client hands over as `undocumented`: one message that names the
+/// service, the operation and the status, never the runtime's types.
+public enum UndocumentedResponse {
+  /// The service each operation was last sent to (the generated client's error does not say).
+  private static let services = Mutex<[String: String]>([:])
+
+  static func record(operationID: String, service: String) {
+    services.withLock { services in
+      if services[operationID] != service { services[operationID] = service }
+    }
+  }
+
+  /// The service `operationID` was sent to, if deck sent it.
+  public static func service(of operationID: String) -> String? {
+    services.withLock { $0[operationID] }
+  }
+
+  /// `documented`: the contract has the status, but not where the command stands.
+  public static func error(service: String, operationID: String, status: Int?, documented: Bool = false) -> DeckError {
+    let answer = status.map { "HTTP \($0)" } ?? "a response"
+    let why = documented ? "which deck does not expect there" : "which its contract does not document for it"
+    return DeckError(
+      .failure, "The \(service) service answered \(operationID) with \(answer), \(why).",
+      hint: "Is the environment's URL right? Check with: deck env show; rerun with --trace to see the response.")
   }
 }
 

@@ -11,6 +11,10 @@ import DeckSupport
 ///
 /// In a cell, null is empty, true and false and numbers are as in JSON, text is as is, and a
 /// list is its JSON. An empty list prints nothing: it has no columns (nor has an empty object).
+///
+/// Text that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or
+/// a carriage return: `=HYPERLINK(…)` in a server's name) gets a leading `'`, as OWASP
+/// recommends, unless `raw` (`--csv-raw`). Numbers stay numbers: `-2` from JSON is written as is.
 public enum CSVText {
   /// The header and the rows of a result.
   public struct Table: Equatable, Sendable {
@@ -19,8 +23,10 @@ public enum CSVText {
   }
 
   /// The CSV text of the JSON of `value`; `forTerminal` strips control characters from cells.
-  public static func render<Value: Encodable>(_ value: Value, forTerminal: Bool = false) throws -> String {
-    text(table(try JSONTree(encoding: value)), forTerminal: forTerminal)
+  public static func render<Value: Encodable>(_ value: Value, forTerminal: Bool = false, raw: Bool = false) throws
+    -> String
+  {
+    text(table(try JSONTree(encoding: value), raw: raw), forTerminal: forTerminal)
   }
 
   static func text(_ table: Table, forTerminal: Bool) -> String {
@@ -28,16 +34,16 @@ public enum CSVText {
     return ([table.columns] + table.rows).map { line($0, forTerminal: forTerminal) }.joined()
   }
 
-  static func table(_ tree: JSONTree) -> Table {
+  static func table(_ tree: JSONTree, raw: Bool = false) -> Table {
     switch tree {
     case .array(let items) where !items.isEmpty && items.allSatisfy(\.isObject):
-      return records(items.map(fields))
+      return records(items.map { fields($0, raw: raw) })
     case .array(let items):
-      return Table(columns: items.isEmpty ? [] : ["value"], rows: items.map { [cell($0)] })
+      return Table(columns: items.isEmpty ? [] : ["value"], rows: items.map { [cell($0, raw: raw)] })
     case .object:
-      return Table(columns: ["field", "value"], rows: fields(tree).map { [$0.key, $0.cell] })
+      return Table(columns: ["field", "value"], rows: fields(tree, raw: raw).map { [$0.key, $0.cell] })
     default:
-      return Table(columns: ["value"], rows: [[cell(tree)]])
+      return Table(columns: ["value"], rows: [[cell(tree, raw: raw)]])
     }
   }
 
@@ -58,24 +64,41 @@ public enum CSVText {
   }
 
   /// An object's fields, nested objects flattened into `outer.inner` keys (an empty one has none).
-  static func fields(_ tree: JSONTree) -> [(key: String, cell: String)] {
-    guard case .object(let members) = tree else { return [(key: "value", cell: cell(tree))] }
+  static func fields(_ tree: JSONTree, raw: Bool = false) -> [(key: String, cell: String)] {
+    guard case .object = tree else { return [(key: "value", cell: cell(tree, raw: raw))] }
+    return flattened(tree, raw: raw).map { (key: neutralized($0.key, raw: raw), cell: $0.cell) }
+  }
+
+  /// An object's fields under their `outer.inner` keys (the keys as they are).
+  private static func flattened(_ tree: JSONTree, raw: Bool) -> [(key: String, cell: String)] {
+    guard case .object(let members) = tree else { return [] }
     return members.flatMap { member -> [(key: String, cell: String)] in
       if case .object = member.value {
-        return fields(member.value).map { (key: member.key + "." + $0.key, cell: $0.cell) }
+        return flattened(member.value, raw: raw).map { (key: member.key + "." + $0.key, cell: $0.cell) }
       }
-      return [(key: member.key, cell: cell(member.value))]
+      return [(key: member.key, cell: cell(member.value, raw: raw))]
     }
   }
 
-  static func cell(_ tree: JSONTree) -> String {
+  static func cell(_ tree: JSONTree, raw: Bool = false) -> String {
     switch tree {
     case .null: ""
     case .bool(let flag): flag ? "true" : "false"
-    case .number(let text), .string(let text): text
+    case .number(let text): text
+    case .string(let text): neutralized(text, raw: raw)
     case .array, .object: tree.compactJSON
     }
   }
+
+  /// Text a spreadsheet would take for a formula, with a leading `'` (unless `raw`).
+  static func neutralized(_ text: String, raw: Bool) -> String {
+    guard !raw, let first = text.utf8.first, formulaStarts.contains(first) else { return text }
+    return "'" + text
+  }
+
+  static let formulaStarts: Set<UInt8> = [
+    UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D,
+  ]
 
   /// One line of fields, each quoted when RFC 4180 requires it.
   static func line(_ cells: [String], forTerminal: Bool) -> String {
@@ -83,11 +106,19 @@ public enum CSVText {
       + "\n"
   }
 
+  /// Per code point, not per `Character`: a quote followed by a combining mark is one
+  /// Character, and was written unquoted (the fuzz target `csv` found it).
   static func quoted(_ field: String) -> String {
-    guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else {
-      return field
+    let special: Set<Unicode.Scalar> = [",", "\"", "\n", "\r"]
+    guard field.unicodeScalars.contains(where: special.contains) else { return field }
+    var text = String.UnicodeScalarView()
+    text.append("\"")
+    for scalar in field.unicodeScalars {
+      if scalar == "\"" { text.append("\"") }
+      text.append(scalar)
     }
-    return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    text.append("\"")
+    return String(text)
   }
 }
 

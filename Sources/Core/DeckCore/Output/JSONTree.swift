@@ -45,11 +45,16 @@ indirect enum JSONTree: Equatable, Sendable, Codable {
     }
     // The first reading that fits: JSON's true and false are no numbers, and a number is
     // kept as an integer when it is one.
-    self =
-      try (try? scalar.decode(Bool.self)).map(JSONTree.bool)
-      ?? (try? scalar.decode(Int64.self)).map { .number(String($0)) }
-      ?? (try? scalar.decode(Double.self)).map { .number(String($0)) }
-      ?? .string(scalar.decode(String.self))
+    // (Written as statements: as one `??` chain it is too slow to type-check in the fuzz build.)
+    if let flag = try? scalar.decode(Bool.self) {
+      self = .bool(flag)
+    } else if let integer = try? scalar.decode(Int64.self) {
+      self = .number(String(integer))
+    } else if let number = try? scalar.decode(Double.self) {
+      self = .number(String(number))
+    } else {
+      self = .string(try scalar.decode(String.self))
+    }
   }
 
   func encode(to encoder: any Encoder) throws {

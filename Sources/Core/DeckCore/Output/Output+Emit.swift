@@ -35,9 +35,21 @@ extension Output {
   /// The data in the chosen format; `stream` for one record of a stream.
   fileprivate func render<Value: Encodable>(_ value: Value, stream: OutputRecords?) throws {
     if let jq {
-      let run = jq.run(try DeckJSON.compactEncoder.encode(value))
-      if !run.lines.isEmpty { writeOut(run.lines.map(forStdout).joined(separator: "\n") + "\n") }
-      if let error = run.error { throw DeckError(.failure, "jq: " + error) }
+      // Results go out as they come, in writes of about 64 KB.
+      var pending = ""
+      let error = jq.run(
+        try DeckJSON.compactEncoder.encode(value),
+        emit: { line in
+          pending += forStdout(line) + "\n"
+          if pending.utf8.count >= 1 << 16 {
+            writeOut(pending)
+            pending = ""
+          }
+        },
+        debug: { [writeErr] message in writeErr(Self.plain(message) + "\n") })
+      if !pending.isEmpty { writeOut(pending) }
+      if error == JQFilter.interrupted, Task.isCancelled { throw CancellationError() }
+      if let error { throw DeckError(.failure, "jq: " + error) }
       return
     }
     switch format {
@@ -53,8 +65,10 @@ extension Output {
       writeOut((stream == nil ? "" : "---\n") + (try YAMLText.render(value)))
     case .csv:
       let tree = try JSONTree(encoding: value)
-      guard let stream else { return writeOut(CSVText.text(CSVText.table(tree), forTerminal: stdoutIsTerminal)) }
-      writeOut(stream.csvLines(CSVText.fields(tree)))
+      guard let stream else {
+        return writeOut(CSVText.text(CSVText.table(tree, raw: csvRaw), forTerminal: stdoutIsTerminal))
+      }
+      writeOut(stream.csvLines(CSVText.fields(tree, raw: csvRaw)))
     }
   }
 

@@ -27,15 +27,18 @@ public struct Output: Sendable {
   public let format: OutputFormat
   /// `--jq`: the filter JSON results go through.
   public let jq: JQFilter?
+  /// `--csv-raw`: CSV cells that look like formulas are written as they are (CSVText).
+  public let csvRaw: Bool
   /// Raw writes, for terminal UIs that manage lines themselves: nothing is stripped.
   public let writeOut: @Sendable (String) -> Void
   public let writeErr: @Sendable (String) -> Void
 
   public init(
     stdoutIsTerminal: Bool, stderrIsTerminal: Bool, colorEnabled: Bool, format: OutputFormat = .table,
-    jq: JQFilter? = nil, writeOut: @escaping @Sendable (String) -> Void,
+    jq: JQFilter? = nil, csvRaw: Bool = false, writeOut: @escaping @Sendable (String) -> Void,
     writeErr: @escaping @Sendable (String) -> Void
   ) {
+    self.csvRaw = csvRaw
     self.stdoutIsTerminal = stdoutIsTerminal
     self.stderrIsTerminal = stderrIsTerminal
     self.colorEnabled = colorEnabled
@@ -45,8 +48,10 @@ public struct Output: Sendable {
     self.writeErr = writeErr
   }
 
-  /// The process's own stdout and stderr.
+  /// The process's own stdout and stderr. A file size limit (`ulimit -f`) makes a write fail
+  /// with EFBIG, reported as any failed write is, rather than kill deck with SIGXFSZ.
   public static func standard(environment: [String: String]) -> Output {
+    signal(SIGXFSZ, SIG_IGN)
     let outTTY = isatty(1) == 1
     let errTTY = isatty(2) == 1
     let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
@@ -56,18 +61,23 @@ public struct Output: Sendable {
       writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) })
   }
 
+  /// Text to the process's stdout as `standard`'s writes it (a failed write ends deck with
+  /// exit 1), for commands that print without an `Output`.
+  public static func writeStdout(_ text: String) { writeAll(1, text) }
+
   /// The same streams with colour off (script mode).
   public func withoutColor() -> Output {
     Output(
       stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: false, format: format,
-      jq: jq, writeOut: writeOut, writeErr: writeErr)
+      jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
   }
 
-  /// The same streams, printing results in `format` (through `jq`, if given, which implies JSON).
-  public func formatted(_ format: OutputFormat, jq: JQFilter? = nil) -> Output {
+  /// The same streams, printing results in `format` (through `jq`, if given, which implies JSON;
+  /// CSV cells as they are with `csvRaw`).
+  public func formatted(_ format: OutputFormat, jq: JQFilter? = nil, csvRaw: Bool = false) -> Output {
     Output(
       stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: colorEnabled,
-      format: format, jq: jq, writeOut: writeOut, writeErr: writeErr)
+      format: format, jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
   }
 
   /// A line of data on stdout, without control characters (line breaks and tabs are kept).
@@ -132,6 +142,10 @@ public struct Output: Sendable {
   }
 }
 
+/// Writes all of `text` to `fd`. On stdout, a write that fails (a full disk, `/dev/full`, a
+/// file size limit) or writes nothing ends deck with a message on stderr and exit 1: the output
+/// is incomplete, and a script must not take it for a success. A closed pipe (EPIPE) ends it as
+/// quietly as before: `deck … | head -1` is not an error.
 private func writeAll(_ fd: Int32, _ text: String) {
   var bytes = Array(text.utf8)
   var offset = 0
@@ -139,11 +153,30 @@ private func writeAll(_ fd: Int32, _ text: String) {
     let written = bytes.withUnsafeMutableBytes { buffer in
       buffer.baseAddress.map { write(fd, $0 + offset, buffer.count - offset) } ?? 0
     }
-    if written < 0 {
-      if errno == EINTR { continue }
-      return
+    if written < 0, errno == EINTR { continue }
+    if written <= 0 {
+      let code = written < 0 ? errno : ENOSPC
+      guard fd == 1, code != EPIPE else { return }
+      StdoutFailure.exit(errno: code)
     }
     offset += written
   }
   bytes.removeAll()
+}
+
+/// A failed write to stdout: the message, and the exit.
+enum StdoutFailure {
+  static func message(errno code: Int32) -> String {
+    "error: cannot write the output to stdout: \(String(cString: strerror(code))); the output is incomplete. Check the disk or file it goes to.\n"
+  }
+
+  static func exit(errno code: Int32) -> Never {
+    let message = Array(message(errno: code).utf8)
+    _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    #if canImport(Glibc)
+      Glibc.exit(ExitCode.failure)
+    #else
+      Darwin.exit(ExitCode.failure)
+    #endif
+  }
 }

@@ -21,10 +21,10 @@ public struct ExternalEditor: Sendable {
   /// The environment the editor runs with.
   public let environment: [String: String]
 
-  /// `DECK_TOKEN` is left out of the editor's environment: it has no use for it.
+  /// deck's secrets (``SecretVariables``) are left out of the editor's environment: it has no use for them.
   public init(command: String, environment: [String: String]) {
     self.command = command
-    self.environment = environment.filter { $0.key != "DECK_TOKEN" }
+    self.environment = SecretVariables.removed(from: environment)
   }
 
   /// The editor `environment` names: `VISUAL` (not when `TERM` is `dumb`), else `EDITOR`, else `vi`.
@@ -171,10 +171,12 @@ public struct EditFile: Sendable {
     try AtomicFile.write(Data(text.utf8), to: path, mode: 0o600)
   }
 
+  /// The file as the editor left it (at most ``InputFile/limit`` bytes).
   public func read() throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard FileManager.default.fileExists(atPath: path) else {
       throw DeckError.failure("The edited file \(path) is gone; nothing was sent.")
     }
+    let data = try InputFile.read(path, what: "the edited file", hint: "Your version is kept in \(path).")
     return String(decoding: data, as: UTF8.self)
   }
 

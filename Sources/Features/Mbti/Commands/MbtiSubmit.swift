@@ -48,18 +48,7 @@ struct MbtiSubmit: DeckCommand {
 
   /// The file's bytes (at most 1 MB), or stdin's for "-".
   static func read(_ path: String) throws -> Data {
-    let limit = 1 << 20
-    let data: Data?
-    if path == "-" {
-      data = try? FileHandle.standardInput.read(upToCount: limit + 1) ?? Data()
-    } else {
-      data = FileManager.default.contents(atPath: path)
-    }
-    guard let data else {
-      throw DeckError.usage("Cannot read the answers file \(path).", hint: "Give a readable JSON file, or - for stdin.")
-    }
-    guard data.count <= limit else { throw DeckError.usage("The answers file \(path) is larger than 1 MB.") }
-    return data
+    try InputFile.read(path, what: "the answers file", hint: "Give a readable JSON file, or - for stdin.")
   }
 }
 

@@ -142,6 +142,16 @@ enum PrefsEditDocument {
       return .failure(
         Validation([issue("YAML", "is not valid YAML (\(describe(error)))", "YAML like the file deck wrote")]))
     }
+    // Aliases share what they name: `&a [*b, *b, …]` nine levels deep is a few hundred bytes
+    // of YAML and billions of values once read. Count the values as reading would meet them.
+    if let node, !Self.fits(node, budget: Self.nodeLimit) {
+      return .failure(
+        Validation([
+          issue(
+            "document", "holds more than \(nodeLimit) values once its aliases (*name) are expanded",
+            "the fields as deck wrote them, without anchors and aliases")
+        ]))
+    }
     guard case .mapping(let mapping)? = node else {
       return .failure(Validation([issue("document", "is not a mapping of fields", "key: value lines")]))
     }
@@ -158,6 +168,31 @@ enum PrefsEditDocument {
       return .failure(Validation(issues + shape + values))
     }
     return .success(value.normalized())
+  }
+
+  /// The most values (scalars, lists, mappings, keys included) an edited file may hold with its
+  /// aliases expanded: a category has at most a few hundred.
+  static let nodeLimit = 100_000
+
+  /// Whether `node`, aliases expanded, holds at most `budget` values. Stops counting at the
+  /// budget, so a billion laughs costs no more than the budget.
+  static func fits(_ node: Node, budget: Int) -> Bool {
+    var remaining = budget
+    var pending = [node]
+    while let next = pending.popLast() {
+      remaining -= 1
+      guard remaining >= 0 else { return false }
+      switch next {
+      case .scalar, .alias: continue
+      case .sequence(let sequence): pending.append(contentsOf: sequence)
+      case .mapping(let mapping):
+        for (key, value) in mapping {
+          pending.append(key)
+          pending.append(value)
+        }
+      }
+    }
+    return true
   }
 
   /// What each key of a category (and of its containers) holds.

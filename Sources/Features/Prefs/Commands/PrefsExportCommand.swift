@@ -107,12 +107,9 @@ struct PrefsImportCommand: DeckCommand {
     }
   }
 
+  /// The document (at most 1 MB), or stdin's for "-".
   func read() throws -> Data {
-    if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw DeckError.failure(
-        "Cannot read \(file).", hint: "Give the path of a file deck prefs export wrote, or - for stdin.")
-    }
-    return data
+    try InputFile.read(
+      file, what: "the export document", hint: "Give the path of a file deck prefs export wrote, or - for stdin.")
   }
 }

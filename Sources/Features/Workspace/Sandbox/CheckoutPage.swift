@@ -11,7 +11,7 @@ enum CheckoutPage {
 
   static func path(session: String) -> String { "\(prefix)/\(session)" }
 
-  static func register(on router: SandboxRouter, state: SandboxState) {
+  static func register(on router: SandboxRouteGroup, state: SandboxState) {
     router.get("\(prefix)/:session") { _, context -> Response in
       let id = try context.parameters.require("session")
       guard let session = try await state.pool.read({ db in try CheckoutSession.fetch(db, id: id) }) else {
@@ -96,7 +96,7 @@ struct CheckoutSession: Sendable {
 
 /// The page a join link opens on the sandbox: which workspace invites whom, and how to accept.
 enum JoinPage {
-  static func register(on router: SandboxRouter, state: SandboxState) {
+  static func register(on router: SandboxRouteGroup, state: SandboxState) {
     router.get("/join") { request, _ -> Response in
       let token = request.uri.queryParameters.get("token") ?? ""
       let result = try await state.pool.read { db -> (WorkspaceHandlers.InviteCheck, String?) in

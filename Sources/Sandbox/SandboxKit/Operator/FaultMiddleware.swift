@@ -3,8 +3,9 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 
-/// Applies the fault rules (`deck sandbox fault`) to every request outside the operator
-/// endpoints, which keep working whatever the rules say.
+/// Applies the fault rules (`deck sandbox fault`) to the public routes (the operator endpoints,
+/// in a router group without it, keep working whatever the rules say). A rule's path is
+/// compared by segments, as the router matches them (`//search` is `/search`: FaultPattern).
 struct FaultMiddleware: RouterMiddleware {
   let state: SandboxState
 
@@ -14,9 +15,7 @@ struct FaultMiddleware: RouterMiddleware {
     _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
-    let path = request.uri.path
-    guard !OperatorGuardMiddleware.isOperatorPath(path),
-      let rule = state.faults.fire(method: request.method.rawValue, path: path)
+    guard let rule = state.faults.fire(method: request.method.rawValue, path: request.uri.path)
     else { return try await next(request, context) }
     if rule.latencyMilliseconds > 0 {
       do {

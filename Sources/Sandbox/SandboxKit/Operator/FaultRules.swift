@@ -94,10 +94,10 @@ final class FaultRules: Sendable {
 /// Path patterns: literal segments, `*` (any text within one segment, also as part of one:
 /// `sess_*`) and `**` (any number of segments, including none).
 enum FaultPattern {
+  /// Segments as the router sees them: empty ones do not count, in the pattern or the path
+  /// (`//api/x/` is `/api/x`, and so is a rule written `/api/x/`).
   static func matches(pattern: String, path: String) -> Bool {
-    let patternSegments = pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    let pathSegments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-    return match(Array(patternSegments), Array(pathSegments))
+    match(pattern.split(separator: "/"), path.split(separator: "/"))
   }
 
   private static func match(_ pattern: [Substring], _ path: [Substring]) -> Bool {

@@ -81,33 +81,36 @@ struct BodyLimitMiddleware: RouterMiddleware {
 /// The operator endpoints (/__sandbox/v1) need the sandbox's admin token, and requests that
 /// change state also need `Content-Type: application/json` and a loopback (or the server's own)
 /// Host and Origin: a web page in the operator's browser can neither read nor reset the sandbox.
+///
+/// The guard is attached to the operator routes themselves (``RecordingTransport`` registers
+/// them in a router group of their own), not decided from the request's path: any spelling of
+/// a path that the router matches to an operator route (`//__sandbox/v1/reset`,
+/// `/__sandbox//v1/…`) goes through it.
 struct OperatorGuardMiddleware: RouterMiddleware {
   static let prefix = "/__sandbox/v1"
   let state: SandboxState
-  /// A declared path asked with an undeclared method goes on to its 405.
-  let routes: RouteTable
 
   static let unauthorized =
     "The sandbox admin token is missing or wrong: send Authorization: Bearer TOKEN (deck sandbox serve prints it)."
   static let wrongHost = "Operator requests that change the sandbox must come from loopback (Host and Origin)."
   static let notJSON = "Operator requests that change the sandbox must be Content-Type: application/json."
 
-  static func isOperatorPath(_ path: String) -> Bool {
-    path == prefix || path.hasPrefix(prefix + "/")
+  /// Whether a route's path template is an operator endpoint's (decided at registration).
+  static func isOperatorRoute(_ template: String) -> Bool {
+    let path = RequestPath.normalized(template)
+    return path == prefix || path.hasPrefix(prefix + "/")
   }
 
   func handle(
     _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
-    guard Self.isOperatorPath(request.uri.path) else { return try await next(request, context) }
     guard let token = Self.bearerToken(request.headers[.authorization]), Self.equal(token, state.adminToken) else {
       var response = Response.json(.simple(.unauthorized, Self.unauthorized))
       response.headers[.wwwAuthenticate] = "Bearer realm=\"deck-sandbox\""
       return response
     }
-    let declared = routes.methods(for: request.uri.path)
-    if ![.get, .head].contains(request.method), declared.isEmpty || declared.contains(request.method) {
+    if ![.get, .head].contains(request.method) {
       guard let host = request.head.authority, isAllowed(authority: host) else {
         return Response.json(.simple(.forbidden, Self.wrongHost))
       }
@@ -217,9 +220,13 @@ final class RouteTable: Sendable {
   }
 }
 
-/// Registers OpenAPI operations on the router and records them in a ``RouteTable``.
+/// Registers OpenAPI operations on the router and records them in a ``RouteTable``. Operator
+/// operations (under ``OperatorGuardMiddleware/prefix``) go in ``operatorRoutes``, a group with
+/// the guard attached; the others in ``publicRoutes``, a group with the fault rules, the delay
+/// and the response cache.
 package struct RecordingTransport: ServerTransport {
-  let router: SandboxRouter
+  let publicRoutes: SandboxRouteGroup
+  let operatorRoutes: SandboxRouteGroup
   let table: RouteTable
 
   package func register(
@@ -230,7 +237,45 @@ package struct RecordingTransport: ServerTransport {
     method: HTTPRequest.Method, path: String
   ) throws {
     table.add(method, path)
-    router.register(handler, method: method, path: path)
+    let group = OperatorGuardMiddleware.isOperatorRoute(path) ? operatorRoutes : publicRoutes
+    group.register(handler, method: method, path: path)
+  }
+}
+
+/// A request path as the router matches it: its segments, without empty ones (`//a/b/` is
+/// `/a/b`), not percent-decoded (the router compares the raw segments).
+enum RequestPath {
+  static func normalized(_ path: String) -> String {
+    let utf8 = path.utf8
+    // Most paths are already normal: no empty segment, no trailing slash.
+    if utf8.first == UInt8(ascii: "/"), utf8.count == 1 || utf8.last != UInt8(ascii: "/"), !path.contains("//") {
+      return path
+    }
+    return "/" + path.split(separator: "/").joined(separator: "/")
+  }
+
+  /// Whether a segment is `.` or `..`, literally or percent-encoded (decoded once).
+  static func hasDotSegment(_ path: String) -> Bool {
+    path.split(separator: "/").contains { segment in
+      let decoded = String(segment).removingPercentEncoding ?? String(segment)
+      return decoded == "." || decoded == ".."
+    }
+  }
+}
+
+/// Refuses a path with a dot segment (`/./`, `/../`, also percent-encoded) with 400: the router
+/// would take it literally, and no client of the contracts sends one.
+struct DotSegmentMiddleware: RouterMiddleware {
+  static let message = "The request path has a . or .. segment; send the path without them."
+
+  func handle(
+    _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
+  ) async throws -> Response {
+    guard !RequestPath.hasDotSegment(request.uri.path) else {
+      return Response.json(.simple(.badRequest, Self.message))
+    }
+    return try await next(request, context)
   }
 }
 

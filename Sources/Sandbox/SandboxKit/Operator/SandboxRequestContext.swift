@@ -14,3 +14,6 @@ package struct SandboxRequestContext: RequestContext {
 }
 
 package typealias SandboxRouter = Router<SandboxRequestContext>
+
+/// A group of the sandbox's routes that shares middleware (the operator routes, the public ones).
+package typealias SandboxRouteGroup = RouterGroup<SandboxRequestContext>
