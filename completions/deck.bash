@@ -2135,7 +2135,7 @@ _deck_sandbox_status() {
 
 _deck_sandbox_stop() {
     repeating_flags=()
-    non_repeating_flags=(--json --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0

@@ -139,10 +139,9 @@ struct SecurityThirdPassTests {
       let other = try Self.runRedirected(deck, arguments, #"exec "$0" "$@" >/dev/full"#)
       #expect(other.status == 1, "\(arguments): \(other.stderr)")
     }
-    // A file size limit (1 block): EFBIG, not a silent cut. deck-core itself: a child of the
-    // start-up helper has the helper's limits, not the shell's.
+    // A file size limit (1 block): EFBIG, not a silent cut.
     let limited = try Self.runRedirected(
-      deck, ["prefs", "export"], #"ulimit -f 1; exec "$0" "$@" >"$HOME/cut.yaml""#, binary: DeckCLI.coreBinary)
+      deck, ["prefs", "export"], #"ulimit -f 1; exec "$0" "$@" >"$HOME/cut.yaml""#)
     #expect(limited.status == 1, "\(limited.stderr)")
     #expect(limited.stderr.contains("cannot write the output to stdout: File too large"))
     // The same command to a file that takes it all: exit 0.
