@@ -110,7 +110,8 @@ public final class DeckContext: Sendable {
 
   // MARK: Where a token may go
 
-  /// What stands for the in-process sandbox among a token's origins (its port changes every run).
+  /// What stands for the local sandbox among a token's origins (its port changes with each
+  /// server; the value is the one tokens stored by earlier versions carry).
   static let embeddedOrigin = "embedded-sandbox"
 
   /// A service's origin key in an environment: `host[:port]`, or the local sandbox's marker.

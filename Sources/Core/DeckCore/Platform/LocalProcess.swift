@@ -124,7 +124,12 @@ public enum LocalProcess {
   /// The status code of `GET path` on 127.0.0.1:port over a new connection, or nil when the
   /// server does not answer within `timeout` (refused, hung or stopped).
   public static func probe(port: Int, path: String, timeout: Duration) -> Int? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #if os(Linux)
+      let stream = Int32(SOCK_STREAM.rawValue)
+    #else
+      let stream = SOCK_STREAM
+    #endif
+    let fd = socket(AF_INET, stream, 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
