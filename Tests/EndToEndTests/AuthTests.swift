@@ -19,6 +19,11 @@ struct AuthTests {
     let signup = try deck.run(
       ["auth", "signup", "--email", "Agent@Example.com", "--password-stdin"], stdin: "pw-123456\n")
     #expect(signup.status == 0, "\(signup.stderr)")
+    // The same email again: refused (65), with the command that signs in to it.
+    let again = try deck.run(
+      ["auth", "signup", "--email", "agent@example.com", "--password-stdin"], stdin: "pw-123456\n")
+    #expect(again.status == 65, "\(again.all)")
+    #expect(again.stderr.contains("deck auth login --email agent@example.com --password-stdin"), "\(again.stderr)")
     let status = try deck.run(["auth", "status", "--json"])
     #expect(status.status == 0, "\(status.stderr)")
     let accounts = try #require(try json(status.stdout) as? [[String: Any]])
@@ -29,6 +34,10 @@ struct AuthTests {
     let demo = try deck.run(["auth", "login", "--email", "owner@sandbox.test", "--password-stdin"], stdin: "sandbox")
     #expect(demo.status == 0, "\(demo.stderr)")
     #expect(try deck.run(["auth", "status", "--offline"]).stdout.contains("owner@sandbox.test (active)"))
+    // Without an account, switch lists the signed-in ones (64, nothing changed).
+    let unnamed = try deck.run(["auth", "switch"])
+    #expect(unnamed.status == 64)
+    #expect(unnamed.stderr.contains("agent@example.com, owner@sandbox.test (active)"), "\(unnamed.stderr)")
     #expect(try deck.run(["auth", "switch", "agent@example.com"]).status == 0)
     #expect(try deck.run(["auth", "status"]).stdout.contains("agent@example.com (active)"))
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthAPI
 import DeckAuth
 import DeckCore
+import DeckSupport
 import OpenAPIRuntime
 
 struct AuthSignup: DeckCommand {
@@ -40,9 +41,19 @@ struct AuthSignup: DeckCommand {
       Components.Schemas.Metadata(
         additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: ["role": $0.rawValue]))
     }
-    let session = try await context.authClient().signup(
-      body: .json(.init(email: email, password: password, data: data))
-    ).ok.body.json
+    let session: Components.Schemas.Session
+    do {
+      session = try await context.authClient().signup(
+        body: .json(.init(email: email, password: password, data: data))
+      ).ok.body.json
+    } catch {
+      // The email is taken: the account exists, so signing in is what was meant.
+      let refused = ErrorPresenter.deckError(for: error)
+      guard case .rejected = refused.kind, refused.message.localizedCaseInsensitiveContains("already registered")
+      else { throw error }
+      throw DeckError(
+        refused.kind, refused.message, hint: "Sign in to it instead: deck auth login --email \(email) --password-stdin")
+    }
     try Credentials.signedIn(StoredSession(session), context: context, verb: "Signed up and signed in as")
   }
 }
