@@ -39,7 +39,10 @@ struct AuthTests {
     #expect(unnamed.status == 64)
     #expect(unnamed.stderr.contains("agent@example.com, owner@sandbox.test (active)"), "\(unnamed.stderr)")
     #expect(try deck.run(["auth", "switch", "agent@example.com"]).status == 0)
-    #expect(try deck.run(["auth", "status"]).stdout.contains("agent@example.com (active)"))
+    let table = try deck.run(["auth", "status"]).stdout
+    #expect(table.contains("agent@example.com (active)"))
+    // Expiry relative to now beside the absolute time (the sandbox's tokens last an hour).
+    #expect(table.contains(/expires +\d{4}-\d\d-\d\dT[0-9:]+Z \(in (59 min|1 h)/), "\(table)")
 
     let logout = try deck.run(["auth", "logout"])
     #expect(logout.status == 0, "\(logout.stderr)")

@@ -67,13 +67,20 @@ struct AuthStatus: DeckCommand {
     }
   }
 
+  /// "in 55 min" or "expired 2 h ago", worded as doctor words it.
+  static func relative(_ date: Date, now: Date) -> String {
+    let seconds = date.timeIntervalSince(now)
+    return seconds > 0
+      ? "in \(DoctorFormat.duration(seconds))" : "expired \(DoctorFormat.duration(-seconds)) ago"
+  }
+
   private static func show(_ view: AccountView, last: Bool, output: Output) {
     var rows: [(String, String)] = [
       ("environment", view.environment),
       ("account", view.email + (view.active ? " (active)" : "")),
     ]
     if let expiresAt = view.expiresAt {
-      rows.append(("expires", "\(expiresAt.formatted(.iso8601))\(view.expired ? " (expired)" : "")"))
+      rows.append(("expires", "\(expiresAt.formatted(.iso8601)) (\(relative(expiresAt, now: Date())))"))
     }
     if let verified = view.verified {
       rows.append(("server", verified ? "token accepted" : "token belongs to another user"))
