@@ -123,7 +123,9 @@ struct MbtiTests {
     let result = try deck.run(["mbti", "questions"])
     #expect(result.status == 69)
     #expect(result.stderr.contains("error: Couldn’t load questions: Cannot reach 127.0.0.1:9"), "\(result.stderr)")
-    #expect(result.stderr.contains("\nIs the sandbox running? Start it with: deck sandbox serve\n"), "the fix")
+    // The fix names the port of the URL, as doctor's does (`deck sandbox serve` alone would
+    // listen on 8787).
+    #expect(result.stderr.contains("\nIs the sandbox running? Start it with: deck sandbox serve --port 9\n"), "the fix")
     // The quiz, full-screen and plain, says the same before it takes the screen.
     for extra in [[], ["--plain"]] {
       let quiz = try startQuiz(deck, extra)

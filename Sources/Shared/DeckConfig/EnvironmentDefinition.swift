@@ -88,6 +88,13 @@ public enum URLPolicy {
     }
   }
 
+  /// The `deck sandbox serve` that would listen at a loopback URL's port: the one fix hint for
+  /// a refused connection, wherever deck gives it (a command's error, doctor).
+  public static func serveCommand(scheme: String?, port: Int?) -> String {
+    let port = port ?? (scheme?.lowercased() == "https" ? 443 : 80)
+    return port == 8787 ? "deck sandbox serve" : "deck sandbox serve --port \(port)"
+  }
+
   /// True for `localhost` and for IP literals in 127.0.0.0/8 or `::1` (also IPv4-mapped).
   /// The host is parsed as an address, so `127.attacker.example` is not loopback.
   public static func isLoopback(_ host: String) -> Bool {

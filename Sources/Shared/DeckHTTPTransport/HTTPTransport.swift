@@ -87,7 +87,7 @@ struct DeckTransport: ClientTransport {
     let loopback = baseURL.host.map(URLPolicy.isLoopback) ?? false
     let serveHint =
       loopback
-      ? "Is the sandbox running? Start it with: deck sandbox serve"
+      ? "Is the sandbox running? Start it with: \(URLPolicy.serveCommand(scheme: baseURL.scheme, port: baseURL.port))"
       : "Check the URL with `deck env show` and your network."
     func unreachable(_ reason: String) -> DeckError {
       DeckError(.unavailable(status: nil), "Cannot reach \(host): \(reason).", hint: serveHint, isConnectError: true)

@@ -117,8 +117,7 @@ enum ServiceChecks {
       return "deck sandbox stop  (the next command starts it again; its log is in deck's state directory, sandbox.log)"
     }
     if let parsed = ParsedURL(url), URLPolicy.isLoopback(parsed.host) {
-      let port = parsed.port ?? (parsed.scheme == "https" ? 443 : 80)
-      return port == 8787 ? "deck sandbox serve" : "deck sandbox serve --port \(port)"
+      return URLPolicy.serveCommand(scheme: parsed.scheme, port: parsed.port)
     }
     if environment.overriddenServices.contains(service) {
       return "check \(service.overrideVariable), or unset it to use the environment's URL"
