@@ -914,7 +914,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sand
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'stop' -d 'Stop the local sandbox that deck started for the default environment.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'seed' -d 'Seed the demo data (brokerages, owner@sandbox.test / sandbox), or add synthetic brokerages for benchmarks.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'reset' -d 'Delete everything in the sandbox and seed it again from scratch.'
-complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'delay' -d 'Delay every API response of a served sandbox, to try timeouts and Ctrl-C (0 turns it off).'
+complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'delay' -d 'Delay every API response of the sandbox, to try timeouts and Ctrl-C (0 turns it off).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'trigger' -d 'Make things happen that a real backend gets from outside (webhooks).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'inspect' -d 'Show what the sandbox stores, as an operator would check it.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck sandbox" -eq 1' -fa 'outbox' -d 'Show the invite emails the sandbox has sent, with their join links.'

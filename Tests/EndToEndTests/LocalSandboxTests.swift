@@ -140,7 +140,11 @@ struct LocalSandboxTests {
     #expect(listed.stdout.contains("/api/brokerages/**"))
     #expect(try deck.run(["sandbox", "fault", "clear"]).status == 0)
     _ = try search(deck)
+    #expect(try deck.run(["sandbox", "delay"]).stdout == "Responses are not delayed.\n")
     #expect(try deck.run(["sandbox", "delay", "150"]).status == 0)
+    // Without a number, delay prints the one in force (issue 31).
+    #expect(try deck.run(["sandbox", "delay"]).stdout == "Every API response is delayed by 150 ms.\n")
+    #expect(try json(try deck.run(["sandbox", "delay", "--json"]).stdout) as? [String: Int] == ["milliseconds": 150])
     let started = Date()
     _ = try search(deck)
     #expect(Date().timeIntervalSince(started) >= 0.15)

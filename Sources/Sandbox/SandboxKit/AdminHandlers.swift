@@ -49,6 +49,12 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     return .ok(.init(body: .json(try await currentInfo())))
   }
 
+  func getDelay(_ input: SandboxAdminAPI.Operations.getDelay.Input) async throws
+    -> SandboxAdminAPI.Operations.getDelay.Output
+  {
+    .ok(.init(body: .json(.init(milliseconds: state.delayMilliseconds))))
+  }
+
   func setDelay(_ input: SandboxAdminAPI.Operations.setDelay.Input) async throws
     -> SandboxAdminAPI.Operations.setDelay.Output
   {
