@@ -44,10 +44,8 @@ public enum LocalProcess {
     posix_spawnattr_setflags(
       &attributes, Int16(truncatingIfNeeded: Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | extraFlags))
     var pid: pid_t = 0
-    let result = withCStrings([executable] + arguments) { argv in
-      withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in
-        posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-      }
+    let result = withExecArrays([executable] + arguments, environment) { argv, envp in
+      posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     }
     guard result == 0 else {
       throw DeckError(
@@ -60,16 +58,15 @@ public enum LocalProcess {
   /// Nothing else deck has open (a pipe its caller passed on, a lock) may stay open in the
   /// server, which outlives deck: a shell reading deck's output would wait for the server's end.
   /// Marks every descriptor above stderr close-on-exec (deck itself execs nothing that needs one).
+  /// (On macOS, POSIX_SPAWN_CLOEXEC_DEFAULT does it.)
   private static func markInheritedDescriptorsCloseOnExec() {
     #if os(Linux)
       let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) }
-    #else
-      let open: [Int32]? = nil
+      for descriptor in open ?? Array(3..<Int32(min(getdtablesize(), 4096))) where descriptor > 2 {
+        let flags = fcntl(descriptor, F_GETFD)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+      }
     #endif
-    for descriptor in open ?? Array(3..<Int32(min(getdtablesize(), 4096))) where descriptor > 2 {
-      let flags = fcntl(descriptor, F_GETFD)
-      if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
-    }
   }
 
   /// Replaces this process with `executable` (stdout and stderr flushed first). Returns only
@@ -78,10 +75,7 @@ public enum LocalProcess {
     with executable: String, arguments: [String], environment: [String: String]
   ) -> DeckError {
     fflush(nil)
-    let result = withCStrings([executable] + arguments) { argv in
-      withCStrings(environment.map { "\($0.key)=\($0.value)" }) { envp in execve(executable, argv, envp) }
-    }
-    _ = result
+    _ = withExecArrays([executable] + arguments, environment) { argv, envp in execve(executable, argv, envp) }
     return DeckError(
       .unavailable(status: nil), "Cannot run \(executable): \(String(cString: strerror(errno))).",
       hint: "Reinstall deck (scripts/install), or point DECK_SANDBOX_PROGRAM at a deck-sandbox binary.")
@@ -173,17 +167,20 @@ public enum LocalProcess {
       let milliseconds = Int32(
         clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
       let ready = poll(&entry, 1, milliseconds)
-      if ready > 0 { return true }
       if ready < 0, errno == EINTR { continue }
-      if ready == 0 { return false }
-      return false
+      return ready > 0
     }
   }
 
-  /// Runs `body` with a NULL-terminated C array of the strings.
-  private static func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
-    let pointers = strings.map { strdup($0) } + [nil]
-    defer { pointers.forEach { free($0) } }
-    return body(pointers)
+  /// Runs `body` with the NULL-terminated C arrays that posix_spawn and execve take: the
+  /// arguments (the program's name first) and the environment as NAME=VALUE.
+  static func withExecArrays<T>(
+    _ arguments: [String], _ environment: [String: String],
+    _ body: ([UnsafeMutablePointer<CChar>?], [UnsafeMutablePointer<CChar>?]) -> T
+  ) -> T {
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    return body(argv, envp)
   }
 }

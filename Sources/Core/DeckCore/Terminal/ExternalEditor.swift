@@ -97,14 +97,10 @@ public struct ExternalEditor: Sendable {
 
     // sh -c 'EDITOR "$@"' EDITOR FILE: the command is shell text, the file one argument.
     let arguments = ["/bin/sh", "-c", command + " \"$@\"", command, path]
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
     var child: pid_t = 0
-    let spawned = posix_spawn(&child, "/bin/sh", nil, &attributes, argv, envp)
+    let spawned = LocalProcess.withExecArrays(arguments, environment) { argv, envp in
+      posix_spawn(&child, "/bin/sh", nil, &attributes, argv, envp)
+    }
     guard spawned == 0 else {
       throw DeckError.failure(
         "Cannot start the editor `\(TerminalText.sanitize(command))`: \(String(cString: strerror(spawned))).")
