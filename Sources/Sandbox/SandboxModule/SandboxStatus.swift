@@ -59,8 +59,12 @@ struct SandboxStatus: DeckCommand {
       var rows = SandboxAdmin.rows(info, environment: environment)
       if let process {
         rows += [
-          ("pid", String(process.pid)), ("url", process.url), ("uptime", Self.duration(process.uptimeSeconds)),
-          ("idle timeout", process.idleTimeoutSeconds == 0 ? "never" : Self.duration(process.idleTimeoutSeconds)),
+          ("pid", String(process.pid)), ("url", process.url),
+          ("uptime", DurationText.words(Double(process.uptimeSeconds))),
+          (
+            "idle timeout",
+            process.idleTimeoutSeconds == 0 ? "never" : DurationText.words(Double(process.idleTimeoutSeconds))
+          ),
           ("log", process.log),
         ]
       }
@@ -68,11 +72,6 @@ struct SandboxStatus: DeckCommand {
     }
   }
 
-  static func duration(_ seconds: Int) -> String {
-    if seconds < 60 { return "\(seconds) s" }
-    if seconds < 3600 { return "\(seconds / 60) min \(seconds % 60) s" }
-    return "\(seconds / 3600) h \(seconds / 60 % 60) min"
-  }
 }
 
 struct SandboxStop: DeckCommand {

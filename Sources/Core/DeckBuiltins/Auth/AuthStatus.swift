@@ -67,11 +67,11 @@ struct AuthStatus: DeckCommand {
     }
   }
 
-  /// "in 55 min" or "expired 2 h ago", worded as doctor words it.
+  /// "in 55 min" or "expired 2 h ago".
   static func relative(_ date: Date, now: Date) -> String {
     let seconds = date.timeIntervalSince(now)
     return seconds > 0
-      ? "in \(DoctorFormat.duration(seconds))" : "expired \(DoctorFormat.duration(-seconds)) ago"
+      ? "in \(DurationText.words(seconds))" : "expired \(DurationText.words(-seconds)) ago"
   }
 
   private static func show(_ view: AccountView, last: Bool, output: Output) {

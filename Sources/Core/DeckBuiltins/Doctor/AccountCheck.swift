@@ -40,17 +40,17 @@ enum AccountCheck {
       if let expiresAt, expiresAt <= now {
         return .error(
           name,
-          "\(who) expired \(DoctorFormat.duration(now.timeIntervalSince(expiresAt))) ago; deck never refreshes it",
+          "\(who) expired \(DurationText.words(now.timeIntervalSince(expiresAt))) ago; deck never refreshes it",
           fix: "unset DECK_TOKEN, or export a fresh one")
       }
-      let expiry = expiresAt.map { ", expires in \(DoctorFormat.duration($0.timeIntervalSince(now)))" } ?? ""
+      let expiry = expiresAt.map { ", expires in \(DurationText.words($0.timeIntervalSince(now)))" } ?? ""
       return withVerdict(name, "\(who)\(expiry) (never refreshed)", verdict: verdict, login: "unset DECK_TOKEN")
     case .stored(let session):
       let relogin = "deck auth login --email \(session.email) --password-stdin"
       let refreshable = session.refreshToken != nil
       let expiresAt = session.expiresAt ?? JWTClaims(token: session.accessToken)?.expiresAt
       if let expiresAt, expiresAt <= now {
-        let ago = DoctorFormat.duration(now.timeIntervalSince(expiresAt))
+        let ago = DurationText.words(now.timeIntervalSince(expiresAt))
         guard refreshable else {
           return .error(
             name, "\(session.email): the access token expired \(ago) ago and there is no refresh token", fix: relogin)
@@ -61,7 +61,7 @@ enum AccountCheck {
         )
       }
       var detail = session.email
-      if let expiresAt { detail += ", token expires in \(DoctorFormat.duration(expiresAt.timeIntervalSince(now)))" }
+      if let expiresAt { detail += ", token expires in \(DurationText.words(expiresAt.timeIntervalSince(now)))" }
       detail += refreshable ? ", refreshable" : ""
       let check = withVerdict(name, detail, verdict: verdict, login: relogin)
       if check.status == .ok && !refreshable {

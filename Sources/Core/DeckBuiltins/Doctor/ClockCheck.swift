@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 
 /// This computer's clock against the servers' `Date` headers: deck decides whether a token has
@@ -31,12 +32,12 @@ enum ClockCheck {
     }
     let servers = samples.count == 1 ? "the server" : "\(Set(samples.map(\.url)).count) servers"
     guard abs(skew) > tolerance else {
-      return .ok(name, "within \(DoctorFormat.duration(max(1, abs(skew).rounded()))) of \(servers) (Date headers)")
+      return .ok(name, "within \(DurationText.words(max(1, abs(skew).rounded()))) of \(servers) (Date headers)")
     }
     let direction = skew > 0 ? "behind" : "ahead of"
     return .warning(
       name,
-      "this computer's clock is \(DoctorFormat.duration(abs(skew))) \(direction) \(url) (its Date header); token expiry is judged by this clock",
+      "this computer's clock is \(DurationText.words(abs(skew))) \(direction) \(url) (its Date header); token expiry is judged by this clock",
       fix: "sync the clock: sudo timedatectl set-ntp true  (or ntpdate/chrony)")
   }
 }

@@ -1,19 +1,7 @@
 import Foundation
 
-/// How `deck doctor` words sizes and spans of time.
+/// How `deck doctor` words sizes, modes and days (spans of time: `DurationText`).
 enum DoctorFormat {
-  /// "45 s", "5 min 3 s", "2 h 5 min", "3 days" (rounded down; the sign is dropped).
-  static func duration(_ seconds: Double) -> String {
-    guard seconds.isFinite else { return "?" }
-    let total = Int(min(abs(seconds), 1e12).rounded(.down))
-    if total < 60 { return "\(total) s" }
-    if total < 3600 { return total % 60 == 0 ? "\(total / 60) min" : "\(total / 60) min \(total % 60) s" }
-    if total < 2 * 86_400 {
-      return (total % 3600) / 60 == 0 ? "\(total / 3600) h" : "\(total / 3600) h \((total % 3600) / 60) min"
-    }
-    return "\(total / 86_400) days"
-  }
-
   /// "512 bytes", "4.0 KiB", "2.3 MiB", "1.1 GiB".
   static func size(_ bytes: Int64) -> String {
     if bytes < 1024 { return "\(bytes) bytes" }
