@@ -8,6 +8,7 @@
 //   Sources/Sandbox    the sandbox server program `deck-sandbox` (Hummingbird + GRDB), and the
 //                      `deck sandbox` commands that drive it
 //   Sources/deck       the program: registers the modules and runs a line, the REPL or a script
+import Foundation
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -15,6 +16,8 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("ExistentialAny"),
 ]
 
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let yams = Target.Dependency.product(name: "Yams", package: "Yams")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let openAPIRuntime = Target.Dependency.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
 let openAPIGenerator = Target.PluginUsage.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")
@@ -30,29 +33,93 @@ let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
-/// One feature, one folder: `Sources/Features/<name>/Rules` (the spec's logic, pure),
-/// `Commands` (its `deck` command tree, a DeckModule) and `Sandbox` (its part of the sandbox
-/// server, a SandboxFeature). The targets are `<name>Rules`, `<name>Module` and `<name>Sandbox`.
-@MainActor func feature(
-  _ name: String, rules: [Target.Dependency] = [], commands: [Target.Dependency] = [],
-  sandbox: [Target.Dependency] = []
-) -> [Target] {
-  let folder = "Sources/Features/\(name)"
-  return [
-    .target(name: "\(name)Rules", dependencies: rules, path: "\(folder)/Rules", swiftSettings: swiftSettings),
-    .target(
-      name: "\(name)Module", dependencies: ["DeckCore", .target(name: "\(name)Rules"), argumentParser] + commands,
-      path: "\(folder)/Commands", swiftSettings: swiftSettings),
-    .target(
-      name: "\(name)Sandbox",
-      dependencies: ["SandboxKit", "DeckSupport", .target(name: "\(name)Rules"), grdb, hummingbird, openAPIRuntime]
-        + sandbox,
-      path: "\(folder)/Sandbox", swiftSettings: swiftSettings),
-  ]
+/// A feature is one folder, `Sources/Features/<name>/`, and its tests, `Tests/<name>Tests/`:
+///   API/<Contract>/   its OpenAPI documents, found by listing the folder: `Sandbox<...>API` is its
+///                     operator contract (under /__sandbox/v1), the others are what its backend serves
+///   Rules/            the spec's logic, pure: target `<name>Rules`
+///   Commands/         its `deck` command tree, a DeckModule: target `<name>Module`
+///   Sandbox/          its part of the sandbox server, a SandboxFeature: target `<name>Sandbox`
+///   System/<Module>/  system libraries its commands link (a module map each)
+/// `uses` names the features it builds on: its Rules get their Rules, its Commands their Rules and
+/// served contracts, its Sandbox their Rules and Sandbox (the edges docs/ARCHITECTURE.md allows).
+struct Feature {
+  var name: String
+  var uses: [String] = []
+  var commands: [Target.Dependency] = []
+  var sandbox: [Target.Dependency] = []
+
+  var folder: String { "Sources/Features/\(name)" }
+
+  /// Subfolders of `Sources/Features/<name>/<part>`, sorted (the manifest reads the tree, so a
+  /// new contract or system library is a new folder, not a new line here).
+  func folders(_ part: String) -> [String] {
+    let url = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("\(folder)/\(part)")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    return names.filter { !$0.hasPrefix(".") }.sorted()
+  }
+  var contracts: [String] { folders("API") }
+  var servedContracts: [String] { contracts.filter { !$0.hasPrefix("Sandbox") } }
+  var systemLibraries: [String] { folders("System") }
+  var hasTests: Bool {
+    FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(name)Tests")
+  }
 }
 
-/// The features deck is built with, in registry order (Sources/App/Registry.swift).
-let features = ["Brokerage", "Workspace", "Kiosk", "Mbti", "Prefs"]
+/// The features deck is built with, in registry order: the one list. The client's registry
+/// (Sources/App) and the server's (SandboxApp) are generated from it by the FeatureRegistry
+/// plugin, and the test targets, schemathesis and the docs derive from it too.
+let features: [Feature] = [
+  Feature(name: "Brokerage"),
+  Feature(name: "Workspace", uses: ["Brokerage"]),
+  Feature(name: "Kiosk", commands: ["DeckNetworking"]),
+  Feature(name: "Mbti"),
+  Feature(name: "Prefs", commands: ["DeckAuth", httpTypes, yams]),
+]
+
+let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
+
+@MainActor func targets(of feature: Feature) -> [Target] {
+  let name = feature.name
+  let contracts = feature.contracts.map { Target.Dependency.target(name: $0) }
+  let theirRules = feature.uses.map { Target.Dependency.target(name: "\($0)Rules") }
+  let theirContracts = features.filter { feature.uses.contains($0.name) }.flatMap(\.servedContracts)
+    .map { Target.Dependency.target(name: $0) }
+  let theirSandboxes = feature.uses.map { Target.Dependency.target(name: "\($0)Sandbox") }
+  let rules = Target.Dependency.target(name: "\(name)Rules")
+  var all: [Target] = feature.contracts.map { contract in
+    .target(
+      name: contract, dependencies: [openAPIRuntime], path: "\(feature.folder)/API/\(contract)",
+      swiftSettings: swiftSettings, plugins: [openAPIGenerator])
+  }
+  all += feature.systemLibraries.map { .systemLibrary(name: $0, path: "\(feature.folder)/System/\($0)") }
+  all += [
+    .target(
+      name: "\(name)Rules", dependencies: theirRules, path: "\(feature.folder)/Rules", swiftSettings: swiftSettings),
+    .target(
+      name: "\(name)Module",
+      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", rules, argumentParser, openAPIRuntime] + contracts
+        + theirRules + theirContracts + feature.systemLibraries.map { .target(name: $0) } + feature.commands,
+      path: "\(feature.folder)/Commands", swiftSettings: swiftSettings),
+    .target(
+      name: "\(name)Sandbox",
+      dependencies: ["SandboxKit", "DeckSupport", rules, grdb, hummingbird, openAPIRuntime] + contracts
+        + theirRules + theirSandboxes + feature.sandbox,
+      path: "\(feature.folder)/Sandbox", swiftSettings: swiftSettings),
+  ]
+  if feature.hasTests {
+    // Every layer's tests in one target: Rules/, Commands/ (in-process), Sandbox/ (the server over
+    // HTTP) and EndToEnd/ (the built programs, which it depends on so they are built first).
+    all.append(
+      .testTarget(
+        name: "\(name)Tests",
+        dependencies: [
+          rules, .target(name: "\(name)Module"), .target(name: "\(name)Sandbox"), "TestSupport", "deck",
+          "deck-sandbox", grdb, hummingbird, openAPIRuntime, argumentParser,
+        ] + contracts + theirRules,
+        path: "Tests/\(name)Tests", swiftSettings: swiftSettings))
+  }
+  return all
+}
 
 let package = Package(
   name: "deck",
@@ -118,15 +185,14 @@ let package = Package(
       name: "DeckCore",
       dependencies: [
         argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "SandboxLaunch", "AuthAPI",
-        openAPIRuntime, "CJQ",
-        .product(name: "Yams", package: "Yams"),
+        openAPIRuntime, "CJQ", httpTypes, yams,
       ],
       path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
     .target(
       name: "DeckBuiltins",
       dependencies: [
-        "DeckCore", "DeckREPL", "SandboxLaunch", "AuthAPI", openAPIRuntime, argumentParser,
-        .product(name: "HTTPTypes", package: "swift-http-types"),
+        "DeckCore", "DeckREPL", "SandboxLaunch", "AuthAPI", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
+        openAPIRuntime, argumentParser, httpTypes,
       ],
       path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
 
@@ -134,49 +200,22 @@ let package = Package(
     .systemLibrary(name: "CReadline", path: "Sources/Core/CReadline"),
     .target(
       name: "DeckREPL",
-      dependencies: ["DeckCore", "CReadline", argumentParser],
+      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckAuth", "CReadline", argumentParser],
       path: "Sources/Core/DeckREPL", swiftSettings: swiftSettings),
 
-    // MARK: Contracts (OpenAPI documents -> generated types, client and server)
+    // MARK: The core's contracts (OpenAPI documents -> generated types, client and server);
+    // each feature's are in its folder (Sources/Features/<name>/API)
     contract("AuthAPI"),
     contract("SandboxAdminAPI"),
-    contract("BrokerageAPI"),
-    contract("WorkspaceAPI"),
-    contract("SandboxWorkspaceAPI"),
-    contract("KioskAPI"),
-    contract("SandboxKioskAPI"),
-    contract("NudgeAPI"),
-    contract("SandboxMbtiAPI"),
-    contract("RecruitingAPI"),
-    contract("SandboxPrefsAPI"),
-    contract("GeocoderAPI"),
-
-    // MARK: Features
-    .systemLibrary(name: "CQRencode", path: "Sources/Features/Kiosk/CQRencode"),
-    .systemLibrary(name: "CZlib", path: "Sources/Features/Kiosk/CZlib"),
   ]
-    + feature("Brokerage", commands: ["BrokerageAPI"], sandbox: ["BrokerageAPI"])
-    + feature(
-      "Workspace", rules: ["BrokerageRules"],
-      commands: ["BrokerageRules", "BrokerageAPI", "WorkspaceAPI", "SandboxWorkspaceAPI"],
-      sandbox: ["BrokerageRules", "BrokerageSandbox", "WorkspaceAPI", "SandboxWorkspaceAPI"])
-    + feature(
-      "Kiosk", commands: ["KioskAPI", "SandboxKioskAPI", "CQRencode", "CZlib"],
-      sandbox: ["KioskAPI", "SandboxKioskAPI"])
-    + feature("Mbti", commands: ["NudgeAPI", "SandboxMbtiAPI"], sandbox: ["NudgeAPI", "SandboxMbtiAPI"])
-    + feature(
-      "Prefs",
-      commands: [
-        "RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI", "DeckAuth", openAPIRuntime,
-        .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams"),
-      ],
-      sandbox: ["RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI"])
+    // MARK: Features
+    + features.flatMap(targets(of:))
     + [
       // MARK: Heavy modules: the HTTP transport and the sandbox server
       .target(
         name: "DeckHTTPTransport",
         dependencies: [
-          "DeckSupport", "DeckConfig", openAPIRuntime,
+          "DeckSupport", "DeckConfig", openAPIRuntime, httpTypes,
           .product(name: "AsyncHTTPClient", package: "async-http-client"),
           .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
           .product(name: "NIOCore", package: "swift-nio"),
@@ -188,7 +227,7 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, hummingbird, grdb, jwtKit,
+          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, httpTypes, hummingbird, grdb, jwtKit,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
           .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -200,14 +239,17 @@ let package = Package(
         path: "Sources/Sandbox/SandboxKit", swiftSettings: swiftSettings),
       .target(
         name: "SandboxModule",
-        dependencies: ["DeckCore", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, argumentParser],
+        dependencies: [
+          "DeckCore", "DeckSupport", "DeckConfig", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, argumentParser,
+          httpTypes,
+        ],
         path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
       // The server program: every feature's part of the sandbox, and `deck-sandbox serve`.
       .target(
         name: "SandboxApp",
         dependencies: ["SandboxKit", "SandboxLaunch", "DeckConfig", "DeckSupport", argumentParser]
-          + features.map { .target(name: "\($0)Sandbox") },
-        path: "Sources/Sandbox/SandboxApp", swiftSettings: swiftSettings),
+          + features.map { .target(name: "\($0.name)Sandbox") },
+        path: "Sources/Sandbox/SandboxApp", swiftSettings: swiftSettings, plugins: [featureRegistry]),
       .executableTarget(
         name: "deck-sandbox", dependencies: ["SandboxApp"], path: "Sources/Sandbox/deck-sandbox",
         swiftSettings: swiftSettings),
@@ -220,9 +262,11 @@ let package = Package(
       // MARK: The application: the registry of modules and the root command; and the executable
       .target(
         name: "DeckApp",
-        dependencies: ["DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "DeckLive", argumentParser]
-          + features.map { .target(name: "\($0)Module") },
-        path: "Sources/App", swiftSettings: swiftSettings),
+        dependencies: [
+          "DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "DeckLive", "DeckSupport", argumentParser,
+        ]
+          + features.map { .target(name: "\($0.name)Module") },
+        path: "Sources/App", swiftSettings: swiftSettings, plugins: [featureRegistry]),
       .executableTarget(
         name: "deck",
         dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport"],
@@ -241,49 +285,43 @@ let package = Package(
         ),
         path: "Plugins/GenerateCompletions"),
 
-      // MARK: Tests
+      // Generates the registries of Sources/App and SandboxApp from their feature dependencies
+      // (the `features` list above), so a feature is named once.
+      .plugin(name: "FeatureRegistry", capability: .buildTool(), path: "Plugins/FeatureRegistry"),
+
+      // MARK: Tests: the core's here, each feature's in its own Tests/<name>Tests (above)
+      // What tests share: the in-process deck (a session against a server run in the test's
+      // process), the sandbox server over HTTP, and the built programs under a pseudo-terminal.
+      .target(
+        name: "TestSupport",
+        dependencies: [
+          "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit", "DeckSupport", argumentParser,
+        ],
+        path: "Tests/Support", swiftSettings: swiftSettings),
       .testTarget(
         name: "DeckCoreTests",
         dependencies: [
           "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
-          "SandboxLaunch", openAPIRuntime,
-          .product(name: "Yams", package: "Yams"),
+          "SandboxLaunch", openAPIRuntime, yams, httpTypes,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(
-        name: "BrokerageRulesTests", dependencies: ["BrokerageRules"],
-        path: "Tests/BrokerageRulesTests", swiftSettings: swiftSettings),
-      .testTarget(
-        name: "WorkspaceRulesTests", dependencies: ["WorkspaceRules", "BrokerageRules"],
-        path: "Tests/WorkspaceRulesTests", swiftSettings: swiftSettings),
-      .testTarget(
-        name: "KioskRulesTests", dependencies: ["KioskRules"],
-        path: "Tests/KioskRulesTests", swiftSettings: swiftSettings),
-      .testTarget(
-        name: "MbtiRulesTests", dependencies: ["MbtiRules"],
-        path: "Tests/MbtiRulesTests", swiftSettings: swiftSettings),
-      .testTarget(
-        name: "PrefsRulesTests", dependencies: ["PrefsRules"],
-        path: "Tests/PrefsRulesTests", swiftSettings: swiftSettings),
-      .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "SandboxApp", "SandboxKit", grdb, .product(name: "ExtrasBase64", package: "swift-extras-base64"),
-        ] + features.map { .target(name: "\($0)Sandbox") },
+          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", grdb, hummingbird,
+          .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+        ],
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),
       .testTarget(
         name: "CommandTests",
         dependencies: [
-          "DeckApp", "DeckCore", "DeckLive", "BrokerageModule", "MbtiModule", "PrefsModule", "PrefsRules",
-          "GeocoderAPI",
-          "DeckBuiltins", "SandboxApp", "SandboxKit",
-          argumentParser,
-          .product(name: "Yams", package: "Yams"),
+          "TestSupport", "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit",
+          argumentParser, yams,
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),
       .testTarget(
         // The two programs, built before the tests, which run them as a user does.
-        name: "EndToEndTests", dependencies: ["deck", "deck-sandbox"],
+        name: "EndToEndTests", dependencies: ["TestSupport", "deck", "deck-sandbox"],
         path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Commands run in-process against the embedded sandbox (see `InProcessDeck`).

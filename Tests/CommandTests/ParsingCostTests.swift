@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeckApp
 import DeckCore
+import TestSupport
 import Testing
 
 /// A line is parsed by the deepest command it names (`DeckRunner.parse`). A command parsed as

@@ -5,6 +5,8 @@ import Testing
 
 @Suite("Environment precedence and the config file")
 struct ConfigTests {
+  init() { FeatureServices.register() }
+
   let file = ConfigFile(
     current: "staging",
     environments: [

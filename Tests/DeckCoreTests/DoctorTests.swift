@@ -12,6 +12,8 @@ import Testing
 /// report's rendering, JSON shape and exit code.
 @Suite("deck doctor: checks and report")
 struct DoctorTests {
+  init() { FeatureServices.register() }
+
   let now = Date(timeIntervalSince1970: 1_800_000_000)
   let local = ResolvedEnvironment(
     definition: BuiltinEnvironments.named("local")!, source: .variable, overriddenServices: [])

@@ -9,6 +9,8 @@ import Testing
 
 @Suite("Retry policy")
 struct RetryPolicyTests {
+  init() { FeatureServices.register() }
+
   let policy = RetryPolicy.default
 
   @Test func onlyIdempotentRequestsAreRetried() {
@@ -54,6 +56,8 @@ struct RetryPolicyTests {
 
 @Suite("Middleware")
 struct MiddlewareTests {
+  init() { FeatureServices.register() }
+
   typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
   let base = URL(string: "https://flyrpro.app")!
 
@@ -136,6 +140,8 @@ struct MiddlewareTests {
 
 @Suite("Errors and exit codes")
 struct ErrorMappingTests {
+  init() { FeatureServices.register() }
+
   @Test(arguments: [
     (400, Int32(65)), (409, 65), (422, 65), (401, 77), (403, 77), (404, 1), (429, 69), (500, 69), (503, 69),
   ])

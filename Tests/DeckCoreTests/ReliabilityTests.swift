@@ -28,6 +28,8 @@ func wrapped(_ error: any Error, body: String) -> ClientError {
 
 @Suite("Hostile Retry-After")
 struct HostileRetryAfterTests {
+  init() { FeatureServices.register() }
+
   let policy = RetryPolicy.default
 
   @Test(arguments: [
@@ -79,6 +81,8 @@ struct HostileRetryAfterTests {
 
 @Suite("Secrets in traces, connect errors, redirects")
 struct TraceAndTransportErrorTests {
+  init() { FeatureServices.register() }
+
   let base = URL(string: "http://127.0.0.1:9")!
 
   @Test func aFailedSendTracesTheMappedMessageOnly() async throws {
@@ -167,6 +171,8 @@ struct TraceAndTransportErrorTests {
 
 @Suite("URLs and environments from input")
 struct URLValidationTests {
+  init() { FeatureServices.register() }
+
   @Test(arguments: [
     "http://127.attacker.example", "http://127.0.0.1.attacker.example", "http://localhost.attacker.example",
     "http://127.0.0.01", "http://0x7f.0.0.1", "http://[::2]", "http://[fe80::1]", "http://1270.0.0.1",
@@ -239,6 +245,8 @@ struct URLValidationTests {
 
 @Suite("Files: directories, locks, atomic writes, history")
 struct FileSafetyTests {
+  init() { FeatureServices.register() }
+
   @Test func aWritableConfigDirectoryIsRefused() throws {
     let directory = try TemporaryDirectory()
     let deck = directory.path + "/deck"
@@ -346,6 +354,8 @@ struct FileSafetyTests {
 
 @Suite("Inputs the fuzzers found")
 struct FuzzRegressionTests {
+  init() { FeatureServices.register() }
+
   /// fuzz/corpus/shellwords/regression-*: a quote followed by a combining mark (one grapheme
   /// cluster) was not seen as a quote, so `quote` did not round-trip.
   @Test(arguments: ["\u{748}\u{FFFD}(((\u{FFFD}\u{FFFD}", "\"\u{748}\u{FFFD}(p", "'\u{301}", "\\\u{301}x"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("deck auth, against deck sandbox serve", .timeLimit(.minutes(3)))

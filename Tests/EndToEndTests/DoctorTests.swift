@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `deck doctor` through the binary, against a served sandbox and small test servers.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `deck sandbox fault` and what deck survives with it: the real binary against `deck sandbox

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a hostile or broken backend cannot make deck do, through the real binary against a

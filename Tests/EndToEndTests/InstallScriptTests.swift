@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `scripts/install`'s argument handling, which needs no release build (`scripts/test-install`,

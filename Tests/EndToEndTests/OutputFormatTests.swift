@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--jq` and `--format` through the binary, against `deck sandbox serve`: one-shot, in a

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The REPL's `history --export` and `edit`, on a pseudo-terminal against a served sandbox.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The REPL under a real pseudo-terminal, against a served sandbox.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Modules register through the registry", .timeLimit(.minutes(3)))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -83,9 +84,9 @@ struct ServeTests {
     #expect(wrong.status == 77)
     #expect(wrong.stderr.contains("refused the admin token"))
     let overridden = try deck.run(
-      ["--env", "mine", "sandbox", "status"], environment: ["DECK_FLYR_URL": "http://127.0.0.1:9"])
+      ["--env", "mine", "sandbox", "status"], environment: ["DECK_AUTH_URL": "http://127.0.0.1:9"])
     #expect(overridden.status == 77)
-    #expect(overridden.stderr.contains("DECK_FLYR_URL"))
+    #expect(overridden.stderr.contains("DECK_AUTH_URL"))
     serve.process.interrupt()
     #expect(serve.wait(timeout: 10).status == 0)
   }

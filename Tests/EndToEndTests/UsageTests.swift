@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Usage errors that help", .timeLimit(.minutes(3)))

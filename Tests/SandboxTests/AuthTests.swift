@@ -1,6 +1,7 @@
 import ExtrasBase64
 import Foundation
 import SandboxApp
+import TestSupport
 import Testing
 
 @testable import SandboxKit
@@ -178,11 +179,11 @@ enum JWTPart {
 
   /// A running sandbox and requests to it.
   final class Server: Sendable {
-    let directory: TemporaryDirectory
+    let directory: ScratchDirectory
     let sandbox: RunningSandbox
 
     init() async throws {
-      directory = try TemporaryDirectory()
+      directory = try ScratchDirectory()
       sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
     }
 

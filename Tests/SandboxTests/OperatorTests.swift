@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SandboxKit
@@ -46,7 +47,7 @@ import Testing
 
   struct Server {
     let sandbox: RunningSandbox
-    let directory: TemporaryDirectory
+    let directory: ScratchDirectory
     var base: String { sandbox.baseURL.absoluteString }
     var auth: [String] { ["-H", "Authorization: Bearer \(sandbox.adminToken)"] }
     var json: [String] { ["-H", "Content-Type: application/json"] }
@@ -67,7 +68,7 @@ import Testing
   }
 
   static func start(publicURL: String? = nil) async throws -> Server {
-    let directory = try TemporaryDirectory()
+    let directory = try ScratchDirectory()
     let sandbox = try await SandboxServer.start(
       .init(databasePath: directory.path("sandbox.sqlite"), publicURL: publicURL))
     return Server(sandbox: sandbox, directory: directory)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Hummingbird
 import SandboxApp
+import TestSupport
 import Testing
 
 @testable import SandboxKit
@@ -10,7 +11,7 @@ import Testing
 /// while nothing was committed to the database, by this server or by any other process.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ResponseCacheTests {
   @Test func stampChangesWithEveryCommitByAnyConnection() throws {
-    let directory = try TemporaryDirectory()
+    let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
     let path = directory.path("sandbox.sqlite")
     #expect(DatabaseChangeStamp(databasePath: path) == nil, "no database, no stamp")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SandboxApp
+import TestSupport
 import Testing
 
 @testable import BrokerageSandbox
@@ -31,7 +32,7 @@ import Testing
   }
 
   @Test func seedsAnEmptyDatabaseOnce() async throws {
-    let directory = try TemporaryDirectory()
+    let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
     let options = SandboxOptions(databasePath: directory.path("nested/dir/sandbox.sqlite"))
     let state = try await SandboxState.open(options)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import BrokerageSandbox
@@ -36,7 +37,7 @@ import Testing
   }
 
   @Test func endToEnd() async throws {
-    let directory = try TemporaryDirectory()
+    let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
     let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
     let base = sandbox.baseURL
@@ -151,7 +152,7 @@ import Testing
   }
 
   @Test func stopCutsDelayedRequestsShort() async throws {
-    let directory = try TemporaryDirectory()
+    let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
     let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
     let base = sandbox.baseURL
@@ -168,7 +169,7 @@ import Testing
   }
 
   @Test func portInUseFailsToStart() async throws {
-    let directory = try TemporaryDirectory()
+    let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
     let first = try await SandboxServer.start(.init(databasePath: directory.path("a.sqlite")))
     let port = try #require(first.baseURL.port)

@@ -26,7 +26,8 @@ extension DeckCommand {
 public protocol DeckModule: SendableMetatype {
   /// The module's name, e.g. `brokerage` (`deck env show` names the modules behind each service).
   static var name: String { get }
-  /// The backend services the module talks to (empty for local-only modules).
+  /// The backend services the module talks to (empty for local-only modules): it declares
+  /// them, with their default URLs (`Service`); the core knows no feature's service.
   static var services: [Service] { get }
   /// The module's top-level command trees (usually one, named like the module): the root
   /// command's subcommands.
@@ -93,9 +94,17 @@ public struct DeckRegistry: Sendable {
   /// configurations are static, so they read it here.
   public static var current: DeckRegistry { installed.withLock { $0 } }
 
-  /// Makes `registry` the ``current`` one.
+  /// Makes `registry` the ``current`` one, and its services known (`ServiceCatalog`).
   public static func install(_ registry: DeckRegistry) {
+    ServiceCatalog.register(registry.services)
     installed.withLock { $0 = registry }
+  }
+
+  /// The services the modules declare, in registry order (one per name).
+  public var services: [Service] {
+    modules.flatMap { $0.services }.reduce(into: []) { all, service in
+      if !all.contains(service) { all.append(service) }
+    }
   }
 
   /// The names of the modules that talk to `service`, in registry order.

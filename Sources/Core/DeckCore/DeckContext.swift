@@ -151,7 +151,7 @@ public final class DeckContext: Sendable {
     let optIn = session.processEnvironment[Self.sendTokenToOverridesVariable] == "1"
     var policy = TokenPolicy()
     var refused: [(String, String, Service)] = []
-    for service in Service.allCases {
+    for service in Service.allCases where service.sendsToken {
       guard let endpoint = try? environment.endpoint(for: service) else { continue }
       let url: URL
       switch endpoint {

@@ -48,6 +48,7 @@ public final class DeckSession: Sendable {
     self.output = output
     self.lineReader = lineReader
     self.registry = registry
+    ServiceCatalog.register(registry.services)
   }
 
   /// The transport for a timeout; all of them share one connection pool.

@@ -11,7 +11,7 @@ public enum SandboxOperator {
   /// A client for operator endpoints under `path` on `service`'s URL, once the environment is
   /// known to be a sandbox.
   public static func client<Client>(
-    _ context: DeckContext, service: Service = .flyr, path: String,
+    _ context: DeckContext, service: Service = .auth, path: String,
     _ make: (URL, any ClientTransport, [any ClientMiddleware]) throws -> Client
   ) async throws -> Client {
     let environment = try context.environment()

@@ -115,14 +115,14 @@ struct Serve: AsyncParsableCommand {
 
 /// Saves a served sandbox's admin token for the deck environments that point at it.
 enum AdminTokenSaver {
-  /// Writes the token (atomically) into the config entries of the sandbox environments whose
-  /// flyr URL is `url`, and returns their names. Never touches a file it cannot parse.
+  /// Writes the token (atomically) into the config entries of the sandbox environments with a
+  /// service at `url` (the operator endpoints are on each of them), and returns their names. Never touches a file it cannot parse.
   static func save(_ token: String, for url: String, store: ConfigStore) throws -> [String] {
     guard let wanted = origin(url) else { return [] }
     func matching(_ file: ConfigFile) -> [String] {
       EnvironmentResolver(file: file, processEnvironment: [:]).definitions.filter { definition in
-        guard definition.isSandbox, !definition.isManaged, let flyr = definition.urls[.flyr] else { return false }
-        return origin(flyr) == wanted
+        guard definition.isSandbox, !definition.isManaged else { return false }
+        return definition.urls.values.contains { origin($0) == wanted }
       }.map(\.name)
     }
     // Nothing to change: leave the file (or its absence) as it is.

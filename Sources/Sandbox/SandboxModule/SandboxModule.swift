@@ -11,8 +11,8 @@ import SandboxAdminAPI
 public enum SandboxModule: DeckModule {
   public static let name = "sandbox"
   public static let summary = "Serve the sandbox backend, and seed, reset or inspect it."
-  /// The core operator endpoints are on the flyr service's URL; features' are on their own.
-  public static let services: [Service] = [.flyr]
+  /// The core operator endpoints are on the auth service's URL (the core's own service, which
+  /// every sandbox serves); features' are on their own services' URLs.
   public static var commands: [any ParsableCommand.Type] { [SandboxCommand.self] }
 }
 

@@ -69,8 +69,10 @@ public struct ConfigFile: Sendable, Equatable {
 
   // MARK: Reading
 
-  static let entryKeys = Set(
-    Service.allCases.map(\.rawValue) + ["allow-insecure-http", "sandbox", sandboxAdminTokenKey])
+  static var entryKeys: Set<String> {
+    Set(
+      Service.allCases.map(\.rawValue) + ["allow-insecure-http", "sandbox", sandboxAdminTokenKey])
+  }
   public static let sandboxAdminTokenKey = "sandbox-admin-token"
 
   /// Parses the file's text. Errors name the file and the line.

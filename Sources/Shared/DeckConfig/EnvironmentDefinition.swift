@@ -31,24 +31,28 @@ public struct EnvironmentDefinition: Sendable, Equatable {
 public enum BuiltinEnvironments {
   public static let defaultName = "sandbox"
   public static let localURL = "http://127.0.0.1:8787"
-  /// The US Census Bureau's public geocoder (no key), for every real environment.
-  public static let censusGeocoderURL = "https://geocoding.geo.census.gov"
 
-  public static let all: [EnvironmentDefinition] = [
-    EnvironmentDefinition(name: "sandbox", isSandbox: true, isManaged: true),
-    EnvironmentDefinition(
-      name: "local", urls: Dictionary(uniqueKeysWithValues: Service.allCases.map { ($0, localURL) }),
-      isSandbox: true),
-    EnvironmentDefinition(
-      name: "dev", urls: [.nudge: "https://api-dev.nudge.starshape.in", .geocoder: censusGeocoderURL]),
-    EnvironmentDefinition(
-      name: "staging", urls: [.nudge: "https://api-staging.nudge.starshape.in", .geocoder: censusGeocoderURL]),
-    EnvironmentDefinition(
-      name: "production",
-      urls: [
-        .flyr: "https://flyrpro.app", .nudge: "https://api.nudge.starshape.in", .geocoder: censusGeocoderURL,
-      ]),
-  ]
+  /// The built-in environments that point at real backends; each service declares its URL in
+  /// them (`Service.defaultURLs`).
+  public static let remoteNames = ["dev", "staging", "production"]
+
+  /// `sandbox` (started on demand), `local` (every service at \(localURL)) and the remote ones.
+  public static var all: [EnvironmentDefinition] {
+    let services = Service.allCases
+    return [
+      EnvironmentDefinition(name: "sandbox", isSandbox: true, isManaged: true),
+      EnvironmentDefinition(
+        name: "local", urls: Dictionary(uniqueKeysWithValues: services.map { ($0, localURL) }), isSandbox: true),
+    ]
+      + remoteNames.map { name in
+        EnvironmentDefinition(
+          name: name,
+          urls: Dictionary(
+            uniqueKeysWithValues: services.compactMap { service in
+              service.defaultURLs[name].map { (service, $0) }
+            }))
+      }
+  }
 
   public static func named(_ name: String) -> EnvironmentDefinition? {
     all.first { $0.name == name }

@@ -1,34 +1,104 @@
-/// A backend service. An environment maps each one to a base URL.
-public enum Service: String, CaseIterable, Sendable, Codable, Comparable {
-  /// FLYR-PRO: brokerage, workspace, onboarding, invites, billing, access.
-  case flyr
-  /// The in-store review kiosk.
-  case kiosk
-  /// Recruiting: preferences.
-  case recruiting
-  /// Nudge: the MBTI quiz.
-  case nudge
-  /// Supabase-compatible auth.
-  case auth
-  /// Address geocoding (the US Census Bureau's one-line-address geocoder): home location
-  /// coordinates. Public, no key: deck never sends it a token.
-  case geocoder
+import Foundation
+import Synchronization
 
-  public var summary: String {
-    switch self {
-    case .flyr: "brokerage, workspace, onboarding, invites, billing, access"
-    case .kiosk: "review kiosk"
-    case .recruiting: "preferences"
-    case .nudge: "mbti quiz"
-    case .auth: "Supabase-compatible auth"
-    case .geocoder: "address geocoding (US Census Bureau geocoder)"
-    }
+/// A backend service. The module that talks to it declares it (`DeckModule.services`): its name,
+/// what it serves, its URL in each built-in environment and whether a signed-in user's token may
+/// go to it. An environment maps each service to a base URL.
+///
+/// Two modules may declare the same service (brokerage and workspace both talk to flyr): a
+/// service is its name, and the catalog joins their summaries and default URLs.
+public struct Service: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The name in config.yml, `deck env set` and `DECK_<NAME>_URL`, e.g. `flyr`.
+  public let rawValue: String
+  /// What the service serves, for `deck env show`.
+  public let summary: String
+  /// Its base URL in the built-in environments that have one, by environment name (`dev`,
+  /// `staging`, `production`). The `local` environment points every service at the local
+  /// sandbox and `sandbox` at the one deck starts, so neither is listed.
+  public let defaultURLs: [String: String]
+  /// Whether a signed-in user's token may be sent to the service's host (the geocoder is public:
+  /// it never gets one).
+  public let sendsToken: Bool
+
+  public init(_ name: String, summary: String, defaultURLs: [String: String] = [:], sendsToken: Bool = true) {
+    self.rawValue = name
+    self.summary = summary
+    self.defaultURLs = defaultURLs
+    self.sendsToken = sendsToken
   }
+
+  /// The core's own service: Supabase-compatible auth (`deck auth`).
+  public static let auth = Service("auth", summary: "Supabase-compatible auth")
+
+  public var description: String { rawValue }
 
   /// The environment variable that overrides this service's URL, e.g. `DECK_FLYR_URL`.
   public var overrideVariable: String { "DECK_\(rawValue.uppercased())_URL" }
 
+  /// The service of that name, if a registered module declares it (or any name, in a program
+  /// that reads config files without knowing the modules: `ServiceCatalog.acceptAnyName()`).
+  public init?(rawValue: String) {
+    guard let known = ServiceCatalog.all.first(where: { $0.rawValue == rawValue }) else {
+      guard ServiceCatalog.acceptsAnyName else { return nil }
+      self.init(rawValue, summary: "")
+      return
+    }
+    self = known
+  }
+
+  /// Every service the registered modules declare, in registry order.
+  public static var allCases: [Service] { ServiceCatalog.all }
+
+  public static func == (lhs: Service, rhs: Service) -> Bool { lhs.rawValue == rhs.rawValue }
+  public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+  /// Registry order; a service no module declares sorts last, by name.
   public static func < (lhs: Service, rhs: Service) -> Bool {
-    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    let all = ServiceCatalog.all
+    switch (all.firstIndex(of: lhs), all.firstIndex(of: rhs)) {
+    case (let left?, let right?): return left < right
+    case (.some, nil): return true
+    case (nil, .some): return false
+    case (nil, nil): return lhs.rawValue < rhs.rawValue
+    }
+  }
+}
+
+/// The services deck knows: those of the registered modules (`DeckRegistry.install` and every
+/// session add theirs), the core's auth service first. Registering only adds: a service
+/// declared by two modules is joined (summaries, default URLs), never replaced.
+public enum ServiceCatalog {
+  private static let services = Mutex<[Service]>([.auth])
+  private static let anyName = Atomic(false)
+
+  /// Whether config files may name services no module declared (see `acceptAnyName`).
+  public static var acceptsAnyName: Bool { anyName.load(ordering: .relaxed) }
+
+  /// For the sandbox server, which reads deck's config file (to save its admin token there) but
+  /// registers no module: every service name is kept, none is refused.
+  public static func acceptAnyName() { anyName.store(true, ordering: .relaxed) }
+
+  /// Every known service, in the order they were first declared.
+  public static var all: [Service] { services.withLock { $0 } }
+
+  /// Adds `declared` to the catalog, joining each with an earlier declaration of its name.
+  public static func register(_ declared: [Service]) {
+    services.withLock { services in
+      for service in declared {
+        guard let index = services.firstIndex(of: service) else {
+          services.append(service)
+          continue
+        }
+        let known = services[index]
+        let parts = known.summary.components(separatedBy: ", ")
+        let summary =
+          service.summary.components(separatedBy: ", ").allSatisfy(parts.contains)
+          ? known.summary : known.summary + ", " + service.summary
+        services[index] = Service(
+          known.rawValue, summary: summary,
+          defaultURLs: known.defaultURLs.merging(service.defaultURLs) { old, _ in old },
+          sendsToken: known.sendsToken && service.sendsToken)
+      }
+    }
   }
 }

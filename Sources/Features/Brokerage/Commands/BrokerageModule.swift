@@ -26,9 +26,14 @@ public enum BrokerageNameCompletion: CompletionProvider {
   public static func values(prefix: String, context: DeckContext) async throws -> [String] {
     let query = BrokerageRules.sanitize(prefix.trimmingCharacters(in: ["\"", "'"]))
     guard !query.isEmpty else { return [] }
-    return try await BrokerageService(context: context).search(query, limit: 15).map(\.name)
+    return try await BrokerageService(context: context).search(query).map(\.name)
   }
 
   /// The completion kind for any argument that takes a brokerage name.
   public static var kind: CompletionKind { DynamicCompletion.kind(id) }
+}
+
+extension Service {
+  /// FLYR-PRO, which serves the brokerage directory (workspace declares it too, for its part).
+  static let flyr = Service("flyr", summary: "brokerage", defaultURLs: ["production": "https://flyrpro.app"])
 }

@@ -3,8 +3,8 @@ import BrokerageRules
 import DeckCore
 import DeckSupport
 
-/// Calls the brokerage endpoints of the flyr service. Other modules (workspace onboarding)
-/// use it too, through this public API.
+/// Calls the brokerage endpoints of the flyr service (the typeahead call itself is the
+/// contract's, which workspace onboarding uses too).
 public struct BrokerageService: Sendable {
   let context: DeckContext
 
@@ -13,7 +13,9 @@ public struct BrokerageService: Sendable {
   public static let limits = 1...50
 
   /// `GET /api/brokerages/search?q=&limit=`, with the query trimmed first.
-  public func search(_ query: String, limit: Int = 15) async throws -> [Components.Schemas.Brokerage] {
+  public func search(_ query: String, limit: Int = BrokerageRules.typeaheadLimit) async throws -> [Components.Schemas
+    .Brokerage]
+  {
     let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else {
       throw DeckError.usage("The search query is empty.", hint: "Give some text, e.g.: deck brokerage search keller")
@@ -22,6 +24,6 @@ public struct BrokerageService: Sendable {
       throw DeckError.usage("--limit must be between 1 and 50, got \(limit).")
     }
     let client = try await context.client(.flyr) { Client(serverURL: $0, transport: $1, middlewares: $2) }
-    return try await client.searchBrokerages(query: .init(q: trimmed, limit: limit)).ok.body.json
+    return try await client.typeahead(trimmed, limit: limit)
   }
 }

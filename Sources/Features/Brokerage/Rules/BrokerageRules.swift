@@ -4,6 +4,9 @@ public enum BrokerageRules {
   /// (workspace onboarding's `--brokerage`) complete brokerage names through it.
   public static let nameCompletionID = "brokerage-names"
 
+  /// How many matches the typeahead shows (section 4), in search and in workspace onboarding.
+  public static let typeaheadLimit = 15
+
   /// Trims leading and trailing whitespace and collapses inner runs of whitespace to one space.
   public static func sanitize(_ text: String) -> String {
     text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

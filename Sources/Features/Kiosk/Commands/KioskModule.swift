@@ -37,3 +37,8 @@ struct KioskCommand: ParsableCommand {
       KioskDone.self, KioskCancel.self, KioskUnpair.self, KioskRun.self,
     ])
 }
+
+extension Service {
+  /// The in-store review kiosk's backend.
+  static let kiosk = Service("kiosk", summary: "review kiosk")
+}

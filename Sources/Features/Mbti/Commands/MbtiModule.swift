@@ -28,3 +28,13 @@ struct MbtiCommand: ParsableCommand {
       ]),
     subcommands: [MbtiQuestions.self, MbtiQuizCommand.self, MbtiSubmit.self, MbtiResultCommand.self, MbtiUserID.self])
 }
+
+extension Service {
+  /// Nudge, which serves the MBTI quiz.
+  static let nudge = Service(
+    "nudge", summary: "mbti quiz",
+    defaultURLs: [
+      "dev": "https://api-dev.nudge.starshape.in", "staging": "https://api-staging.nudge.starshape.in",
+      "production": "https://api.nudge.starshape.in",
+    ])
+}

@@ -137,3 +137,16 @@ struct PrefsUpdate {
     return .school(school)
   }
 }
+
+extension Service {
+  /// Recruiting, which keeps the preferences.
+  static let recruiting = Service("recruiting", summary: "preferences")
+  /// The US Census Bureau's one-line-address geocoder (home location coordinates): public, no
+  /// key, the same in every real environment. deck never sends it a token.
+  static let geocoder = Service(
+    "geocoder", summary: "address geocoding (US Census Bureau geocoder)",
+    defaultURLs: Dictionary(
+      uniqueKeysWithValues: BuiltinEnvironments.remoteNames.map {
+        ($0, "https://geocoding.geo.census.gov")
+      }), sendsToken: false)
+}

@@ -54,3 +54,10 @@ extension Plan: ExpressibleByArgument {
 extension Currency: ExpressibleByArgument {
   public init?(argument: String) { self.init(matching: argument) }
 }
+
+extension Service {
+  /// FLYR-PRO, which serves workspaces (brokerage declares it too, for the directory).
+  static let flyr = Service(
+    "flyr", summary: "workspace, onboarding, invites, billing, access",
+    defaultURLs: ["production": "https://flyrpro.app"])
+}

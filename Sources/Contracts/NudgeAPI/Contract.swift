@@ -1,6 +1,0 @@
-/// The `NudgeAPI` contract: the types, client and server stubs are generated at build time from
-/// `openapi.yaml` beside this file by swift-openapi-generator. Edit the YAML, never generated code.
-public enum NudgeContract {
-  /// The document this module is generated from, relative to the package root.
-  public static let document = "Sources/Contracts/NudgeAPI/openapi.yaml"
-}

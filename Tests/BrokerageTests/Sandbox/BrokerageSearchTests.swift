@@ -1,0 +1,239 @@
+import Foundation
+import GRDB
+import SandboxApp
+import TestSupport
+import Testing
+
+@testable import BrokerageSandbox
+@testable import SandboxKit
+
+@Suite struct BrokerageSearchTests {
+  static let names = [
+    "Lakeside Realty",  // no match
+    "Skypark Homes",  // substring
+    "Blue Park Realty",  // word prefix
+    "Parkside Realty",  // prefix
+    "Park Homes",  // prefix, shorter
+    "Park",  // exact
+    "Central Parkway Properties",  // word prefix, longer
+    "Spark Realty",  // substring
+    "Park Park Realty",  // prefix and word prefix: listed once
+  ]
+
+  @Test func ranksExactThenPrefixThenWordPrefixThenSubstring() throws {
+    let results = try withEmptyDatabase { pool in
+      try insertBrokerages(Self.names, into: pool)
+      return try searchNames(pool, "park")
+    }
+    #expect(
+      results == [
+        "Park",
+        "Park Homes", "Parkside Realty", "Park Park Realty",
+        "Blue Park Realty", "Central Parkway Properties",
+        "Spark Realty", "Skypark Homes",
+      ])
+  }
+
+  @Test func trimsAndIgnoresCase() throws {
+    try withEmptyDatabase { pool in
+      try insertBrokerages(Self.names, into: pool)
+      let plain = try searchNames(pool, "park")
+      #expect(try searchNames(pool, "  PARK \n") == plain)
+      #expect(try searchNames(pool, "pArK") == plain)
+      #expect(try searchNames(pool, "BLUE park") == ["Blue Park Realty"])
+    }
+  }
+
+  @Test func multiWordWordPrefix() throws {
+    try withEmptyDatabase { pool in
+      try insertBrokerages(["Keller Williams Capital Partners", "Capital Realty", "RE/MAX Alliance"], into: pool)
+      #expect(try searchNames(pool, "capital part") == ["Keller Williams Capital Partners"])
+      #expect(try searchNames(pool, "capital") == ["Capital Realty", "Keller Williams Capital Partners"])
+      // "RE/MAX": MAX is a word of its own.
+      #expect(try searchNames(pool, "max") == ["RE/MAX Alliance"])
+    }
+  }
+
+  @Test func shortQueriesAndSpecialCharacters() throws {
+    try withEmptyDatabase { pool in
+      try insertBrokerages(["Engel & Völkers", "RE/MAX", "Sotheby's International Realty", "100% Realty"], into: pool)
+      #expect(try searchNames(pool, "x") == ["RE/MAX"])
+      #expect(try searchNames(pool, "öl") == ["Engel & Völkers"])
+      #expect(try searchNames(pool, "& v") == ["Engel & Völkers"])
+      #expect(try searchNames(pool, "y's") == ["Sotheby's International Realty"])
+      #expect(try searchNames(pool, "%") == ["100% Realty"])
+      #expect(try searchNames(pool, "\"") == [])
+      #expect(try searchNames(pool, "a\"b\"") == [])
+      #expect(try searchNames(pool, "_") == [])
+    }
+  }
+
+  @Test func limitCutsAcrossTiers() throws {
+    try withEmptyDatabase { pool in
+      try insertBrokerages(Self.names, into: pool)
+      #expect(try searchNames(pool, "park", limit: 1) == ["Park"])
+      #expect(try searchNames(pool, "park", limit: 3) == ["Park", "Park Homes", "Parkside Realty"])
+      #expect(try searchNames(pool, "park", limit: 50).count == 8)
+    }
+  }
+
+  @Test func validation() throws {
+    #expect(throws: BrokerageSearch.InvalidRequest.missingQuery) {
+      try BrokerageSearch.validate(query: "  ", limit: nil)
+    }
+    #expect(throws: BrokerageSearch.InvalidRequest.missingQuery) { try BrokerageSearch.validate(query: nil, limit: 5) }
+    #expect(throws: BrokerageSearch.InvalidRequest.limitOutOfRange) {
+      try BrokerageSearch.validate(query: "a", limit: 0)
+    }
+    #expect(throws: BrokerageSearch.InvalidRequest.limitOutOfRange) {
+      try BrokerageSearch.validate(query: "a", limit: 51)
+    }
+    #expect(try BrokerageSearch.validate(query: " Re/Max ", limit: nil) == ("re/max", 15))
+    #expect(try BrokerageSearch.validate(query: "a", limit: 1).limit == 1)
+    #expect(try BrokerageSearch.validate(query: "a", limit: 50).limit == 50)
+    #expect(BrokerageSearch.InvalidRequest.missingQuery.message == "q is required")
+    #expect(BrokerageSearch.InvalidRequest.limitOutOfRange.message == "limit must be between 1 and 50")
+  }
+
+  @Test func prefixTiersUseIndexes() throws {
+    try withEmptyDatabase { pool in
+      try pool.write { db in
+        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
+        try SyntheticBrokerages.add(db, 20_000)
+      }
+      let upper = "summit\u{10FFFF}"
+      let (plans, substring, walks) = try pool.read { db in
+        (
+          [
+            try plan(db, BrokerageSearch.exactSQL, ["summit"]),
+            try plan(db, BrokerageSearch.prefixSQL, ["summit", upper]),
+            try plan(db, BrokerageSearch.wordPrefixSQL, ["summit", upper]),
+            try plan(db, BrokerageSearch.prefixByLengthSQL, [6, 60, "summit", upper]),
+            try plan(db, BrokerageSearch.wordCountsByLengthSQL, [7, 60, "summit", upper, 201]),
+          ],
+          try plan(db, BrokerageSearch.substringSQL, [BrokerageSearch.ftsPhrase("ridge")]),
+          [
+            try plan(db, BrokerageSearch.wordPrefixWalkOfLengthSQL, [20, "summit", upper]),
+            try plan(db, BrokerageSearch.substringWalkSQL, ["ridge"]),
+            try plan(db, BrokerageSearch.shortSubstringSQL, ["r"]),
+          ]
+        )
+      }
+      for plan in plans {
+        #expect(plan.contains("USING INDEX") || plan.contains("USING COVERING INDEX"), "\(plan)")
+        #expect(!plan.contains("SCAN brokerages"), "\(plan)")
+        #expect(!plan.contains("SCAN brokerage_words"), "\(plan)")
+      }
+      #expect(plans[1].contains("SEARCH brokerages USING INDEX brokerages_name"))
+      #expect(plans[2].contains("SEARCH brokerage_words USING INDEX brokerage_words_word"))
+      #expect(
+        plans[3].contains("SEARCH b USING COVERING INDEX brokerages_rank (<expr>=? AND name>? AND name<?)"))
+      #expect(!plans[3].contains("TEMP B-TREE"), "\(plans[3])")
+      #expect(plans[4].contains("SEARCH brokerage_words USING COVERING INDEX brokerage_words_length"))
+      #expect(substring.contains("VIRTUAL TABLE INDEX"), "\(substring)")
+      // Walks read the rank order as it is stored: no sorting, so they stop at the limit.
+      for walk in walks {
+        #expect(walk.contains("brokerages USING COVERING INDEX brokerages_rank"), "\(walk)")
+        #expect(!walk.contains("TEMP B-TREE"), "\(walk)")
+      }
+      #expect(walks[0].contains("SEARCH brokerage_words USING COVERING INDEX brokerage_words_owner"), "\(walks[0])")
+      // And the results are still right at that size.
+      let results = try searchNames(pool, "keller williams realty", limit: 3)
+      #expect(results.first == "Keller Williams Realty")
+    }
+  }
+
+  /// The ranked walks return exactly what sorting every match returned before them (the
+  /// reference below), for short and long prefixes over a large synthetic set, at every limit.
+  @Test(.timeLimit(.minutes(5))) func rankedWalksMatchSortingEveryMatch() throws {
+    try withEmptyDatabase { pool in
+      try pool.write { db in
+        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
+        try SyntheticBrokerages.add(db, 20_000)
+        let writer = try BrokerageWriter(db)
+        // Many substring matches of "éla", one of them only through the trigram index's case folding.
+        for index in 0..<250 { try writer.insert(name: "Bélair Homes \(index)") }
+        try writer.insert(name: "BÉLAIR Realty")
+        try writer.insert(name: "Keller")
+      }
+      var queries = (UnicodeScalar("a").value...UnicodeScalar("z").value).map { String(UnicodeScalar($0)!) }
+      queries += [
+        "0", "1", "&", "/", "'", "ke", "co", "re", "su", "ri", "ho", "gr", "as", "zz", "xq", "él", "éla", "bél",
+      ]
+      queries += ["kel", "keller", "keller w", "re/max", "summit", "summit r", "realty", "realty a", "ridge", "park"]
+      queries += ["ealt", "idge", "omes", "real estate g", "group 1", "homes 19", "1999", "ÉLA".lowercased(), "lair"]
+      for query in queries {
+        for limit in [1, 15, 50] {
+          let (expected, actual) = try pool.read { db in
+            (
+              try ReferenceSearch.search(db, query: query, limit: limit),
+              try BrokerageSearch.search(db, query: query, limit: limit)
+            )
+          }
+          #expect(actual == expected, "q=\(query) limit=\(limit)")
+        }
+      }
+      // The case the index folds and lower() does not is found, and ranked first (shortest).
+      #expect(try searchNames(pool, "éla", limit: 1) == ["BÉLAIR Realty"])
+    }
+  }
+
+  private func plan(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> String {
+    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
+      .map { $0["detail"] as String }
+      .joined(separator: "\n")
+  }
+}
+
+@Suite struct BrokerageWordsTests {
+  @Test func laterWordTails() {
+    #expect(BrokerageWords.laterWordTails(of: "RE/MAX Alliance").map(\.tail) == ["MAX Alliance", "Alliance"])
+    #expect(BrokerageWords.laterWordTails(of: "Sotheby's Realty").map(\.tail) == ["Realty"])
+    #expect(BrokerageWords.laterWordTails(of: "Engel & Völkers").map(\.tail) == ["Völkers"])
+    #expect(BrokerageWords.laterWordTails(of: "Compass").isEmpty)
+    #expect(BrokerageWords.laterWordTails(of: "Century 21").map(\.position) == [1])
+  }
+}
+
+/// The search as it was before the ranked walks: every tier sorts all its matches. The
+/// reference for ``BrokerageSearchTests/rankedWalksMatchSortingEveryMatch()``.
+enum ReferenceSearch {
+  static func search(_ db: Database, query: String, limit: Int) throws -> [BrokerageSearch.Match] {
+    var results: [BrokerageSearch.Match] = []
+    var seen: Set<String> = []
+    let upper = query + "\u{10FFFF}"
+
+    func run(_ sql: String, _ arguments: StatementArguments) throws {
+      let remaining = limit - results.count
+      guard remaining > 0 else { return }
+      let rows = try Row.fetchAll(db, sql: sql, arguments: arguments + [remaining + seen.count])
+      for row in rows where results.count < limit {
+        let match = BrokerageSearch.Match(id: row[0], name: row[1])
+        if seen.insert(match.id).inserted { results.append(match) }
+      }
+    }
+
+    try run("SELECT id, name FROM brokerages WHERE name = ? ORDER BY name, id LIMIT ?", [query])
+    try run(
+      "SELECT id, name FROM brokerages WHERE name >= ? AND name < ? ORDER BY length(name), name, id LIMIT ?",
+      [query, upper])
+    try run(
+      """
+      SELECT id, name FROM brokerages
+      WHERE id IN (SELECT brokerage_id FROM brokerage_words WHERE word >= ? AND word < ?)
+      ORDER BY length(name), name, id LIMIT ?
+      """, [query, upper])
+    if query.unicodeScalars.count >= 3 {
+      try run(
+        """
+        SELECT b.id, b.name FROM brokerage_trigrams t JOIN brokerages b ON b.rowid = t.rowid
+        WHERE brokerage_trigrams MATCH ? ORDER BY length(b.name), b.name, b.id LIMIT ?
+        """, [BrokerageSearch.ftsPhrase(query)])
+    } else {
+      try run(
+        "SELECT id, name FROM brokerages WHERE instr(lower(name), ?) > 0 ORDER BY length(name), name, id LIMIT ?",
+        [query])
+    }
+    return results
+  }
+}
