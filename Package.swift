@@ -41,7 +41,8 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
   return [
     .target(name: "\(name)Rules", dependencies: rules, path: "\(folder)/Rules", swiftSettings: swiftSettings),
     .target(
-      name: "\(name)Module", dependencies: ["DeckCore", .target(name: "\(name)Rules"), argumentParser] + commands,
+      name: "\(name)Module",
+      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", .target(name: "\(name)Rules"), argumentParser] + commands,
       path: "\(folder)/Commands", swiftSettings: swiftSettings),
     .target(
       name: "\(name)Sandbox",
@@ -120,6 +121,7 @@ let package = Package(
         argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "SandboxLaunch", "AuthAPI",
         openAPIRuntime, "CJQ",
         .product(name: "Yams", package: "Yams"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
     .target(
@@ -127,6 +129,7 @@ let package = Package(
       dependencies: [
         "DeckCore", "DeckREPL", "SandboxLaunch", "AuthAPI", openAPIRuntime, argumentParser,
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
       ],
       path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
 
@@ -134,7 +137,7 @@ let package = Package(
     .systemLibrary(name: "CReadline", path: "Sources/Core/CReadline"),
     .target(
       name: "DeckREPL",
-      dependencies: ["DeckCore", "CReadline", argumentParser],
+      dependencies: ["DeckCore", "CReadline", argumentParser, "DeckSupport", "DeckConfig", "DeckAuth"],
       path: "Sources/Core/DeckREPL", swiftSettings: swiftSettings),
 
     // MARK: Contracts (OpenAPI documents -> generated types, client and server)
@@ -161,9 +164,10 @@ let package = Package(
       commands: ["BrokerageRules", "BrokerageAPI", "WorkspaceAPI", "SandboxWorkspaceAPI"],
       sandbox: ["BrokerageRules", "BrokerageSandbox", "WorkspaceAPI", "SandboxWorkspaceAPI"])
     + feature(
-      "Kiosk", commands: ["KioskAPI", "SandboxKioskAPI", "CQRencode", "CZlib"],
+      "Kiosk", commands: ["KioskAPI", "SandboxKioskAPI", "CQRencode", "CZlib", "DeckNetworking"],
       sandbox: ["KioskAPI", "SandboxKioskAPI"])
-    + feature("Mbti", commands: ["NudgeAPI", "SandboxMbtiAPI"], sandbox: ["NudgeAPI", "SandboxMbtiAPI"])
+    + feature(
+      "Mbti", commands: ["NudgeAPI", "SandboxMbtiAPI", openAPIRuntime], sandbox: ["NudgeAPI", "SandboxMbtiAPI"])
     + feature(
       "Prefs",
       commands: [
@@ -183,6 +187,7 @@ let package = Package(
           .product(name: "NIOPosix", package: "swift-nio"),
           .product(name: "NIOTLS", package: "swift-nio"),
           .product(name: "NIOSSL", package: "swift-nio-ssl"),
+          .product(name: "HTTPTypes", package: "swift-http-types"),
         ],
         path: "Sources/Shared/DeckHTTPTransport", swiftSettings: swiftSettings),
       .target(
@@ -196,11 +201,15 @@ let package = Package(
           .product(name: "Logging", package: "swift-log"),
           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
           .product(name: "NIOCore", package: "swift-nio"),
+          .product(name: "HTTPTypes", package: "swift-http-types"),
         ],
         path: "Sources/Sandbox/SandboxKit", swiftSettings: swiftSettings),
       .target(
         name: "SandboxModule",
-        dependencies: ["DeckCore", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, argumentParser],
+        dependencies: [
+          "DeckCore", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, argumentParser, "DeckSupport", "DeckConfig",
+          .product(name: "HTTPTypes", package: "swift-http-types"),
+        ],
         path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
       // The server program: every feature's part of the sandbox, and `deck-sandbox serve`.
       .target(
@@ -220,7 +229,9 @@ let package = Package(
       // MARK: The application: the registry of modules and the root command; and the executable
       .target(
         name: "DeckApp",
-        dependencies: ["DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "DeckLive", argumentParser]
+        dependencies: [
+          "DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "DeckLive", argumentParser, "DeckSupport",
+        ]
           + features.map { .target(name: "\($0)Module") },
         path: "Sources/App", swiftSettings: swiftSettings),
       .executableTarget(
@@ -248,6 +259,7 @@ let package = Package(
           "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
           "SandboxLaunch", openAPIRuntime,
           .product(name: "Yams", package: "Yams"),
+          .product(name: "HTTPTypes", package: "swift-http-types"),
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(
@@ -268,7 +280,7 @@ let package = Package(
       .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "SandboxApp", "SandboxKit", grdb, .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+          "SandboxApp", "SandboxKit", grdb, .product(name: "ExtrasBase64", package: "swift-extras-base64"), hummingbird,
         ] + features.map { .target(name: "\($0)Sandbox") },
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),
       .testTarget(
