@@ -113,8 +113,8 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
       .testTarget(
         name: "\(name)Tests",
         dependencies: [
-          rules, .target(name: "\(name)Module"), .target(name: "\(name)Sandbox"), "TestSupport", "deck",
-          "deck-sandbox", grdb, hummingbird, openAPIRuntime, argumentParser,
+          rules, .target(name: "\(name)Module"), .target(name: "\(name)Sandbox"), "TestSupport", "SandboxApp",
+          "SandboxKit", "deck", "deck-sandbox", grdb, hummingbird, openAPIRuntime, argumentParser,
         ] + contracts + theirRules,
         path: "Tests/\(name)Tests", swiftSettings: swiftSettings))
   }
@@ -295,7 +295,8 @@ let package = Package(
       .target(
         name: "TestSupport",
         dependencies: [
-          "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit", "DeckSupport", argumentParser,
+          "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit", "DeckSupport", "DeckConfig",
+          "BrokerageSandbox", argumentParser, grdb,
         ],
         path: "Tests/Support", swiftSettings: swiftSettings),
       .testTarget(
@@ -308,7 +309,7 @@ let package = Package(
       .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", grdb, hummingbird,
+          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageSandbox", grdb, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
         ],
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),

@@ -6,8 +6,8 @@ import Testing
 @Suite("deck doctor", .timeLimit(.minutes(3)))
 struct DoctorCommandTests {
   static let names = [
-    "config directory", "config file", "token file", "environment", "service flyr", "service kiosk",
-    "service recruiting", "service nudge", "service auth", "service geocoder", "account", "clock", "completion",
+    "config directory", "config file", "token file", "environment", "service auth", "service flyr",
+    "service kiosk", "service nudge", "service recruiting", "service geocoder", "account", "clock", "completion",
     "plugins", "sandbox", "local sandbox",
   ]
 

@@ -26,7 +26,10 @@ struct RegistryTests {
     #expect(shown.status == 0, "\(shown.stderr)")
     let flyr = try #require(shown.stdout.split(separator: "\n").first { $0.hasPrefix("flyr") })
     #expect(flyr.contains("https://flyrpro.app"))
-    #expect(flyr.contains("(brokerage, workspace, sandbox)"), "\(flyr)")
+    #expect(flyr.contains("(brokerage, workspace)"), "\(flyr)")
+    // The core's operator endpoints (`deck sandbox`) are on the core's own service.
+    let auth = try #require(shown.stdout.split(separator: "\n").first { $0.hasPrefix("auth") })
+    #expect(auth.contains("(auth, sandbox)"), "\(auth)")
     let kiosk = try #require(shown.stdout.split(separator: "\n").first { $0.hasPrefix("kiosk") })
     #expect(kiosk.contains("(kiosk)"), "\(kiosk)")
   }

@@ -13,6 +13,7 @@ public enum SandboxModule: DeckModule {
   public static let summary = "Serve the sandbox backend, and seed, reset or inspect it."
   /// The core operator endpoints are on the auth service's URL (the core's own service, which
   /// every sandbox serves); features' are on their own services' URLs.
+  public static let services: [Service] = [.auth]
   public static var commands: [any ParsableCommand.Type] { [SandboxCommand.self] }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The text formats fields are checked against. Each is deliberately simple, documented by the
 /// `allowed` text of its `FieldRule`, and exactly what one JSON Schema `pattern` (with
-/// `maxLength`) says in the recruiting contract (`Sources/Contracts/RecruitingAPI/openapi.yaml`),
+/// `maxLength`) says in the recruiting contract (`Sources/Features/Prefs/API/RecruitingAPI/openapi.yaml`),
 /// so that the sandbox accepts what the contract promises and nothing else. Lengths are counted
 /// in Unicode code points, as JSON Schema counts them, and white space is Unicode's White_Space.
 enum TextFormat {
