@@ -33,9 +33,10 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 /// One feature, one folder: `Sources/Features/<name>/Rules` (the spec's logic, pure),
 /// `Commands` (its `deck` command tree, a DeckModule) and `Sandbox` (its part of the sandbox
 /// server, a SandboxFeature). The targets are `<name>Rules`, `<name>Module` and `<name>Sandbox`.
+/// `sandboxPlugins` run on the Sandbox target (EmbedData: the files in `<name>/Data`).
 @MainActor func feature(
   _ name: String, rules: [Target.Dependency] = [], commands: [Target.Dependency] = [],
-  sandbox: [Target.Dependency] = []
+  sandbox: [Target.Dependency] = [], sandboxPlugins: [Target.PluginUsage] = []
 ) -> [Target] {
   let folder = "Sources/Features/\(name)"
   return [
@@ -47,7 +48,7 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
       name: "\(name)Sandbox",
       dependencies: ["SandboxKit", "DeckSupport", .target(name: "\(name)Rules"), grdb, hummingbird, openAPIRuntime]
         + sandbox,
-      path: "\(folder)/Sandbox", swiftSettings: swiftSettings),
+      path: "\(folder)/Sandbox", swiftSettings: swiftSettings, plugins: sandboxPlugins),
   ]
 }
 
@@ -170,7 +171,9 @@ let package = Package(
         "RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI", "DeckAuth", openAPIRuntime,
         .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Yams", package: "Yams"),
       ],
-      sandbox: ["RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI"])
+      sandbox: ["RecruitingAPI", "SandboxPrefsAPI", "GeocoderAPI"],
+      // Data/zip-centroids.csv, the geocoder's table, compiled in as ZipCentroidsData.csv.
+      sandboxPlugins: [.plugin(name: "EmbedData")])
     + [
       // MARK: Heavy modules: the HTTP transport and the sandbox server
       .target(
@@ -240,6 +243,8 @@ let package = Package(
           ]
         ),
         path: "Plugins/GenerateCompletions"),
+      // Compiles the `*.csv` files in a target's `../Data` folder into it as string constants.
+      .plugin(name: "EmbedData", capability: .buildTool(), path: "Plugins/EmbedData"),
 
       // MARK: Tests
       .testTarget(
