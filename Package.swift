@@ -40,6 +40,7 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 ///   Commands/         its `deck` command tree, a DeckModule: target `<name>Module`
 ///   Sandbox/          its part of the sandbox server, a SandboxFeature: target `<name>Sandbox`
 ///   System/<Module>/  system libraries its commands link (a module map each)
+///   Data/             data files its Sandbox target compiles in (EmbedData: `*.csv`)
 /// `uses` names the features it builds on: its Rules get their Rules, its Commands their Rules and
 /// served contracts, its Sandbox their Rules and Sandbox (the edges docs/ARCHITECTURE.md allows).
 struct Feature {
@@ -60,6 +61,8 @@ struct Feature {
   var contracts: [String] { folders("API") }
   var servedContracts: [String] { contracts.filter { !$0.hasPrefix("Sandbox") } }
   var systemLibraries: [String] { folders("System") }
+  /// Data files its Sandbox target compiles in (`Data/*.csv`, by the EmbedData plugin).
+  var hasData: Bool { !folders("Data").isEmpty }
   var hasTests: Bool {
     FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(name)Tests")
   }
@@ -104,7 +107,8 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
       name: "\(name)Sandbox",
       dependencies: ["SandboxKit", "DeckSupport", rules, grdb, hummingbird, openAPIRuntime] + contracts
         + theirRules + theirSandboxes + feature.sandbox,
-      path: "\(feature.folder)/Sandbox", swiftSettings: swiftSettings),
+      path: "\(feature.folder)/Sandbox", swiftSettings: swiftSettings,
+      plugins: feature.hasData ? [.plugin(name: "EmbedData")] : []),
   ]
   if feature.hasTests {
     // Every layer's tests in one target: Rules/, Commands/ (in-process), Sandbox/ (the server over
@@ -288,6 +292,8 @@ let package = Package(
       // Generates the registries of Sources/App and SandboxApp from their feature dependencies
       // (the `features` list above), so a feature is named once.
       .plugin(name: "FeatureRegistry", capability: .buildTool(), path: "Plugins/FeatureRegistry"),
+      // Compiles the `*.csv` files in a feature's Data folder into its Sandbox target as strings.
+      .plugin(name: "EmbedData", capability: .buildTool(), path: "Plugins/EmbedData"),
 
       // MARK: Tests: the core's here, each feature's in its own Tests/<name>Tests (above)
       // What tests share: the in-process deck (a session against a server run in the test's

@@ -83,22 +83,29 @@ public enum ServiceCatalog {
 
   /// Adds `declared` to the catalog, joining each with an earlier declaration of its name.
   public static func register(_ declared: [Service]) {
-    services.withLock { services in
-      for service in declared {
-        guard let index = services.firstIndex(of: service) else {
-          services.append(service)
-          continue
-        }
-        let known = services[index]
-        let parts = known.summary.components(separatedBy: ", ")
-        let summary =
-          service.summary.components(separatedBy: ", ").allSatisfy(parts.contains)
-          ? known.summary : known.summary + ", " + service.summary
-        services[index] = Service(
-          known.rawValue, summary: summary,
-          defaultURLs: known.defaultURLs.merging(service.defaultURLs) { old, _ in old },
-          sendsToken: known.sendsToken && service.sendsToken)
+    services.withLock { $0 = joined($0, declared) }
+  }
+
+  /// `known` with `declared` added: a new name at the end; a known one joined with its earlier
+  /// declaration (each summary part once, the earlier URL of an environment kept, tokens only
+  /// if both allow them).
+  public static func joined(_ known: [Service], _ declared: [Service]) -> [Service] {
+    var services = known
+    for service in declared {
+      guard let index = services.firstIndex(of: service) else {
+        services.append(service)
+        continue
       }
+      let earlier = services[index]
+      let parts = earlier.summary.components(separatedBy: ", ")
+      let summary =
+        service.summary.components(separatedBy: ", ").allSatisfy(parts.contains)
+        ? earlier.summary : earlier.summary + ", " + service.summary
+      services[index] = Service(
+        earlier.rawValue, summary: summary,
+        defaultURLs: earlier.defaultURLs.merging(service.defaultURLs) { old, _ in old },
+        sendsToken: earlier.sendsToken && service.sendsToken)
     }
+    return services
   }
 }

@@ -282,7 +282,7 @@ struct PrefsServerTests {
 
   @Test("ZIP centroids: every line of the table is found by a binary search, others are not")
   func centroids() {
-    let lines = ZIPCentroidData.csv.split(separator: "\n")
+    let lines = ZipCentroidsData.csv.split(separator: "\n")
     #expect(lines.count > 40_000)
     let sample = Array(stride(from: 0, to: lines.count, by: 97)) + [lines.count - 1]
     #expect(sample.allSatisfy { ZIPCentroids.lookup(String(lines[$0].prefix(5)))?.zip == String(lines[$0].prefix(5)) })

@@ -8,14 +8,15 @@ struct ZIPCentroid: Sendable, Equatable {
   var longitude: Double
 }
 
-/// Lookups in the embedded table (`ZIPCentroidData`, made by `scripts/zip-centroids`): a binary
+/// Lookups in the embedded table: `ZipCentroidsData.csv`, the text of `../Data/zip-centroids.csv`
+/// (made by `scripts/zip-centroids`), which the EmbedData build tool plugin compiles in. A binary
 /// search over the text's lines, which are sorted by ZIP code, so nothing is parsed up front.
 enum ZIPCentroids {
   /// The centroid of `zip` (5 digits), or nil when the table has no such ZIP code.
   static func lookup(_ zip: String) -> ZIPCentroid? {
     let key = Array(zip.utf8)
     guard key.count == 5 else { return nil }
-    let text = ZIPCentroidData.csv
+    let text = ZipCentroidsData.csv
     if let found = text.utf8.withContiguousStorageIfAvailable({ search(UnsafeBufferPointer(rebasing: $0[...]), key) }) {
       return found
     }
