@@ -322,7 +322,7 @@ let package = Package(
       .testTarget(
         name: "CommandTests",
         dependencies: [
-          "TestSupport", "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit",
+          "TestSupport", "DeckApp", "DeckCore", "DeckConfig", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit",
           argumentParser, yams,
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),

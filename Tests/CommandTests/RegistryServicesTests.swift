@@ -14,7 +14,8 @@ struct RegistryServicesTests {
           seen[service.rawValue] = service
           continue
         }
-        #expect(earlier.defaultURLs == service.defaultURLs, "\(module.name) and an earlier module disagree on \(service)")
+        #expect(
+          earlier.defaultURLs == service.defaultURLs, "\(module.name) and an earlier module disagree on \(service)")
         #expect(earlier.sendsToken == service.sendsToken, "\(module.name): \(service)")
       }
     }
