@@ -12,10 +12,7 @@ public struct Deck: AsyncParsableCommand {
       Environments: sandbox (the default: a local sandbox deck starts on demand), local (deck sandbox serve), dev, staging,
       production, and any you add with `deck env add`.
       """,
-      exits: [
-        .failure("failure (including a bad config or token file, and 404)"), .usage(), .rejected(), .unavailable(),
-        .unauthorized("not authenticated or not allowed"), .interrupted(),
-      ]),
+      exits: ExitDoc.all),
     version: DeckVersion.current,
     subcommands: Registry.modules.commands)
 

@@ -25,25 +25,41 @@ public struct ExitDoc: Sendable, Equatable {
   public static func interrupted(_ meaning: String = "interrupted") -> ExitDoc {
     ExitDoc(code: ExitCode.interrupted, meaning: meaning)
   }
+
+  /// Every exit code deck has, worded as the README's table words them: what `deck --help`
+  /// lists, and what running a line (`deck run`, the REPL) can end with.
+  public static let all: [ExitDoc] = [
+    .failure("failure (including a bad config or token file, and 404)"), .usage(), .rejected(), .unavailable(),
+    .unauthorized("not authenticated or not allowed"), .interrupted(),
+  ]
 }
 
 /// Help texts from one place: discussions are reflowed into paragraphs (so the argument
 /// parser wraps them once, at the terminal's width), and exit codes are worded from one table.
+///
+/// Every command's configuration builds its discussion with `discussion(_:exits:)`, so its
+/// `--help` (and man page) ends with the exit codes it can return; a test walks the command
+/// tree for it. Codes several commands share are declared once, as a list their
+/// configurations start from (`SandboxOperator.exits`, a module's list) and add to.
 public enum HelpText {
-  /// `text` reflowed, then a paragraph listing the exit codes (0 first, then `exits` in order).
-  /// Source text may be wrapped at any width: lines of a paragraph are joined; a blank line
-  /// separates paragraphs; lines that start with "-", "*", "$" or two spaces stay lines.
-  public static func discussion(_ text: String, exits: [ExitDoc]) -> String {
+  /// `text` reflowed, then a paragraph listing the exit codes (0 first, then `exits` by code;
+  /// a code given twice is listed once, with the meaning given last, so a command's own
+  /// meaning replaces a shared list's). Source text may be wrapped at any width: lines of a
+  /// paragraph are joined; a blank line separates paragraphs; lines that start with "-", "*",
+  /// "$" or two spaces stay lines.
+  public static func discussion(_ text: String = "", exits: [ExitDoc]) -> String {
     var paragraphs = reflow(text)
     paragraphs.append(exitCodes(exits))
     return paragraphs.joined(separator: "\n\n")
   }
 
   /// "Exit codes:" and one line per code, in order of code, 0 first.
-  public static func exitCodes(_ exits: [ExitDoc]) -> String {
+  static func exitCodes(_ exits: [ExitDoc]) -> String {
+    var meanings: [Int32: String] = [:]
+    for exit in exits { meanings[exit.code] = exit.meaning }
     var text = "Exit codes:\n  " + padded(String(ExitCode.success), to: 5) + "ok"
-    for exit in exits.sorted(by: { $0.code < $1.code }) {
-      text += "\n  " + padded(String(exit.code), to: 5) + exit.meaning
+    for (code, meaning) in meanings.sorted(by: { $0.key < $1.key }) {
+      text += "\n  " + padded(String(code), to: 5) + meaning
     }
     return text
   }

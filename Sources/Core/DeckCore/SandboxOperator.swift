@@ -8,6 +8,13 @@ import OpenAPIRuntime
 /// sandbox: the core's and each feature's. Nothing is sent to an environment that is not
 /// marked as a sandbox, and the admin token goes only to the URL configured with it.
 public enum SandboxOperator {
+  /// What every operator command can exit with, besides its own codes (which it adds, or
+  /// words for itself, in its help's `HelpText.discussion`).
+  public static let exits: [ExitDoc] = [
+    .usage("bad input, or not a sandbox"),
+    .unauthorized("no admin token for this sandbox, or the wrong one"), .unavailable("the sandbox cannot be reached"),
+  ]
+
   /// A client for operator endpoints under `path` on `service`'s URL, once the environment is
   /// known to be a sandbox.
   public static func client<Client>(

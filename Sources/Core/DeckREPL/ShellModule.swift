@@ -18,12 +18,13 @@ struct ReplCommand: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "repl", _superCommandName: "deck",
     abstract: "Start the interactive shell (also: `deck` with no arguments on a terminal).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Readline editing, history (Ctrl-R searches it), and Tab completion of commands, flags, values \
       and brokerage names. Built-ins: help, history [N], history --export FILE (this session's \
       successful commands as a script for `deck run`), edit (the last line in $VISUAL or $EDITOR, then \
       run what is saved), use ENV, clear, exit. Ctrl-C clears the line, or cancels the running command.
-      """)
+      """, exits: [.usage("already in the REPL")]))
 
   @OptionGroup var global: GlobalOptions
 
@@ -38,11 +39,13 @@ struct RunCommand: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "run", _superCommandName: "deck",
     abstract: "Run the deck commands in a file (or stdin, `-`), one per line.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Lines are split like shell words; `#` starts a comment and a leading `deck` is optional. Like \
       `sh -e`, the first failing command stops the run and its exit code is deck's. Output is exactly \
       what each command prints one-shot. `deck` with stdin not a terminal does the same as `deck run -`.
-      """)
+      """,
+      exits: ExitDoc.all + [.usage("the script cannot be read, a quote is left open, or a line's usage error")]))
 
   @OptionGroup var global: GlobalOptions
 
@@ -82,12 +85,13 @@ struct CompletionCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "completion", _superCommandName: "deck",
     abstract: "Print the completion script for bash, zsh or fish.",
-    discussion: """
-      bash: deck completion bash > ~/.local/share/bash-completion/completions/deck
-      zsh:  deck completion zsh > "${fpath[1]}/_deck"
-      fish: deck completion fish > ~/.config/fish/completions/deck.fish
+    discussion: HelpText.discussion(
+      """
       Dynamic values (brokerage names, environments, accounts) come from deck itself.
-      """)
+        bash: deck completion bash > ~/.local/share/bash-completion/completions/deck
+        zsh:  deck completion zsh > "${fpath[1]}/_deck"
+        fish: deck completion fish > ~/.config/fish/completions/deck.fish
+      """, exits: [.usage("an unknown shell")]))
 
   enum Shell: String, ExpressibleByArgument, CaseIterable {
     case bash, zsh, fish
@@ -115,11 +119,12 @@ struct PluginsCommand: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "plugins", _superCommandName: "deck",
     abstract: "List external plugins: executables named deck-NAME on PATH.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       `deck NAME …` runs deck-NAME with DECK_ENV and the environment's service URLs \
       (DECK_FLYR_URL, …) set, but never the token: a plugin that needs one runs `deck auth token`. \
       A built-in command always wins a name clash.
-      """)
+      """, exits: []))
 
   @OptionGroup var global: GlobalOptions
 

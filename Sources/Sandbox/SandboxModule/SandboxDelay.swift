@@ -5,7 +5,7 @@ struct SandboxDelay: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "delay", _superCommandName: "deck",
     abstract: "Delay every API response of the sandbox, to try timeouts and Ctrl-C (0 turns it off).",
-    discussion: "Without a number, prints the delay in force.")
+    discussion: HelpText.discussion("Without a number, prints the delay in force.", exits: SandboxOperator.exits))
 
   @OptionGroup var global: GlobalOptions
 

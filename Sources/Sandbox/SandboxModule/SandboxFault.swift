@@ -22,10 +22,7 @@ struct SandboxFault: ParsableCommand {
 typealias FaultSchema = SandboxAdminAPI.Components.Schemas.Fault
 
 /// What `deck sandbox fault …` can exit with.
-let faultExits: [ExitDoc] = [
-  .usage("a bad rule, or not a sandbox (nothing was sent)"),
-  .unauthorized("no admin token for this sandbox, or the wrong one"), .unavailable("the sandbox cannot be reached"),
-]
+let faultExits: [ExitDoc] = SandboxOperator.exits + [.usage("a bad rule, or not a sandbox (nothing was sent)")]
 
 struct FaultAdd: DeckCommand {
   static let configuration = CommandConfiguration(
@@ -153,7 +150,7 @@ struct FaultList: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "list", _superCommandName: "deck",
     abstract: "List the fault rules in force, in the order they are tried.",
-    discussion: HelpText.exitCodes(faultExits))
+    discussion: HelpText.discussion(exits: faultExits))
 
   @OptionGroup var global: GlobalOptions
 
@@ -170,7 +167,7 @@ struct FaultList: DeckCommand {
 struct FaultClear: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "clear", _superCommandName: "deck", abstract: "Remove one fault rule, or all of them.",
-    discussion: HelpText.exitCodes(faultExits + [.failure("no rule with that id")]))
+    discussion: HelpText.discussion(exits: faultExits + [.failure("no rule with that id")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -21,7 +21,8 @@ struct SandboxCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
     CommandConfiguration(
       commandName: "sandbox", abstract: SandboxModule.summary,
-      discussion: """
+      discussion: HelpText.discussion(
+        """
         The sandbox implements every backend contract on SQLite. In the `sandbox` environment (the
         default) deck starts it on demand as a background process, deck-sandbox, which exits after
         15 idle minutes (DECK_SANDBOX_IDLE_TIMEOUT, in seconds; 0: never); `deck sandbox status`
@@ -30,6 +31,10 @@ struct SandboxCommand: ParsableCommand {
         The operator commands act on the sandbox of the current environment, through admin endpoints
         under /__sandbox that only the sandbox serves; they refuse environments that are not sandboxes.
         """,
+        exits: SandboxOperator.exits + [
+          .failure("failure: the sandbox could not start, or what an operator command names does not exist"),
+          .unavailable("the sandbox cannot be reached or started"),
+        ]),
       subcommands: [
         SandboxServe.self, SandboxStatus.self, SandboxStop.self, SandboxSeed.self, SandboxReset.self, SandboxDelay.self,
         SandboxTrigger.self, SandboxInspect.self,

@@ -4,7 +4,8 @@ import DeckCore
 struct SandboxReset: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "reset", _superCommandName: "deck",
-    abstract: "Delete everything in the sandbox and seed it again from scratch.")
+    abstract: "Delete everything in the sandbox and seed it again from scratch.",
+    discussion: HelpText.discussion(exits: SandboxOperator.exits))
 
   @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,8 @@ struct SandboxSeed: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "seed", _superCommandName: "deck",
     abstract:
-      "Seed the demo data (brokerages, owner@sandbox.test / sandbox), or add synthetic brokerages for benchmarks.")
+      "Seed the demo data (brokerages, owner@sandbox.test / sandbox), or add synthetic brokerages for benchmarks.",
+    discussion: HelpText.discussion(exits: SandboxOperator.exits))
 
   @OptionGroup var global: GlobalOptions
 

@@ -8,10 +8,11 @@ struct AuthLogin: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "login", _superCommandName: "deck",
     abstract: "Sign in with a password, or store a token you already have.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Password sign-in is Supabase-compatible: POST /auth/v1/token?grant_type=password.
       With --with-token, the access token is read from stdin and stored as is.
-      """)
+      """, exits: [.usage(), .unavailable(), .unauthorized("wrong email or password")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,8 @@ import DeckSupport
 struct AuthLogout: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "logout", _superCommandName: "deck",
-    abstract: "Sign out (the active account by default) and forget its tokens.")
+    abstract: "Sign out (the active account by default) and forget its tokens.",
+    discussion: HelpText.discussion(exits: [.usage("not signed in, or no such account")]))
 
   @OptionGroup var global: GlobalOptions
 

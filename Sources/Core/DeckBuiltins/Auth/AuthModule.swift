@@ -18,10 +18,16 @@ public enum AuthModule: DeckModule {
 struct AuthCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "auth", abstract: AuthModule.summary,
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Tokens are kept per environment and account in tokens.json (mode 0600) in deck's config directory.
       DECK_TOKEN overrides the stored token. Tokens are only sent to their own environment's hosts.
       """,
+      exits: [
+        .failure("failure (including a token file that cannot be read or written)"), .usage(),
+        .rejected("the email is taken, or the password too weak"), .unavailable(),
+        .unauthorized("not signed in, a wrong password, or a session that ended"),
+      ]),
     subcommands: [
       AuthSignup.self, AuthLogin.self, AuthStatus.self, AuthSwitch.self, AuthLogout.self, AuthToken.self,
     ])

@@ -8,7 +8,12 @@ import Foundation
 struct AuthStatus: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "status", _superCommandName: "deck",
-    abstract: "Show the signed-in accounts of the environment, and check the active one with the server.")
+    abstract: "Show the signed-in accounts of the environment, and check the active one with the server.",
+    discussion: HelpText.discussion(
+      exits: [
+        .unavailable("the auth service cannot be reached (not with --offline)"),
+        .unauthorized("not signed in, or the session is no longer valid"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,10 @@ import DeckSupport
 
 struct AuthSwitch: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "switch", _superCommandName: "deck", abstract: "Make another signed-in account the active one.")
+    commandName: "switch", _superCommandName: "deck", abstract: "Make another signed-in account the active one.",
+    discussion: HelpText.discussion(exits: [
+      .usage("no account named (the signed-in ones are listed), or no such account")
+    ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -4,7 +4,12 @@ import DeckCore
 struct AuthToken: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "token", _superCommandName: "deck",
-    abstract: "Print the active account's access token (refreshed if expired), for scripts and plugins.")
+    abstract: "Print the active account's access token (refreshed if expired), for scripts and plugins.",
+    discussion: HelpText.discussion(
+      exits: [
+        .unavailable("the token expired and the auth service cannot be reached to refresh it"),
+        .unauthorized("not signed in, or the session expired and could not be refreshed"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,12 @@ import DeckSupport
 
 struct EnvAdd: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "add", _superCommandName: "deck", abstract: "Add an environment, empty or copied from another one.")
+    commandName: "add", _superCommandName: "deck", abstract: "Add an environment, empty or copied from another one.",
+    discussion: HelpText.discussion(
+      exits: [
+        .failure("the config file cannot be read or written"),
+        .usage("a bad name, an environment that exists, or an unknown --from (nothing was changed)"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

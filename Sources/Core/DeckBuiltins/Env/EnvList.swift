@@ -5,6 +5,7 @@ import DeckCore
 struct EnvList: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "list", _superCommandName: "deck", abstract: "List environments; * marks the current one.",
+    discussion: HelpText.discussion(exits: [.failure("the config file cannot be read")]),
     aliases: ["ls"])
 
   @OptionGroup var global: GlobalOptions

@@ -13,11 +13,16 @@ public enum EnvModule: DeckModule {
 struct EnvCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "env", abstract: EnvModule.summary,
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       An environment maps each backend service (\(Service.allCases.map(\.rawValue).joined(separator: ", "))) to a base URL.
       Precedence: --env, then DECK_ENV, then the config file's current environment, then `sandbox`.
       DECK_<SERVICE>_URL overrides one service's URL.
       """,
+      exits: [
+        .failure("the config file cannot be read or written, or plain http to a host that is not loopback"),
+        .usage("an unknown environment, a bad name, URL or setting (nothing was changed)"),
+      ]),
     subcommands: [EnvList.self, EnvShow.self, EnvUse.self, EnvAdd.self, EnvSet.self, EnvRemove.self])
 }
 

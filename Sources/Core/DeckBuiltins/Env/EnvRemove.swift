@@ -5,7 +5,10 @@ import DeckSupport
 
 struct EnvRemove: DeckCommand {
   static let configuration = CommandConfiguration(
-    commandName: "remove", _superCommandName: "deck", abstract: "Remove an environment you added.", aliases: ["rm"])
+    commandName: "remove", _superCommandName: "deck", abstract: "Remove an environment you added.",
+    discussion: HelpText.discussion(
+      exits: [.failure("the config file cannot be read or written"), .usage("a built-in or unknown environment")]),
+    aliases: ["rm"])
 
   @OptionGroup var global: GlobalOptions
 

@@ -7,12 +7,17 @@ struct EnvSet: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "set", _superCommandName: "deck",
     abstract: "Set service URLs (SERVICE=URL) or settings of an environment.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")). An empty URL (SERVICE=) unsets one.
       Settings: allow-insecure-http=true|false, sandbox=true|false, sandbox-admin-token=TOKEN (the
       admin token `deck sandbox serve` prints, for a sandbox it could not save it for; empty unsets it).
       Plain http is allowed only to loopback hosts unless allow-insecure-http is true.
-      """)
+      """,
+      exits: [
+        .failure("the config file cannot be read or written, or plain http to a host that is not loopback"),
+        .usage("an unknown environment, service or setting, or a bad URL (nothing was changed)"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

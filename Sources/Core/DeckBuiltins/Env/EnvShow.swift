@@ -6,7 +6,10 @@ import DeckSupport
 struct EnvShow: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "show", _superCommandName: "deck",
-    abstract: "Show an environment's service URLs (the current one by default).")
+    abstract: "Show an environment's service URLs (the current one by default).",
+    discussion: HelpText.discussion(exits: [
+      .failure("the config file cannot be read"), .usage("an unknown environment"),
+    ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -6,7 +6,9 @@ import DeckSupport
 struct EnvUse: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "use", _superCommandName: "deck",
-    abstract: "Make an environment the current one (saved in the config file).")
+    abstract: "Make an environment the current one (saved in the config file).",
+    discussion: HelpText.discussion(
+      exits: [.failure("the config file cannot be read or written"), .usage("an unknown environment")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -15,7 +15,8 @@ public enum BrokerageModule: DeckModule {
 
 struct BrokerageCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "brokerage", abstract: BrokerageModule.summary, subcommands: [BrokerageSearch.self])
+    commandName: "brokerage", abstract: BrokerageModule.summary,
+    discussion: HelpText.discussion(exits: [.usage(), .unavailable()]), subcommands: [BrokerageSearch.self])
 }
 
 /// Brokerage names from the search endpoint: the terminal form of the typeahead.

@@ -16,10 +16,7 @@ struct KioskApprove: DeckCommand {
       command marks it done once the time is up). Without colour, the code is drawn for a dark
       terminal background. With --json, the URL instead of the drawing.
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"),
-      ]))
+      exits: KioskModule.commandExits))
 
   @OptionGroup var global: GlobalOptions
 

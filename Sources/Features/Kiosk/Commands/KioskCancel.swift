@@ -10,10 +10,7 @@ struct KioskCancel: DeckCommand {
       Sends nothing: the session stays PENDING on the backend, but this kiosk does not pick it up
       again; the next purchase at the store comes up as usual.
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"),
-      ]))
+      exits: KioskModule.commandExits))
 
   @OptionGroup var global: GlobalOptions
 

@@ -11,10 +11,7 @@ struct KioskDecline: DeckCommand {
       Calls POST /api/v1/kiosk/{storeId}/sessions/{sessionId}/decline. When the call fails the
       kiosk stays on consent, so you can answer again.
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"),
-      ]))
+      exits: KioskModule.commandExits))
 
   @OptionGroup var global: GlobalOptions
 

@@ -11,10 +11,7 @@ struct KioskDone: DeckCommand {
       says, the kiosk moves on even when that call fails; the command then reports the failure
       with its exit code.
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"),
-      ]))
+      exits: KioskModule.commandExits))
 
   @OptionGroup var global: GlobalOptions
 

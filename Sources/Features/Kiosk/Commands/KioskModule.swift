@@ -11,6 +11,12 @@ public enum KioskModule: DeckModule {
   public static var sandboxCommands: SandboxCommands {
     SandboxCommands(inspect: [InspectSession.self, InspectStore.self], trigger: [TriggerPurchase.self])
   }
+
+  /// What a one-shot kiosk command (and `run`, which adds an interruption) can exit with.
+  static let commandExits: [ExitDoc] = [
+    .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
+    .unavailable("backend unreachable"),
+  ]
 }
 
 struct KioskCommand: ParsableCommand {

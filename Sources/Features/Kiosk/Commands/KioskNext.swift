@@ -14,10 +14,7 @@ struct KioskNext: DeckCommand {
       to the rating screen and the total and items are shown; otherwise it stays idle (exit 0).
       With --wait, polls every --poll-interval seconds (7, as the idle screen does) until one comes.
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"),
-      ]))
+      exits: KioskModule.commandExits))
 
   @OptionGroup var global: GlobalOptions
 

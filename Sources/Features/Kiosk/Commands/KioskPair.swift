@@ -14,10 +14,7 @@ struct KioskPair: DeckCommand {
       for the environment and goes to idle. An unknown store is an error (exit 1) and nothing is
       saved. A paired kiosk must be unpaired first (deck kiosk unpair).
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"),
-      ]))
+      exits: KioskModule.commandExits))
 
   @OptionGroup var global: GlobalOptions
 

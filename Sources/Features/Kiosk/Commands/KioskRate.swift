@@ -12,10 +12,7 @@ struct KioskRate: DeckCommand {
       A rating outside 1-5 is a usage error (exit 64) and nothing is sent. When the call fails
       the kiosk stays on rating, so you can rate again or cancel.
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"),
-      ]))
+      exits: KioskModule.commandExits))
 
   @OptionGroup var global: GlobalOptions
 

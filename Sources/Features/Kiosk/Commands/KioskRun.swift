@@ -27,10 +27,7 @@ struct KioskRun: DeckCommand {
       The kiosk uses the environment's saved pairing (deck kiosk pair), or --store for this run
       only. Pairing or re-pairing on the full-screen kiosk is saved.
       """,
-      exits: [
-        .failure("failure, or an unknown store or session"), .usage(), .rejected("rejected by the backend"),
-        .unavailable("backend unreachable"), .interrupted(),
-      ]))
+      exits: KioskModule.commandExits + [.interrupted()]))
 
   @OptionGroup var global: GlobalOptions
 

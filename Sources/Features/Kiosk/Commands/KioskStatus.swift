@@ -5,7 +5,9 @@ struct KioskStatus: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "status", _superCommandName: "deck",
     abstract: "Show the paired store, the current screen and the session.",
-    discussion: "Sends nothing: a handoff whose time ran out is marked done by the next command, not by this one.")
+    discussion: HelpText.discussion(
+      "Sends nothing: a handoff whose time ran out is marked done by the next command, not by this one.",
+      exits: [.failure("the kiosk's state cannot be read"), .usage()]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -8,9 +8,8 @@ import KioskRules
 /// and Ctrl-R (hidden, the logo's long press) opens the settings with Re-pair; 1-5 or the
 /// arrows and Enter rate, Esc cancels; y/n (or ←/→ and Enter) answer; Enter is Done.
 /// Ctrl-C stops the kiosk.
-final class TerminalKiosk {
+final class TerminalKiosk: FullScreenApp {
   enum Event: Sendable {
-    case terminal(TerminalEvent)
     case tick
     case result(KioskRequest, Result<KioskResponse, DeckError>)
   }
@@ -28,8 +27,7 @@ final class TerminalKiosk {
   /// Whether pairing on the pairing screen is saved (not when the run was given --store).
   var savesPairing: Bool
   private var qrCode: (url: String, code: QRCode)?
-  private let renderer = FrameRenderer()
-  private var continuation: AsyncStream<Event>.Continuation?
+  private var events: FullScreenEvents<Event>?
   private var previousScreen: KioskScreen?
 
   init(
@@ -51,50 +49,37 @@ final class TerminalKiosk {
   }
 
   func run() async throws -> Outcome {
-    let terminal = try RawTerminal(purpose: "The terminal kiosk")
-    defer { terminal.restore() }
-    let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-    self.continuation = continuation
-    terminal.startReading { continuation.yield(.terminal($0)) }
-    let ticker = Task {
+    try await FullScreenLoop.run(self, purpose: "The terminal kiosk")
+  }
+
+  func begin(_ events: FullScreenEvents<Event>) {
+    self.events = events
+    // The state machine's timers, until the kiosk stops.
+    Task {
       while !Task.isCancelled {
         try? await Task.sleep(for: .milliseconds(100))
-        continuation.yield(.tick)
+        guard events.post(.tick) else { return }
       }
     }
-    defer { ticker.cancel() }
     if !interface.pairingText.isEmpty, let request = try? state.pair(storeId: interface.pairingText) {
       start(request)
     }
-    screenChanged()
-    draw(terminal)
-    return await withTaskCancellationHandler {
-      for await event in events {
-        switch event {
-        case .terminal(.keys(let keys)):
-          for key in keys {
-            if let outcome = handle(key) { return outcome }
-          }
-        case .terminal(.resize):
-          renderer.invalidate()
-        case .terminal(.interrupt):
-          return .interrupted
-        case .terminal(.endOfInput):
-          return .quit
-        case .tick:
-          interface.spinnerFrame += 1
-          if let request = state.tick(at: Date()) { start(request) }
-        case .result(let request, let result):
-          receive(request, result)
-        }
-        screenChanged()
-        draw(terminal)
-      }
-      return .interrupted
-    } onCancel: {
-      continuation.finish()
-    }
   }
+
+  func handle(event: Event) -> Outcome? {
+    switch event {
+    case .tick:
+      interface.spinnerFrame += 1
+      if let request = state.tick(at: Date()) { start(request) }
+    case .result(let request, let result):
+      receive(request, result)
+    }
+    return nil
+  }
+
+  func interrupted() -> Outcome? { .interrupted }
+  func inputEnded() -> Outcome { .quit }
+  func cancelled() -> Outcome { .interrupted }
 
   // MARK: Events
 
@@ -193,7 +178,7 @@ final class TerminalKiosk {
   /// Performs a request in the background; its result comes back as an event.
   func start(_ request: KioskRequest) {
     let service = service
-    let continuation = continuation
+    let events = events
     Task {
       let result: Result<KioskResponse, DeckError>
       do {
@@ -201,7 +186,7 @@ final class TerminalKiosk {
       } catch {
         result = .failure(ErrorPresenter.deckError(for: error))
       }
-      continuation?.yield(.result(request, result))
+      events?.post(.result(request, result))
     }
   }
 
@@ -239,12 +224,13 @@ final class TerminalKiosk {
     }
   }
 
-  func draw(_ terminal: RawTerminal) {
-    let size = terminal.size
+  /// The screen; first the screen-local resets of a screen change (`screenChanged`).
+  func frame(columns: Int, rows: Int) -> [String] {
+    screenChanged()
     let url = state.currentScreen == .handoff ? state.handoffURL(baseURL: service.baseURL) : nil
     let view = KioskScreenView(
-      state: state, interface: interface, columns: size.columns, rows: size.rows, now: Date(), handoffURL: url,
+      state: state, interface: interface, columns: columns, rows: rows, now: Date(), handoffURL: url,
       qrCode: url != nil && qrCode?.url == url ? qrCode?.code : nil, output: context.output)
-    renderer.draw(view.frame(), columns: size.columns, rows: size.rows)
+    return view.frame()
   }
 }

@@ -6,7 +6,12 @@ struct KioskUnpair: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "unpair", _superCommandName: "deck",
     abstract: "Forget the paired store (the idle screen's hidden Re-pair).",
-    discussion: "Only on idle: finish or cancel a session first. Pair again with deck kiosk pair STORE_ID.")
+    discussion: HelpText.discussion(
+      "Only on idle: finish or cancel a session first. Pair again with deck kiosk pair STORE_ID.",
+      exits: [
+        .failure("the kiosk's state cannot be read or saved"), .usage("the kiosk is not on idle (nothing was changed)"),
+        .unavailable("backend unreachable (marking a handoff whose time ran out done)"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -10,9 +10,8 @@ import MbtiRules
 /// answered page goes on); n or Tab is Next (Submit on the last page), b is Back; Ctrl-C, q or
 /// Esc ask whether to keep the answers for --resume. Next with a gap rings the bell and jumps
 /// to the first missing question. The result is revealed with a bar per axis.
-final class MbtiQuizScreen {
+final class MbtiQuizScreen: FullScreenApp {
   enum Event: Sendable {
-    case terminal(TerminalEvent)
     case submitted(Result<MbtiStore.SavedResult, DeckError>)
     case frame
   }
@@ -33,8 +32,7 @@ final class MbtiQuizScreen {
   var askingToQuit = false
   var result: MbtiStore.SavedResult?
   var revealed = 1.0
-  private let renderer = FrameRenderer()
-  private var continuation: AsyncStream<Event>.Continuation?
+  private var events: FullScreenEvents<Event>?
 
   init(quiz: MbtiQuiz, flow: MbtiQuizFlow, output: Output, reduceMotion: Bool) {
     self.quiz = quiz
@@ -45,44 +43,38 @@ final class MbtiQuizScreen {
   }
 
   func run() async throws -> Outcome {
-    let terminal = try RawTerminal(purpose: "The full-screen quiz")
-    defer { terminal.restore() }
-    let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-    self.continuation = continuation
-    terminal.startReading { continuation.yield(.terminal($0)) }
-    draw(terminal)
-    return await withTaskCancellationHandler {
-      for await event in events {
-        switch event {
-        case .terminal(.keys(let keys)):
-          for key in keys {
-            if let outcome = handle(key) { return outcome }
-          }
-        case .terminal(.resize):
-          renderer.invalidate()
-        case .terminal(.interrupt):
-          askingToQuit = true
-        case .terminal(.endOfInput):
-          return .kept
-        case .submitted(.success(let saved)):
-          quiz.submitSucceeded()
-          result = saved
-          status = nil
-          startReveal()
-        case .submitted(.failure(let error)):
-          quiz.submitFailed(error.message)
-          status = nil
-        case .frame:
-          revealed = min(1, revealed + 0.1)
-          if revealed < 1 { scheduleFrame() }
-        }
-        draw(terminal)
-      }
-      return .kept
-    } onCancel: {
-      continuation.finish()
-    }
+    try await FullScreenLoop.run(self, purpose: "The full-screen quiz")
   }
+
+  func begin(_ events: FullScreenEvents<Event>) {
+    self.events = events
+  }
+
+  func handle(event: Event) -> Outcome? {
+    switch event {
+    case .submitted(.success(let saved)):
+      quiz.submitSucceeded()
+      result = saved
+      status = nil
+      startReveal()
+    case .submitted(.failure(let error)):
+      quiz.submitFailed(error.message)
+      status = nil
+    case .frame:
+      revealed = min(1, revealed + 0.1)
+      if revealed < 1 { scheduleFrame() }
+    }
+    return nil
+  }
+
+  /// SIGINT asks, as Ctrl-C does.
+  func interrupted() -> Outcome? {
+    askingToQuit = true
+    return nil
+  }
+
+  func inputEnded() -> Outcome { .kept }
+  func cancelled() -> Outcome { .kept }
 
   // MARK: Keys
 
@@ -160,13 +152,13 @@ final class MbtiQuizScreen {
       status = "Question \(index + 1) is not answered yet."
       cursor = 3
     case .send(let payload):
-      let continuation = continuation
+      let events = events
       let flow = flow
       Task {
         do {
-          continuation?.yield(.submitted(.success(try await flow.submit(payload))))
+          events?.post(.submitted(.success(try await flow.submit(payload))))
         } catch {
-          continuation?.yield(.submitted(.failure(ErrorPresenter.deckError(for: error))))
+          events?.post(.submitted(.failure(ErrorPresenter.deckError(for: error))))
         }
       }
     }
@@ -180,19 +172,14 @@ final class MbtiQuizScreen {
   }
 
   func scheduleFrame() {
-    let continuation = continuation
+    let events = events
     Task {
       try? await Task.sleep(for: .milliseconds(40))
-      continuation?.yield(.frame)
+      events?.post(.frame)
     }
   }
 
   // MARK: Drawing
-
-  func draw(_ terminal: RawTerminal) {
-    let size = terminal.size
-    renderer.draw(frame(columns: size.columns, rows: size.rows), columns: size.columns, rows: size.rows)
-  }
 
   /// Exactly `rows` lines, none wider than the terminal.
   func frame(columns: Int, rows: Int) -> [String] {

@@ -7,7 +7,7 @@ import PrefsRules
 struct PrefsLocation: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "location", abstract: "Set the home location, and look up its coordinates.",
-    subcommands: [LocationSet.self])
+    discussion: HelpText.discussion(exits: LocationSet.exits), subcommands: [LocationSet.self])
 }
 
 struct LocationSet: DeckCommand {
@@ -24,10 +24,12 @@ struct LocationSet: DeckCommand {
 
       $ deck prefs location set --address "77 Massachusetts Ave" --city Cambridge --state ma --zip 02139 --geocode
       """,
-      exits: [
-        .failure("the geocoder found no match (nothing was saved)"), .usage("a bad value (nothing was sent)"),
-        .rejected(), .unavailable("the recruiting service or the geocoder could not be reached"), .unauthorized(),
-      ]))
+      exits: exits))
+
+  static let exits: [ExitDoc] = [
+    .failure("the geocoder found no match (nothing was saved)"), .usage("a bad value (nothing was sent)"),
+    .rejected(), .unavailable("the recruiting service or the geocoder could not be reached"), .unauthorized(),
+  ]
 
   @OptionGroup var global: GlobalOptions
 

@@ -29,7 +29,7 @@ struct WorkspaceCommand: ParsableCommand {
       """,
       exits: [
         .failure("not found or timed out"), .usage(), .rejected("rejected by the server (400)"), .unavailable(),
-        .unauthorized(),
+        .unauthorized(), .interrupted("interrupted (subscribe --wait)"),
       ]),
     subcommands: [
       WorkspaceAccess.self, WorkspaceRoute.self, WorkspaceOnboard.self, WorkspaceInvite.self, WorkspaceSubscribe.self,

@@ -5,10 +5,11 @@ import DeckSupport
 struct InspectSession: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "session", _superCommandName: "deck", abstract: "Show a review session as the sandbox stores it.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Shows publicId, status, starRating, generatedReviewText and the order. Exit code 1 when
       the session does not exist.
-      """)
+      """, exits: SandboxOperator.exits + [.failure("no such session")]))
 
   @OptionGroup var global: GlobalOptions
 

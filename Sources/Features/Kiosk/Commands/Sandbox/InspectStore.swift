@@ -5,10 +5,11 @@ import DeckSupport
 struct InspectStore: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "store", _superCommandName: "deck", abstract: "Show a store as the sandbox stores it.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       Shows publicId, lastApprovedSessionId (null until a session is approved) and how many of
       its sessions are in each status. Exit code 1 when the store does not exist.
-      """)
+      """, exits: SandboxOperator.exits + [.failure("no such store")]))
 
   @OptionGroup var global: GlobalOptions
 

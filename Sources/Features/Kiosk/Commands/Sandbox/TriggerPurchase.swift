@@ -7,12 +7,13 @@ struct TriggerPurchase: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "purchase", _superCommandName: "deck",
     abstract: "Create a PENDING review session with its order (as the Square webhook would).",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       The kiosk paired with the store picks the session up on its next poll. Without --item, one
       to three items are picked from the demo boutique's catalogue; without --total, the items'
       prices add up to it; with both, the total is spread over the items. The seeded stores are
       store_demo and store_abc123. Prints the new session (with --json, as the sandbox stores it).
-      """)
+      """, exits: SandboxOperator.exits + [.failure("no such store")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -13,10 +13,7 @@ struct InspectEvents: DeckCommand {
       The newest --limit events (1000 unless given), oldest first; --user and --type narrow them
       down. With --json, an array of {id, user_id, event_type, details, created_at}.
       """,
-      exits: [
-        .usage("bad input, or not a sandbox"), .unauthorized("no admin token for this sandbox, or the wrong one"),
-        .unavailable("the sandbox cannot be reached"),
-      ]))
+      exits: SandboxOperator.exits))
 
   @OptionGroup var global: GlobalOptions
 

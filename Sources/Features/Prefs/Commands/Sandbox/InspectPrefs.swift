@@ -16,7 +16,7 @@ struct InspectPrefs: DeckCommand {
       newest first. With --json: {email, role, linkedAthlete, linkedParents,
       fitScoreRecalculations, categories: [{category, data, createdAt, updatedAt, history}]}.
       """,
-      exits: [.failure("no such user"), .usage("not a sandbox")]))
+      exits: SandboxOperator.exits + [.failure("no such user"), .usage("not a sandbox")]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -13,7 +13,9 @@ struct InspectWorkspace: DeckCommand {
       members with their roles and the invites. With --json, the same with snake_case keys (unset
       values are null).
       """,
-      exits: [.failure("no such user, or no workspace"), .usage("not a sandbox (nothing was sent)")]))
+      exits: SandboxOperator.exits + [
+        .failure("no such user, or no workspace"), .usage("not a sandbox (nothing was sent)"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

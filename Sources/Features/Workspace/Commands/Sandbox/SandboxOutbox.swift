@@ -6,11 +6,12 @@ struct SandboxOutbox: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "outbox", _superCommandName: "deck",
     abstract: "Show the invite emails the sandbox has sent, with their join links.",
-    discussion: """
+    discussion: HelpText.discussion(
+      """
       The sandbox sends no mail: it records every email here, like a mail catcher. Follow an invite
       with: deck workspace invite accept JOIN_LINK. With --json, the emails as an array of
       {id, to, subject, body, join_url, workspace_name, sent_at}, oldest first.
-      """)
+      """, exits: SandboxOperator.exits))
 
   @OptionGroup var global: GlobalOptions
 

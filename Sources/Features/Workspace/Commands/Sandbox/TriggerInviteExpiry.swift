@@ -11,7 +11,9 @@ struct TriggerInviteExpiry: DeckCommand {
       Moves the invite's expires_at to now; validate and accept then answer "This invite has expired".
       Takes the join link from `deck sandbox outbox` or the bare token.
       """,
-      exits: [.failure("no such invite"), .usage("bad input or not a sandbox (nothing was sent)")]))
+      exits: SandboxOperator.exits + [
+        .failure("no such invite"), .usage("bad input or not a sandbox (nothing was sent)"),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 

@@ -16,7 +16,9 @@ struct TriggerSubscription: DeckCommand {
       an offset from now (+7d, -1d, +2h, -30m); it only goes with --status trialing. Without it the
       trial end is cleared.
       """,
-      exits: [.failure("no such owner"), .usage("bad input or not a sandbox (nothing was sent)")]))
+      exits: SandboxOperator.exits + [
+        .failure("no such owner"), .usage("bad input or not a sandbox (nothing was sent)"),
+      ]))
 
   enum Status: String, ExpressibleByArgument, CaseIterable {
     case active, trialing
