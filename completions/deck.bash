@@ -381,7 +381,7 @@ _deck_env_set() {
         return
         ;;
     *)
-        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''geocoder='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
+        __deck_add_completions -W 'auth='$'\n''flyr='$'\n''kiosk='$'\n''nudge='$'\n''recruiting='$'\n''geocoder='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
         return
         ;;
     esac

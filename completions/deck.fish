@@ -361,7 +361,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck env set" trace' -l 'trace' -d 'Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck env set" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck env set" -eq 1' -fka '(__deck_custom_completion ---completion env set -- positional@0 (count (__deck_tokens -pc)) (__deck_tokens -tC))'
-complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck env set" -ge 2' -fka 'flyr= kiosk= recruiting= nudge= auth= geocoder= allow-insecure-http= sandbox= sandbox-admin-token='
+complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck env set" -ge 2' -fka 'auth= flyr= kiosk= nudge= recruiting= geocoder= allow-insecure-http= sandbox= sandbox-admin-token='
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck env set" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck env set" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck env remove" env' -l 'env' -d 'The environment to use (overrides DECK_ENV and the config file).' -rfka '(__deck_custom_completion ---completion env remove -- --env (count (__deck_tokens -pc)) (__deck_tokens -tC))'
