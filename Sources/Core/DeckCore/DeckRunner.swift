@@ -89,7 +89,8 @@ public enum DeckRunner {
     }
     // Usage errors quote the words of the line, which may come from a script or a pipe:
     // Output strips their control characters.
-    let message = root.fullMessage(for: error)
+    var message = root.fullMessage(for: error)
+    if code == 0 { message = HelpText.condensingGlobalOptions(message) }
     if !message.isEmpty {
       if code == 0 { session.output.line(message) } else { session.output.info(message) }
     }

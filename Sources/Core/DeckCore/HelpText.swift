@@ -1,3 +1,4 @@
+import ArgumentParser
 import DeckSupport
 import Foundation
 
@@ -118,5 +119,50 @@ public enum HelpText {
   /// `text` padded with spaces to `width` characters (cut to it when longer).
   private static func padded(_ text: String, to width: Int) -> String {
     text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
+  }
+}
+
+extension HelpText {
+  /// The options every command has (`GlobalOptions`), as argument-parser writes them in a usage
+  /// line, e.g. `[--env <env>] [--json] … [--timeout <seconds>]`.
+  /// (argument-parser names the type first, as if it were a command: that name is dropped.)
+  static let globalUsage: String = {
+    let usage = GlobalOptions.usageString()
+    return usage.firstIndex(of: "[").map { String(usage[$0...]) } ?? usage
+  }()
+
+  /// Their long names, in order (`--env`, `--json`, …), read from that usage.
+  static let globalNames: [String] = globalUsage.split(separator: " ").compactMap { word in
+    let name = word.drop { $0 == "[" }.prefix { $0 == "-" || $0.isLetter || $0.isNumber }
+    return name.hasPrefix("--") ? String(name) : nil
+  }
+
+  /// A subcommand's help with the global options named once instead of described again: the
+  /// usage says `[global options]`, OPTIONS keeps the command's own, and a GLOBAL OPTIONS line
+  /// names them and points to `deck --help`, which describes them (as gh's INHERITED FLAGS do).
+  /// The root's help, and any text that is not a subcommand's help, is returned unchanged.
+  public static func condensingGlobalOptions(_ help: String) -> String {
+    var lines = help.components(separatedBy: "\n")
+    guard let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE: deck ") }),
+      !lines[usage].hasPrefix("USAGE: deck ["), lines[usage].contains(globalUsage),
+      let options = lines.firstIndex(of: "OPTIONS:")
+    else { return help }
+    lines[usage] = lines[usage].replacingOccurrences(of: globalUsage, with: "[global options]")
+    let globals = Set(globalNames)
+    var end = options + 1
+    var kept: [String] = []
+    var dropping = false
+    while end < lines.count, !lines[end].isEmpty {
+      let line = lines[end]
+      if line.hasPrefix("  -") {
+        let names = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
+        dropping = names.components(separatedBy: ", ").contains { globals.contains(String($0.prefix { $0 != " " })) }
+      }
+      if !dropping { kept.append(line) }
+      end += 1
+    }
+    let pointer = ["", "GLOBAL OPTIONS:", "  " + globalNames.joined(separator: ", ") + " (deck --help describes them)"]
+    lines.replaceSubrange((options + 1)..<end, with: kept + pointer)
+    return lines.joined(separator: "\n")
   }
 }
