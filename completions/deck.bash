@@ -381,7 +381,7 @@ _deck_env_set() {
         return
         ;;
     *)
-        __deck_add_completions -W 'flyr='$'\n''kiosk='$'\n''recruiting='$'\n''nudge='$'\n''auth='$'\n''geocoder='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
+        __deck_add_completions -W 'auth='$'\n''flyr='$'\n''kiosk='$'\n''nudge='$'\n''recruiting='$'\n''geocoder='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
         return
         ;;
     esac
@@ -2622,7 +2622,7 @@ _deck_sandbox_fault_add() {
 
 _deck_sandbox_fault_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --all --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
