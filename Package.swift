@@ -195,8 +195,8 @@ let package = Package(
     .target(
       name: "DeckBuiltins",
       dependencies: [
-        "DeckCore", "DeckREPL", "SandboxLaunch", "AuthAPI", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
-        openAPIRuntime, argumentParser, httpTypes,
+        "DeckCore", "DeckREPL", "SandboxLaunch", "AuthAPI", "SandboxAdminAPI", "DeckSupport", "DeckConfig", "DeckAuth",
+        "DeckNetworking", openAPIRuntime, argumentParser, httpTypes,
       ],
       path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
 
@@ -309,7 +309,7 @@ let package = Package(
         name: "DeckCoreTests",
         dependencies: [
           "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
-          "SandboxLaunch", openAPIRuntime, yams, httpTypes,
+          "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, yams, httpTypes,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(

@@ -2622,7 +2622,7 @@ _deck_sandbox_fault_add() {
 
 _deck_sandbox_fault_list() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --all --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0

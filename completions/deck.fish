@@ -213,7 +213,7 @@ function __deck_parse_tokens -S
                 case 'add'
                     __deck_parse_subcommand 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'method=' 'status=' 'retry-after=' 'latency=' 'reset' 'truncate' 'malformed' 'times=' 'probability=' 'version' 'h/help'
                 case 'list'
-                    __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'version' 'h/help'
+                    __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'all' 'version' 'h/help'
                 case 'clear'
                     __deck_parse_subcommand 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'version' 'h/help'
                 end
@@ -1113,6 +1113,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault list" csv-raw' -l 'csv-raw' -d 'With --format csv, write text that starts with =, +, -, @, a tab or CR as it is (by default it gets a leading \' so that spreadsheets do not run it as a formula).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault list" trace' -l 'trace' -d 'Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault list" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault list" all' -l 'all' -d 'Also the used-up rules (those that fired their --times), with how often each fired.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault list" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault clear" env' -l 'env' -d 'The environment to use (overrides DECK_ENV and the config file).' -rfka '(__deck_custom_completion ---completion sandbox fault clear -- --env (count (__deck_tokens -pc)) (__deck_tokens -tC))'

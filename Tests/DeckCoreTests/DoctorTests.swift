@@ -3,6 +3,7 @@ import DeckConfig
 import DeckCore
 import DeckSupport
 import Foundation
+import SandboxAdminAPI
 import Synchronization
 import Testing
 
@@ -121,18 +122,60 @@ struct DoctorTests {
       target: .probed(
         ServiceProbe(
           url: "http://127.0.0.1:9",
-          answer: .failed(DeckError(.unavailable(status: nil), "Cannot reach 127.0.0.1:9: connection refused.")))),
+          answer: .failed(
+            DeckError(
+              .unavailable(status: nil), "Cannot reach 127.0.0.1:9: connection refused.", isConnectError: true)))),
       bound: .seconds(2), now: now)
     #expect(down.status == .error)
     #expect(down.fix == "deck sandbox serve --port 9")
     #expect(down.detail.contains("connection refused"))
 
-    let slow = ServiceChecks.evaluate(
+    // No connection at all: down, with the command that serves it.
+    let silent = ServiceChecks.evaluate(
       service: .auth, environment: local,
       target: .probed(ServiceProbe(url: "http://127.0.0.1:8787", answer: .timedOut)), bound: .seconds(2), now: now)
-    #expect(slow.status == .error)
-    #expect(slow.detail.contains("did not answer within 2 s"))
-    #expect(slow.fix == "deck sandbox serve")
+    #expect(silent.status == .error)
+    #expect(silent.detail == "http://127.0.0.1:8787: no connection within 2 s")
+    #expect(silent.fix == "deck sandbox serve")
+
+    // Issue 31: it took the connection but did not answer in time: slow, never down, and the
+    // fix is what slows it (the sandbox's delay when it has one), not `deck sandbox serve`.
+    let slow = ServiceChecks.evaluate(
+      service: .auth, environment: local,
+      target: .probed(ServiceProbe(url: "http://127.0.0.1:8787", answer: .slow)), bound: .seconds(2), now: now)
+    #expect(
+      slow
+        == .warning(
+          "service auth", "http://127.0.0.1:8787 is slow: no answer within 2 s",
+          fix: "see the sandbox's delay and fault rules: deck sandbox status"))
+    let delayed = ServiceChecks.evaluate(
+      service: .auth, environment: local,
+      target: .probed(ServiceProbe(url: "http://127.0.0.1:8787", answer: .slow)), bound: .seconds(2),
+      sandboxDelay: 2000, now: now)
+    #expect(delayed.status == .warning)
+    #expect(
+      delayed.detail
+        == "http://127.0.0.1:8787 is slow: no answer within 2 s (the sandbox delays every API response by 2000 ms)")
+    #expect(delayed.fix == "deck sandbox delay 0")
+    let production = ResolvedEnvironment(
+      definition: BuiltinEnvironments.named("production")!, source: .flag, overriddenServices: [])
+    let slowServer = ServiceChecks.evaluate(
+      service: .auth, environment: production,
+      target: .probed(ServiceProbe(url: "https://auth.example.com", answer: .slow)), bound: .seconds(2), now: now)
+    #expect(slowServer.status == .warning)
+    #expect(slowServer.fix == "try again later; deck's commands wait up to --timeout SECONDS (30 by default)")
+
+    // The sandbox took the connection and broke the answer (a reset rule): not down either.
+    let broken = ServiceChecks.evaluate(
+      service: .auth, environment: local,
+      target: .probed(
+        ServiceProbe(
+          url: "http://127.0.0.1:8787",
+          answer: .failed(
+            DeckError(.unavailable(status: nil), "127.0.0.1:8787 closed the connection before answering.")))
+      ), bound: .seconds(2), now: now)
+    #expect(broken.status == .error)
+    #expect(broken.fix == "see the sandbox's fault rules: deck sandbox fault list")
 
     let failing = ServiceChecks.evaluate(
       service: .flyr, environment: local, target: .probed(answered("http://127.0.0.1:8787", status: 503)),
@@ -143,6 +186,31 @@ struct DoctorTests {
       service: .flyr, environment: local,
       target: .noURL(DeckError.configuration("no URL", hint: "deck env set dev flyr=https://HOST")), bound: .seconds(2))
     #expect(missing == .warning("service flyr", "no URL", fix: "deck env set dev flyr=https://HOST"))
+  }
+
+  /// Issue 31: a sandbox's delay and fault rules in force, with the commands that clear them.
+  @Test func injectedFaultVerdicts() {
+    #expect(
+      InjectedFaultsCheck.evaluate(.success(InjectedFaults(delayMilliseconds: 0, rules: [])))
+        == .ok("injected faults", "none: no delay and no fault rules"))
+    let rule = Components.Schemas.Fault(
+      id: 2, method: .GET, path: "/api/**", action: .status, status: 503, latencyMs: 0, remaining: 1, probability: 1,
+      fired: 0)
+    let delayed = InjectedFaultsCheck.evaluate(.success(InjectedFaults(delayMilliseconds: 2000, rules: [])))
+    #expect(
+      delayed == .warning("injected faults", "every API response is delayed by 2000 ms", fix: "deck sandbox delay 0"))
+    let both = InjectedFaultsCheck.evaluate(.success(InjectedFaults(delayMilliseconds: 150, rules: [rule])))
+    #expect(both.status == .warning)
+    #expect(
+      both.detail
+        == "every API response is delayed by 150 ms; 1 fault rule in force (rule 2: GET /api/** → 503, 1 more time)")
+    #expect(both.fix == "deck sandbox delay 0 && deck sandbox fault clear")
+    let unasked = InjectedFaultsCheck.evaluate(
+      .failure(
+        DeckError(.unauthorized(status: nil), "No admin token.", hint: "deck env set local sandbox-admin-token=TOKEN")))
+    #expect(unasked.status == .warning)
+    #expect(unasked.detail == "cannot ask the sandbox for its delay and fault rules: No admin token.")
+    #expect(unasked.fix == "deck env set local sandbox-admin-token=TOKEN")
   }
 
   @Test(arguments: [(40.0, DoctorCheck.Status.ok), (13.5, .warning), (-2, .error)])
@@ -195,6 +263,21 @@ struct DoctorTests {
       verdict: .refused(DeckError(.unauthorized(status: 403), "Session not found")), now: now)
     #expect(refused.status == .error)
     #expect(refused.fix == "deck auth login --email a@b.test --password-stdin")
+
+    // Issue 31: no answer in time. With a sandbox's delay, the delay is named and is the fix.
+    let late = DeckError(.unavailable(status: nil), "no answer within 2 s")
+    let unasked = AccountCheck.evaluate(
+      environment: "local", token: .stored(live), verdict: .unreachable(late), now: now)
+    #expect(unasked.status == .warning)
+    #expect(unasked.fix == "see the auth service's line above")
+    let delayed = AccountCheck.evaluate(
+      environment: "local", token: .stored(live), verdict: .unreachable(late), sandboxDelay: 2000, now: now)
+    #expect(delayed.status == .warning)
+    #expect(
+      delayed.detail
+        == "a@b.test, token expires in 50 min, refreshable; not checked with the server: no answer within 2 s (the sandbox delays every API response by 2000 ms)"
+    )
+    #expect(delayed.fix == "deck sandbox delay 0")
 
     var expired = live
     expired.expiresAt = now.addingTimeInterval(-120)
@@ -271,6 +354,23 @@ struct DoctorTests {
     #expect(none.detail.contains("not created yet"))
   }
 
+  /// Work that ends as soon as it is cancelled (an HTTP request answers "Interrupted.") must
+  /// not answer for the bound: the caller gets nil, so doctor says "no answer within 2 s".
+  /// The cancellation handler runs inside `cancel()`, and here lets the work finish and then
+  /// holds `cancel()` up, which is what a preempted timer thread does.
+  @Test func workCancelledAtTheBoundDoesNotAnswerInItsPlace() async {
+    let gate = ContinuationGate()
+    let value = await Bounded.run(within: .milliseconds(50)) { () -> Int in
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { gate.hold($0) }
+      } onCancel: {
+        gate.resume(-1)
+        usleep(300_000)
+      }
+    }
+    #expect(value == nil)
+  }
+
   @Test func boundedWorkThatOverrunsIsNotWaitedFor() async {
     let finished = Finished()
     let started = ContinuousClock.now
@@ -294,4 +394,29 @@ struct DoctorTests {
     let flag = Atomic<Bool>(false)
   }
 
+}
+
+/// A continuation resumed once, by whichever of `hold` and `resume` comes second.
+private final class ContinuationGate: Sendable {
+  private let state = Mutex<(continuation: CheckedContinuation<Int, Never>?, value: Int?)>((nil, nil))
+
+  func hold(_ continuation: CheckedContinuation<Int, Never>) {
+    let ready: Int? = state.withLock { state in
+      guard let value = state.value else {
+        state.continuation = continuation
+        return nil
+      }
+      return value
+    }
+    if let ready { continuation.resume(returning: ready) }
+  }
+
+  func resume(_ value: Int) {
+    let waiting = state.withLock { state -> CheckedContinuation<Int, Never>? in
+      state.value = value
+      defer { state.continuation = nil }
+      return state.continuation
+    }
+    waiting?.resume(returning: value)
+  }
 }

@@ -107,6 +107,39 @@ struct MiddlewareTests {
     #expect(seen.withLock { $0 } == ["Bearer secret-token", nil, nil])
   }
 
+  /// Issue 31: `--trace` marks a response the sandbox shaped (its X-Sandbox-Fault and
+  /// X-Sandbox-Delay headers) and numbers the retries, stacked as DeckContext stacks them.
+  @Test func traceMarksWhatTheSandboxShapedAndNumbersRetries() async throws {
+    let lines = Mutex<[String]>([])
+    let sink: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
+    let calls = Mutex(0)
+    let next: Next = { _, _, _ in
+      let call = calls.withLock {
+        $0 += 1
+        return $0
+      }
+      var response = HTTPResponse(status: call < 3 ? .serviceUnavailable : .ok)
+      if call == 1 { response.headerFields[TraceMiddleware.sandboxFault] = "rule 2" }
+      if call == 3 { response.headerFields[TraceMiddleware.sandboxDelay] = "2000ms" }
+      return (response, nil)
+    }
+    let trace = TraceMiddleware(level: .requests, sink: sink)
+    let retry = RetryMiddleware(note: sink, sleep: { _ in })
+    let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
+    let (response, _) = try await retry.intercept(request, body: nil, baseURL: base, operationID: "x") {
+      try await trace.intercept($0, body: $1, baseURL: $2, operationID: "x", next: next)
+    }
+    #expect(response.status == .ok)
+    let traced = lines.withLock { $0 }
+    #expect(traced.count == 8, "\(traced)")
+    #expect(traced[1].hasPrefix("< 503 GET https://flyrpro.app/x ("), "\(traced)")
+    #expect(traced[1].hasSuffix(" ms) [sandbox fault rule 2]"), "\(traced)")
+    #expect(traced[2].hasPrefix("! retry 2/3 after 503 (in 0."), "\(traced)")
+    #expect(traced[4].hasSuffix(" ms)"), "an unmarked response: \(traced)")
+    #expect(traced[5].hasPrefix("! retry 3/3 after 503 (in 0."), "\(traced)")
+    #expect(traced[7].hasSuffix(" ms) [sandbox delay 2000ms]"), "\(traced)")
+  }
+
   @Test func traceRedactsSecrets() async throws {
     let lines = Mutex<[String]>([])
     let trace = TraceMiddleware(level: .bodies) { line in lines.withLock { $0.append(line) } }

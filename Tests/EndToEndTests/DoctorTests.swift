@@ -7,7 +7,8 @@ import Testing
 struct DoctorCommandTests {
   static let names = [
     "config directory", "config file", "token file", "environment", "service auth", "service flyr",
-    "service kiosk", "service nudge", "service recruiting", "service geocoder", "account", "clock", "completion",
+    "service kiosk", "service nudge", "service recruiting", "service geocoder", "injected faults", "account", "clock",
+    "completion",
     "plugins", "sandbox", "local sandbox",
   ]
 
@@ -58,7 +59,7 @@ struct DoctorCommandTests {
     let lines = human.stdout.split(separator: "\n")
     #expect(lines.count == Self.names.count + 1)
     #expect(lines.dropLast().allSatisfy { $0.hasPrefix("✓ ") }, "\(human.stdout)")
-    #expect(lines.last == "No problems found (16 checks).")
+    #expect(lines.last == "No problems found (17 checks).")
     #expect(!human.stdout.contains("eyJ"), "never the token")
   }
 
@@ -72,7 +73,7 @@ struct DoctorCommandTests {
       result.stdout.contains(
         "fix: mkdir -p \(deck.home)/data/bash-completion/completions && deck completion bash > \(deck.home)/data/bash-completion/completions/deck"
       ), "\(result.stdout)")
-    #expect(result.stdout.hasSuffix("1 warning (of 16 checks).\n"))
+    #expect(result.stdout.hasSuffix("1 warning (of 17 checks).\n"))
   }
 
   @Test func aServerThatIsDownFailsWithTheCommandThatStartsIt() throws {
@@ -85,14 +86,16 @@ struct DoctorCommandTests {
     #expect(result.stdout.contains("✗ service flyr"))
     #expect(result.stdout.contains("connection refused"))
     #expect(result.stdout.contains("fix: deck sandbox serve --port 9"))
-    #expect(result.stderr.contains("error: 1 check failed (of 16 checks)."))
+    #expect(result.stderr.contains("error: 1 check failed (of 17 checks)."))
     let found = try checks(try deck.run(["doctor", "--json"]))
     #expect(found["service flyr"]?["status"] as? String == "error")
     #expect(found["service flyr"]?["fix"] as? String == "deck sandbox serve --port 9")
     #expect(found["service kiosk"]?["status"] as? String == "ok")
   }
 
-  @Test func aServerThatNeverAnswersIsCutOffAtTwoSeconds() throws {
+  /// Issue 31: a server that takes the connection and never answers is slow (a warning), not
+  /// down, and the check still ends at 2 s.
+  @Test func aServerThatNeverAnswersIsSlowAndCutOffAtTwoSeconds() throws {
     let server = try SandboxProcess()
     var deck = try signedIn(server)
     // Listens but never accepts, so a connection opens and nothing ever answers.
@@ -107,11 +110,52 @@ struct DoctorCommandTests {
     let started = Date()
     let result = try deck.run(["doctor", "--json"])
     let elapsed = Date().timeIntervalSince(started)
-    #expect(result.status == 1)
+    #expect(result.status == 0, "a warning only: \(result.stderr)")
     #expect(elapsed < 8, "took \(elapsed) s")
     let kiosk = try checks(result)["service kiosk"]
-    #expect(kiosk?["status"] as? String == "error")
-    #expect((kiosk?["detail"] as? String)?.contains("did not answer within 2 s") == true)
+    #expect(kiosk?["status"] as? String == "warning")
+    #expect(
+      kiosk?["detail"] as? String == "http://127.0.0.1:\(silent.port) is slow: no answer within 2 s", "\(kiosk ?? [:])")
+    #expect(kiosk?["fix"] as? String == "see the sandbox's delay and fault rules: deck sandbox status")
+  }
+
+  /// Issue 31: with `deck sandbox delay 2000` doctor named no cause, and called what did not
+  /// answer in time down. The sandbox's delay and fault rules are reported with the commands
+  /// that clear them, nothing is called down, and the account check (its GET is delayed)
+  /// names the delay as its fix.
+  @Test func aDelayedSandboxIsNotDownAndItsInjectedFaultsAreNamed() throws {
+    let server = try SandboxProcess()
+    let deck = try signedIn(server)
+    try installCompletion(deck)
+    #expect(try deck.run(["sandbox", "delay", "2000"]).status == 0)
+    #expect(try deck.run(["sandbox", "fault", "add", "/api/v1/kiosk/**", "--reset", "--times", "3"]).status == 0)
+    let human = try deck.run(["doctor"])
+    #expect(human.status == 0, "warnings only: \(human.stdout)\(human.stderr)")
+    #expect(!human.stdout.contains("deck sandbox serve"), "\(human.stdout)")
+    #expect(!human.stdout.contains("✗"), "\(human.stdout)")
+    #expect(
+      human.stdout.contains(
+        "! injected faults     every API response is delayed by 2000 ms; 1 fault rule in force (rule 1: ANY /api/v1/kiosk/** → connection reset, 3 more times)\n"
+          + "                      fix: deck sandbox delay 0 && deck sandbox fault clear\n"), "\(human.stdout)")
+    #expect(
+      human.stdout.contains(
+        "not checked with the server: no answer within 2 s (the sandbox delays every API response by 2000 ms)\n"
+          + "                      fix: deck sandbox delay 0\n"), "\(human.stdout)")
+    #expect(!human.stdout.contains(server.adminToken), "never the admin token")
+
+    let found = try checks(try deck.run(["doctor", "--json"]))
+    #expect(found["injected faults"]?["status"] as? String == "warning")
+    #expect(found["account"]?["status"] as? String == "warning")
+    #expect(found["account"]?["fix"] as? String == "deck sandbox delay 0")
+    for service in Self.names where service.hasPrefix("service ") {
+      #expect(found[service]?["status"] as? String == "ok", "\(service): \(found[service] ?? [:])")
+    }
+    // Cleared, everything is fine again.
+    #expect(try deck.run(["sandbox", "delay", "0"]).status == 0)
+    #expect(try deck.run(["sandbox", "fault", "clear"]).status == 0)
+    let clean = try deck.run(["doctor", "--json"])
+    #expect(clean.status == 0)
+    #expect(statuses(try checks(clean)) == Dictionary(uniqueKeysWithValues: Self.names.map { ($0, "ok") }))
   }
 
   @Test func aTokenFileOthersCanReadFails() throws {

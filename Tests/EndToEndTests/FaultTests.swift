@@ -66,7 +66,13 @@ struct FaultTests {
     #expect(search.status == 0, "\(search.stderr)")
     #expect(search.stdout.contains("Keller Williams"))
     #expect(search.stderr.contains("503"), "the trace shows the failed try")
+    // Issue 31: the trace says the sandbox made it, and numbers the retry.
+    #expect(search.stderr.contains(" ms) [sandbox fault rule 1]\n"), "\(search.stderr)")
+    #expect(search.stderr.contains("\n! retry 2/3 after 503 (in "), "\(search.stderr)")
     #expect(try rules(deck).isEmpty, "the rule fired its one time")
+    let all = try #require(try json(try fault(deck, ["list", "--all", "--json"]).stdout) as? [[String: Any]])
+    #expect(all.first?["fired"] as? Int == 1, "kept, used up: \(all)")
+    #expect(all.first?["remaining"] as? Int == 0)
   }
 
   @Test func a429WithRetryAfterIsHonoured() throws {

@@ -253,7 +253,53 @@ import Testing
     #expect(try await server.admin("POST", "/__sandbox/v1/faults/clear", body: #"{"id":99}"#).status == 404)
   }
 
-  @Test func faultPatternsAndProbability() {
+  /// Issue 31: a response a rule or the delay shaped says so in a header (operator answers
+  /// never carry them), and a used-up rule is kept, with how often it fired, for `all=true`.
+  @Test func shapedResponsesAreMarkedAndUsedUpRulesKept() async throws {
+    let server = try await Self.start()
+    defer { Task { await server.stop() } }
+    let search = server.base + "/api/brokerages/search?q=keller"
+    _ = try await server.addFault(#"{"path":"/api/brokerages/**","action":"status","status":503,"times":1}"#)
+    let failed = try await Self.curl([search])
+    #expect(failed.status == 503)
+    #expect(failed.headers.lowercased().contains("x-sandbox-fault: rule 1\r\n"), "\(failed.headers)")
+    let real = try await Self.curl([search])
+    #expect(real.status == 200)
+    #expect(!real.headers.lowercased().contains("x-sandbox"), "\(real.headers)")
+    // Used up: gone from the rules in force, kept with all=true.
+    #expect(try await Self.rules(server).isEmpty)
+    let all = try await server.admin("GET", "/__sandbox/v1/faults?all=true")
+    let kept = try #require(try JSONSerialization.jsonObject(with: Data(all.body.utf8)) as? [[String: Any]])
+    #expect(kept.count == 1)
+    #expect(kept.first?["id"] as? Int == 1)
+    #expect(kept.first?["remaining"] as? Int == 0)
+    #expect(kept.first?["fired"] as? Int == 1)
+    #expect(try await server.admin("GET", "/__sandbox/v1/faults?all=false").body == "[]")
+
+    // A latency rule marks the real response; so do a truncated and a malformed one.
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"latency","latencyMs":10,"times":1}"#)
+    let late = try await Self.curl([search])
+    #expect(late.status == 200)
+    #expect(late.headers.lowercased().contains("x-sandbox-fault: rule 2\r\n"), "\(late.headers)")
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"malformed","times":1}"#)
+    #expect(try await Self.curl([search]).headers.lowercased().contains("x-sandbox-fault: rule 3\r\n"))
+
+    // The delay marks every API response it held back, and no operator answer.
+    #expect(try await server.admin("PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":30}"#).status == 200)
+    let delayed = try await Self.curl([search])
+    #expect(delayed.status == 200)
+    #expect(delayed.headers.lowercased().contains("x-sandbox-delay: 30ms\r\n"), "\(delayed.headers)")
+    let info = try await server.admin("GET", "/__sandbox/v1/info")
+    #expect(info.status == 200)
+    #expect(!info.headers.lowercased().contains("x-sandbox"), "\(info.headers)")
+
+    // One rule in force: clear all counts it, and removes the used-up ones without counting them.
+    _ = try await server.addFault(#"{"path":"/nothing","action":"reset"}"#)
+    #expect(try await server.admin("POST", "/__sandbox/v1/faults/clear", body: "{}").json?["cleared"] as? Int == 1)
+    #expect(try await server.admin("GET", "/__sandbox/v1/faults?all=true").body == "[]")
+  }
+
+  @Test func faultPatternsAndProbability() throws {
     #expect(FaultPattern.matches(pattern: "/**", path: "/api/v1/kiosk/s/next"))
     #expect(FaultPattern.matches(pattern: "/api/v1/kiosk/**", path: "/api/v1/kiosk/store_demo/next"))
     #expect(FaultPattern.matches(pattern: "/api/v1/kiosk/*/next", path: "/api/v1/kiosk/store_demo/next"))
@@ -278,6 +324,24 @@ import Testing
     #expect(rules.clear() == 1)
     for _ in 0..<FaultRules.maximumRules { #expect(rules.add(rule) != nil) }
     #expect(rules.add(rule) == nil)
+
+    // Used-up rules do not count against the limit; the last 100 of them are kept.
+    _ = rules.clear()
+    var once = rule
+    once.remaining = 1
+    once.probability = 1
+    for _ in 0..<(FaultRules.maximumRules + 5) {
+      #expect(rules.add(once) != nil)
+      #expect(rules.fire(method: "GET", path: "/x")?.remaining == 0)
+    }
+    #expect(rules.all.isEmpty)
+    let usedUp = rules.allWithUsedUp
+    #expect(usedUp.count == FaultRules.maximumRules)
+    #expect(usedUp.allSatisfy { $0.remaining == 0 && $0.fired == 1 })
+    #expect(usedUp.map(\.id) == usedUp.map(\.id).sorted())
+    let last = try #require(usedUp.last?.id)
+    #expect(rules.clear(id: last) == 1, "a used-up rule is cleared by its id")
+    #expect(rules.allWithUsedUp.count == FaultRules.maximumRules - 1)
   }
 }
 

@@ -81,13 +81,13 @@ public final class DeckContext: Sendable {
   ) async throws -> Client {
     let base = try await baseURL(for: service)
     let serverURL = path.isEmpty ? base : base.appendingPathComponent(String(path.drop { $0 == "/" }))
-    var middlewares: [any ClientMiddleware] = [
-      UserAgentMiddleware(), ErrorMappingMiddleware(service: service.rawValue), RetryMiddleware(),
-    ]
     let tracing = options.trace || options.traceBody
     let output = output
     let trace: @Sendable (String) -> Void = { output.trace($0) }
     let note: (@Sendable (String) -> Void)? = tracing ? trace : nil
+    var middlewares: [any ClientMiddleware] = [
+      UserAgentMiddleware(), ErrorMappingMiddleware(service: service.rawValue), RetryMiddleware(note: note),
+    ]
     switch auth {
     case .none:
       break

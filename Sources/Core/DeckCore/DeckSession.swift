@@ -13,6 +13,9 @@ public protocol ServiceProviders: Sendable {
   /// Opens a TLS connection to host:port and returns when the server's certificate expires
   /// (its notAfter). The chain is not verified here: an HTTP request does that.
   func certificateExpiry(host: String, port: Int, timeout: Duration) async throws -> Date
+  /// Whether host:port accepts a TCP connection within `timeout` (closed again at once): tells
+  /// a server that is slow to answer from one that is not there.
+  func acceptsConnection(host: String, port: Int, timeout: Duration) async -> Bool
 }
 
 /// The long-lived shared services of one deck process: one per one-shot run, one per REPL.

@@ -4,8 +4,8 @@ import Foundation
 import OpenAPIRuntime
 
 /// The real implementations behind the core's `ServiceProviders`: the async-http-client
-/// transport and the TLS probe. The executable makes one; tests make one per session to run
-/// commands in-process.
+/// transport and the TLS and TCP probes. The executable makes one; tests make one per session
+/// to run commands in-process.
 public final class LiveProviders: ServiceProviders {
   public init() {}
 
@@ -15,5 +15,9 @@ public final class LiveProviders: ServiceProviders {
 
   public func certificateExpiry(host: String, port: Int, timeout: Duration) async throws -> Date {
     try await TLSProbe.certificateExpiry(host: host, port: port, timeout: timeout)
+  }
+
+  public func acceptsConnection(host: String, port: Int, timeout: Duration) async -> Bool {
+    await TLSProbe.acceptsConnection(host: host, port: port, timeout: timeout)
   }
 }

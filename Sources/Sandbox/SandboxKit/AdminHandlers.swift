@@ -73,7 +73,8 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   func listFaults(_ input: SandboxAdminAPI.Operations.listFaults.Input) async throws
     -> SandboxAdminAPI.Operations.listFaults.Output
   {
-    .ok(.init(body: .json(state.faults.all.map(Self.view))))
+    let rules = input.query.all == true ? state.faults.allWithUsedUp : state.faults.all
+    return .ok(.init(body: .json(rules.map(Self.view))))
   }
 
   func addFault(_ input: SandboxAdminAPI.Operations.addFault.Input) async throws

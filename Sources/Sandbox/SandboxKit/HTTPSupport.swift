@@ -118,7 +118,8 @@ struct RequestHeadMiddleware<Context: RequestContext>: RouterMiddleware {
   }
 }
 
-/// Delays every response outside the admin prefix by the sandbox's current delay.
+/// Delays every response outside the admin prefix by the sandbox's current delay, and says so
+/// in `X-Sandbox-Delay: <milliseconds>ms`.
 struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
   static var adminPrefix: String { "/__sandbox/" }
   let state: SandboxState
@@ -136,6 +137,9 @@ struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
       } catch {
         return Response.json(.simple(.serviceUnavailable, "the sandbox is shutting down"))
       }
+      var response = try await next(request, context)
+      response.headers[.sandboxDelay] = "\(milliseconds)ms"
+      return response
     }
     return try await next(request, context)
   }

@@ -112,24 +112,7 @@ struct FaultAdd: DeckCommand {
       method: method.schema, path: path, action: action, status: status, retryAfter: retryAfter, latencyMs: latency,
       times: times, probability: probability)
     let rule = try await SandboxAdmin.client(context).addFault(body: .json(request)).created.body.json
-    try context.output.emit(rule, message: "Added fault rule \(rule.id): \(Self.describe(rule)).")
-  }
-
-  /// "GET /api/** → 503 (Retry-After 2) after 200 ms, 3 more times, p=0.5".
-  static func describe(_ rule: FaultSchema) -> String {
-    var text = "\(rule.method.rawValue) \(rule.path) → "
-    switch rule.action {
-    case .status:
-      text += "\(rule.status ?? 503)" + (rule.retryAfter.map { " (Retry-After \($0))" } ?? "")
-    case .latency: text += "late"
-    case .reset: text += "connection reset"
-    case .truncate: text += "truncated body"
-    case .malformed: text += "malformed body"
-    }
-    if rule.latencyMs > 0 { text += " after \(rule.latencyMs) ms" }
-    if let remaining = rule.remaining { text += ", \(remaining) more time\(remaining == 1 ? "" : "s")" }
-    if rule.probability < 1 { text += ", p=\(rule.probability)" }
-    return text
+    try context.output.emit(rule, message: "Added fault rule \(rule.id): \(rule.summary).")
   }
 }
 
@@ -154,12 +137,15 @@ struct FaultList: DeckCommand {
 
   @OptionGroup var global: GlobalOptions
 
+  @Flag(help: "Also the used-up rules (those that fired their --times), with how often each fired.")
+  var all = false
+
   func run(_ context: DeckContext) async throws {
-    let rules = try await SandboxAdmin.client(context).listFaults().ok.body.json
+    let rules = try await SandboxAdmin.client(context).listFaults(query: .init(all: all ? true : nil)).ok.body.json
     try context.output.emit(rules) {
       if rules.isEmpty { return context.output.info("No fault rules.") }
       context.output.table(
-        ["ID", "RULE", "FIRED"], rules.map { ["\($0.id)", FaultAdd.describe($0), "\($0.fired)"] })
+        ["ID", "RULE", "FIRED"], rules.map { ["\($0.id)", $0.summary, "\($0.fired)"] })
     }
   }
 }

@@ -28,22 +28,31 @@ struct SandboxStatus: DeckCommand {
     var log: String
   }
 
-  /// The sandbox's info, with the local sandbox's process beside it when there is one.
+  /// The sandbox's info, its delay and fault rules in force, with the local sandbox's process
+  /// beside them when there is one.
   struct Status: Encodable {
     var info: Components.Schemas.Info
+    var delay: Components.Schemas.Delay
+    var faults: [FaultSchema]
     var localSandbox: Process?
 
-    enum CodingKeys: String, CodingKey { case localSandbox }
+    enum CodingKeys: String, CodingKey { case delay, faults, localSandbox }
 
     func encode(to encoder: any Encoder) throws {
       try info.encode(to: encoder)
       var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(delay, forKey: .delay)
+      try container.encode(faults, forKey: .faults)
       try container.encodeIfPresent(localSandbox, forKey: .localSandbox)
     }
   }
 
   func run(_ context: DeckContext) async throws {
-    let info = try await SandboxAdmin.client(context).info().ok.body.json
+    let client = try await SandboxAdmin.client(context)
+    async let asked = client.info().ok.body.json
+    async let delayAsked = client.getDelay().ok.body.json
+    async let faultsAsked = client.listFaults().ok.body.json
+    let (info, delay, faults) = try await (asked, delayAsked, faultsAsked)
     var process: Process?
     if try context.environment().definition.isManaged {
       let sandbox = context.session.localSandbox
@@ -55,8 +64,16 @@ struct SandboxStatus: DeckCommand {
         log: sandbox.logFile)
     }
     let environment = try context.environment().name
-    try context.output.emit(Status(info: info, localSandbox: process)) {
+    try context.output.emit(Status(info: info, delay: delay, faults: faults, localSandbox: process)) {
       var rows = SandboxAdmin.rows(info, environment: environment)
+      rows.append(("delay", delay.milliseconds == 0 ? "none" : "\(delay.milliseconds) ms on every API response"))
+      if faults.isEmpty {
+        rows.append(("fault rules", "none"))
+      } else {
+        rows += faults.map {
+          ("fault rule \($0.id)", "\($0.summary); fired \($0.fired) time\($0.fired == 1 ? "" : "s")")
+        }
+      }
       if let process {
         rows += [
           ("pid", String(process.pid)), ("url", process.url),

@@ -50,6 +50,25 @@ public enum TLSProbe {
   }
 }
 
+extension TLSProbe {
+  /// Whether host:port accepts a TCP connection within `timeout`; the connection is closed at
+  /// once, nothing is sent. For `deck doctor`, to tell a slow server from one that is not there.
+  public static func acceptsConnection(host: String, port: Int, timeout: Duration) async -> Bool {
+    let host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    let milliseconds = max(
+      1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    do {
+      let channel = try await ClientBootstrap(group: HTTPTransportFactory.eventLoopGroup.next())
+        .connectTimeout(.milliseconds(milliseconds))
+        .connect(host: host, port: port).get()
+      try? await channel.close()
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
 /// Completes the promise when the TLS handshake is done, or fails it with the first error.
 private final class HandshakeWatcher: ChannelInboundHandler, Sendable {
   typealias InboundIn = ByteBuffer

@@ -80,17 +80,27 @@ public struct AuthMiddleware: ClientMiddleware {
   }
 }
 
-/// Retries idempotent requests according to a `RetryPolicy`.
+/// Retries idempotent requests according to a `RetryPolicy`. With `note` (`--trace`), each
+/// retry is numbered before it is made: `! retry 2/3 after 503 (in 0.2 s)`, the try it starts
+/// out of the most the policy makes.
 public struct RetryMiddleware: ClientMiddleware {
   let policy: RetryPolicy
   let sleep: @Sendable (Duration) async throws -> Void
+  /// Where `--trace` notes go (nil: not tracing).
+  let note: (@Sendable (String) -> Void)?
 
   public init(
-    policy: RetryPolicy = .default,
+    policy: RetryPolicy = .default, note: (@Sendable (String) -> Void)? = nil,
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
   ) {
     self.policy = policy
+    self.note = note
     self.sleep = sleep
+  }
+
+  /// "! retry 2/3 after 503 (in 0.2 s)": `attempt` is the try that failed.
+  static func retryNote(attempt: Int, of maxAttempts: Int, after reason: String, wait: Duration) -> String {
+    "! retry \(attempt + 1)/\(maxAttempts) after \(reason) (in \(String(format: "%.1f", wait / .seconds(1))) s)"
   }
 
   public func intercept(
@@ -109,6 +119,7 @@ public struct RetryMiddleware: ClientMiddleware {
           let wait = policy.delay(
             afterAttempt: attempt, retryAfter: response.headerFields[.retryAfter], jitter: Double.random(in: 0..<1))
         else { return (response, responseBody) }
+        note?(Self.retryNote(attempt: attempt, of: policy.maxAttempts, after: "\(status)", wait: wait))
         try await sleep(wait)
       } catch {
         // The runtime wraps the transport's DeckError in a ClientError: look inside.
@@ -116,6 +127,7 @@ public struct RetryMiddleware: ClientMiddleware {
           policy.shouldRetry(method: request.method, attempt: attempt, status: nil, connectError: true),
           let wait = policy.delay(afterAttempt: attempt, retryAfter: nil, jitter: Double.random(in: 0..<1))
         else { throw error }
+        note?(Self.retryNote(attempt: attempt, of: policy.maxAttempts, after: "a connection error", wait: wait))
         try await sleep(wait)
       }
       attempt += 1

@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
@@ -44,7 +45,10 @@ public struct TraceMiddleware: ClientMiddleware {
     do {
       let (response, responseBody) = try await next(request, requestBody, baseURL)
       let elapsed = ContinuousClock.now - start
-      var out = ["< \(response.status.code) \(request.method.rawValue) \(url) (\(Self.format(elapsed)))"]
+      var out = [
+        "< \(response.status.code) \(request.method.rawValue) \(url) (\(Self.format(elapsed)))"
+          + Self.sandboxMark(response.headerFields)
+      ]
       var passBody = responseBody
       if level == .bodies {
         out += response.headerFields.map {
@@ -67,6 +71,20 @@ public struct TraceMiddleware: ClientMiddleware {
       throw error
     }
   }
+
+  /// The sandbox's own headers on a response it shaped: a fault rule fired (`X-Sandbox-Fault:
+  /// rule 2`) or the delay held it back (`X-Sandbox-Delay: 2000ms`). Shown after the status
+  /// line as ` [sandbox fault rule 2, sandbox delay 2000ms]`; empty for any other response.
+  static func sandboxMark(_ headers: HTTPFields) -> String {
+    let marks = [("sandbox fault", sandboxFault), ("sandbox delay", sandboxDelay)].compactMap { label, name in
+      headers[name].map { "\(label) \(TerminalText.sanitize(String($0.prefix(100))))" }
+    }
+    return marks.isEmpty ? "" : " [\(marks.joined(separator: ", "))]"
+  }
+
+  /// The sandbox's headers on a response a fault rule or its delay shaped (SandboxAdminAPI).
+  public static let sandboxFault = HTTPField.Name("X-Sandbox-Fault")!
+  public static let sandboxDelay = HTTPField.Name("X-Sandbox-Delay")!
 
   static func format(_ duration: Duration) -> String {
     String(format: "%.1f ms", duration / .milliseconds(1))

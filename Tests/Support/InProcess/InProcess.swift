@@ -39,6 +39,8 @@ package final class InProcessDeck: Sendable {
   private let err = Buffer()
   package let session: DeckSession
   private let server: RunningSandbox
+  /// The sandbox's admin token (for tests that check it is never printed).
+  package var adminToken: String { server.adminToken }
 
   package init() async throws {
     home = NSTemporaryDirectory() + "deck-inprocess-" + UUID().uuidString

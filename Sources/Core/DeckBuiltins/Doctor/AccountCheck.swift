@@ -27,7 +27,11 @@ enum AccountCheck {
     case notAsked
   }
 
-  static func evaluate(environment: String, token: Token, verdict: Verdict, now: Date = Date()) -> DoctorCheck {
+  /// `sandboxDelay`: the delay the environment's sandbox puts on every API response, in
+  /// milliseconds, when it was asked (it explains an answer that did not come in time).
+  static func evaluate(
+    environment: String, token: Token, verdict: Verdict, sandboxDelay: Int? = nil, now: Date = Date()
+  ) -> DoctorCheck {
     let name = "account"
     let login = "deck auth login --email EMAIL --password-stdin"
     switch token {
@@ -44,7 +48,9 @@ enum AccountCheck {
           fix: "unset DECK_TOKEN, or export a fresh one")
       }
       let expiry = expiresAt.map { ", expires in \(DurationText.words($0.timeIntervalSince(now)))" } ?? ""
-      return withVerdict(name, "\(who)\(expiry) (never refreshed)", verdict: verdict, login: "unset DECK_TOKEN")
+      return withVerdict(
+        name, "\(who)\(expiry) (never refreshed)", verdict: verdict, login: "unset DECK_TOKEN",
+        sandboxDelay: sandboxDelay)
     case .stored(let session):
       let relogin = "deck auth login --email \(session.email) --password-stdin"
       let refreshable = session.refreshToken != nil
@@ -63,7 +69,7 @@ enum AccountCheck {
       var detail = session.email
       if let expiresAt { detail += ", token expires in \(DurationText.words(expiresAt.timeIntervalSince(now)))" }
       detail += refreshable ? ", refreshable" : ""
-      let check = withVerdict(name, detail, verdict: verdict, login: relogin)
+      let check = withVerdict(name, detail, verdict: verdict, login: relogin, sandboxDelay: sandboxDelay)
       if check.status == .ok && !refreshable {
         return .warning(name, detail + "; no refresh token, so it ends when the token expires", fix: relogin)
       }
@@ -71,13 +77,21 @@ enum AccountCheck {
     }
   }
 
-  private static func withVerdict(_ name: String, _ detail: String, verdict: Verdict, login: String) -> DoctorCheck {
+  private static func withVerdict(
+    _ name: String, _ detail: String, verdict: Verdict, login: String, sandboxDelay: Int?
+  ) -> DoctorCheck {
     switch verdict {
     case .accepted(let email):
       return .ok(name, "\(detail); the server accepts it (user \(email))")
     case .refused(let error):
       return .error(name, "\(detail); the server refuses it: \(error.message)", fix: login)
     case .unreachable(let error):
+      if let sandboxDelay, sandboxDelay > 0 {
+        return .warning(
+          name,
+          "\(detail); not checked with the server: \(error.message) (the sandbox delays every API response by \(sandboxDelay) ms)",
+          fix: "deck sandbox delay 0")
+      }
       return .warning(
         name, "\(detail); not checked with the server: \(error.message)", fix: "see the auth service's line above")
     case .notAsked:

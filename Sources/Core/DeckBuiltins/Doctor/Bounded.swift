@@ -15,8 +15,10 @@ enum Bounded {
         let timer = Task {
           // Cancelled: the work finished first.
           guard (try? await Task.sleep(for: limit)) != nil else { return }
-          task.cancel()
+          // The caller gets nil before the work is cancelled: work that ends at once when
+          // cancelled (an HTTP request, with "Interrupted.") must not answer in its place.
           waiting.finish(nil)
+          task.cancel()
         }
         Task {
           let value = await task.value

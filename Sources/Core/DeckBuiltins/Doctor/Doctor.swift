@@ -5,12 +5,14 @@ import DeckCore
 import DeckREPL
 import DeckSupport
 import Foundation
+import SandboxAdminAPI
 import SandboxLaunch
 
-/// Gathers what each check needs and runs them in order: files, environment, services and
-/// account (the network checks at once, each within `bound`), clock, completion, plugins and
-/// the local sandbox. Nothing is written (but the local sandbox, started to be asked in
-/// the `sandbox` environment, creates its database if there is none), and no refresh token is spent.
+/// Gathers what each check needs and runs them in order: files, environment, services, a
+/// sandbox's injected faults (its delay and fault rules) and account (the network checks at
+/// once, each within `bound`), clock, completion, plugins and the local sandbox. Nothing is
+/// written (but the local sandbox, started to be asked in the `sandbox` environment, creates
+/// its database if there is none), and no refresh token is spent.
 struct Doctor {
   /// How long one service gets to connect and answer.
   static let bound: Duration = .seconds(2)
@@ -24,9 +26,19 @@ struct Doctor {
     if case .success(let environment) = resolved {
       async let services = services(environment)
       async let account = account(environment)
-      let (lines, probes) = await services
-      checks += lines
-      checks.append(await account)
+      let (targets, probes) = await services
+      // A sandbox is asked what it does on purpose once its URLs are known (the local sandbox
+      // is running by then): its delay explains a slow service.
+      let injected = environment.definition.isSandbox ? await injectedFaults() : nil
+      let delay = (try? injected?.get())?.delayMilliseconds
+      checks += targets.map { service, target in
+        ServiceChecks.evaluate(
+          service: service, environment: environment, target: target, bound: Self.bound, sandboxDelay: delay)
+      }
+      if let injected { checks.append(InjectedFaultsCheck.evaluate(injected)) }
+      let (token, verdict) = await account
+      checks.append(
+        AccountCheck.evaluate(environment: environment.name, token: token, verdict: verdict, sandboxDelay: delay))
       checks.append(ClockCheck.evaluate(ClockCheck.samples(probes)))
     } else {
       for name in ["services", "account", "clock"] {
@@ -69,7 +81,10 @@ struct Doctor {
 
   // MARK: Services
 
-  private func services(_ environment: ResolvedEnvironment) async -> ([DoctorCheck], [ServiceProbe]) {
+  /// What to check for each service, in order, and the distinct probes (for the clock).
+  private func services(_ environment: ResolvedEnvironment) async -> (
+    [(Service, ServiceChecks.Target)], [ServiceProbe]
+  ) {
     var urls: [Service: URL] = [:]
     var targets: [Service: ServiceChecks.Target] = [:]
     for service in Service.allCases {
@@ -103,17 +118,35 @@ struct Doctor {
     for (service, url) in urls {
       if let probe = probes[url] { targets[service] = .probed(probe) }
     }
-    let checks = Service.allCases.compactMap { service in
-      targets[service].map {
-        ServiceChecks.evaluate(service: service, environment: environment, target: $0, bound: Self.bound)
+    let ordered = Service.allCases.compactMap { service in targets[service].map { (service, $0) } }
+    return (ordered, distinct.compactMap { probes[$0] }.sorted { $0.url < $1.url })
+  }
+
+  /// The sandbox's delay and fault rules in force, on its operator endpoints (which neither
+  /// slows), within `bound`.
+  private func injectedFaults() async -> Result<InjectedFaults, DeckError> {
+    let context = context
+    let asked = await Bounded.run(within: Self.bound) { () -> Result<InjectedFaults, DeckError> in
+      do {
+        let client = try await SandboxOperator.client(context, path: "/__sandbox/v1") {
+          SandboxAdminAPI.Client(serverURL: $0, transport: $1, middlewares: $2)
+        }
+        async let delay = client.getDelay().ok.body.json
+        async let rules = client.listFaults().ok.body.json
+        return .success(InjectedFaults(delayMilliseconds: try await delay.milliseconds, rules: try await rules))
+      } catch {
+        return .failure(ErrorPresenter.deckError(for: error))
       }
     }
-    return (checks, distinct.compactMap { probes[$0] }.sorted { $0.url < $1.url })
+    return asked
+      ?? .failure(DeckError(.unavailable(status: nil), "no answer within \(Self.bound.components.seconds) s"))
   }
 
   // MARK: Account
 
-  private func account(_ environment: ResolvedEnvironment) async -> DoctorCheck {
+  /// The account's token, and what the auth service says of it (evaluated once a sandbox's
+  /// delay is known: it explains a slow answer).
+  private func account(_ environment: ResolvedEnvironment) async -> (AccountCheck.Token, AccountCheck.Verdict) {
     let token: AccountCheck.Token
     var use: AuthUse?
     if let value = context.session.processEnvironment["DECK_TOKEN"], !value.isEmpty {
@@ -141,7 +174,7 @@ struct Doctor {
         ?? .unreachable(
           DeckError(.unavailable(status: nil), "no answer within \(Self.bound.components.seconds) s"))
     }
-    return AccountCheck.evaluate(environment: environment.name, token: token, verdict: verdict)
+    return (token, verdict)
   }
 
   /// `GET /auth/v1/user` with the token (never refreshed: `.stored` and `.bearer` send it as is).

@@ -12,7 +12,9 @@ struct DoctorCommand: DeckCommand {
       One line per check: ✓ fine, ! a warning, ✗ a failure, with what was found and, for anything short of ✓, \
       the command that fixes it. The files are the config directory, config.yml and tokens.json (owner, mode, \
       and whether they parse). Every service URL of the environment is asked at once, each within 2 s; https \
-      certificates with fewer than 14 days left are a warning. The account's token is checked with the auth \
+      certificates with fewer than 14 days left are a warning; a server that takes the connection but does not \
+      answer in time is slow (a warning), not down. A sandbox is also asked for its delay and fault rules \
+      (injected faults). The account's token is checked with the auth \
       service, but no refresh token is spent. The clock is compared with the servers' Date headers (a warning \
       beyond 60 s). Nothing is changed (in the sandbox environment, starting the local sandbox creates its \
       database if there is none, as any command there would).

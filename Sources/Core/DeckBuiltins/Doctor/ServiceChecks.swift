@@ -13,7 +13,9 @@ struct ServiceProbe: Sendable, Equatable {
     /// through the request, to compare with it.
     case answered(status: Int, milliseconds: Int, serverDate: Date?, localDate: Date)
     case failed(DeckError)
-    /// No answer within the bound.
+    /// It accepted the connection, but did not answer within the bound.
+    case slow
+    /// Not even a connection within the bound.
     case timedOut
   }
 
@@ -38,8 +40,11 @@ enum ServiceChecks {
     case probed(ServiceProbe)
   }
 
+  /// `sandboxDelay`: the delay the environment's sandbox puts on every API response, in
+  /// milliseconds, when it was asked.
   static func evaluate(
-    service: Service, environment: ResolvedEnvironment, target: Target, bound: Duration, now: Date = Date()
+    service: Service, environment: ResolvedEnvironment, target: Target, bound: Duration, sandboxDelay: Int? = nil,
+    now: Date = Date()
   ) -> DoctorCheck {
     let name = "service \(service.rawValue)"
     let probe: ServiceProbe
@@ -54,11 +59,28 @@ enum ServiceChecks {
     var findings: [(status: DoctorCheck.Status, text: String, fix: String?)] = []
     switch probe.answer {
     case .failed(let error):
-      findings.append((.error, "\(label): \(error.message)", unreachableFix(probe.url, service, environment)))
+      // Only a connection that failed means the server is not there; a sandbox that took the
+      // connection and broke the answer is most likely following a fault rule (reset, truncate).
+      let fix =
+        error.isConnectError || !environment.definition.isSandbox
+        ? unreachableFix(probe.url, service, environment) : "see the sandbox's fault rules: deck sandbox fault list"
+      findings.append((.error, "\(label): \(error.message)", fix))
+    case .slow:
+      let seconds = bound.components.seconds
+      if let sandboxDelay, sandboxDelay > 0 {
+        findings.append(
+          (
+            .warning,
+            "\(label) is slow: no answer within \(seconds) s (the sandbox delays every API response by \(sandboxDelay) ms)",
+            "deck sandbox delay 0"
+          ))
+      } else {
+        findings.append((.warning, "\(label) is slow: no answer within \(seconds) s", slowFix(environment)))
+      }
     case .timedOut:
       findings.append(
         (
-          .error, "\(label) did not answer within \(bound.components.seconds) s",
+          .error, "\(label): no connection within \(bound.components.seconds) s",
           unreachableFix(probe.url, service, environment)
         ))
     case .answered(let status, let milliseconds, _, _):
@@ -111,6 +133,13 @@ enum ServiceChecks {
       fix: findings.first { $0.status == worst }?.fix)
   }
 
+  /// What to look at when a server took the connection but did not answer in time.
+  static func slowFix(_ environment: ResolvedEnvironment) -> String {
+    environment.definition.isSandbox
+      ? "see the sandbox's delay and fault rules: deck sandbox status"
+      : "try again later; deck's commands wait up to --timeout SECONDS (30 by default)"
+  }
+
   /// For a loopback URL, the `deck sandbox serve` that listens there; else where to check the URL.
   static func unreachableFix(_ url: String, _ service: Service, _ environment: ResolvedEnvironment) -> String {
     if environment.definition.isManaged {
@@ -128,14 +157,27 @@ enum ServiceChecks {
 
   // MARK: Asking
 
-  /// GETs the base URL (no token, no retries) and, for https, reads the certificate; both at
-  /// once, each within `bound`.
+  /// GETs the base URL (no token, no retries), opens a bare connection to tell slow from not
+  /// there, and for https reads the certificate; all at once, each within `bound`.
   static func probe(
     _ url: URL, transport: any ClientTransport, providers: any ServiceProviders, bound: Duration
   ) async -> ServiceProbe {
     async let answer = Bounded.run(within: bound) { await ask(url, transport: transport) }
+    async let accepted = accepts(url, providers: providers, bound: bound)
     async let certificate = certificate(url, providers: providers, bound: bound)
-    return ServiceProbe(url: url.absoluteString, answer: await answer ?? .timedOut, certificate: await certificate)
+    let answered = await answer
+    let connected = await accepted
+    return ServiceProbe(
+      url: url.absoluteString, answer: answered ?? (connected ? .slow : .timedOut), certificate: await certificate)
+  }
+
+  /// Whether the URL's host and port take a TCP connection within `bound`.
+  private static func accepts(_ url: URL, providers: any ServiceProviders, bound: Duration) async -> Bool {
+    guard let host = url.host, !host.isEmpty else { return false }
+    let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    return await Bounded.run(within: bound) {
+      await providers.acceptsConnection(host: host, port: port, timeout: bound)
+    } ?? false
   }
 
   private static func ask(_ url: URL, transport: any ClientTransport) async -> ServiceProbe.Answer {

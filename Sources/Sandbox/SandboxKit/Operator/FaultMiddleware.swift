@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
@@ -6,6 +7,7 @@ import ServiceLifecycle
 /// Applies the fault rules (`deck sandbox fault`) to the public routes (the operator endpoints,
 /// in a router group without it, keep working whatever the rules say). A rule's path is
 /// compared by segments, as the router matches them (`//search` is `/search`: FaultPattern).
+/// Every response a rule shaped carries `X-Sandbox-Fault: rule <id>` (a reset answers nothing).
 struct FaultMiddleware: RouterMiddleware {
   let state: SandboxState
 
@@ -26,17 +28,21 @@ struct FaultMiddleware: RouterMiddleware {
         return Response.json(.simple(.serviceUnavailable, "the sandbox is shutting down"))
       }
     }
+    let mark = "rule \(rule.id)"
     switch rule.action {
     case .latency:
-      return try await next(request, context)
+      var response = try await next(request, context)
+      response.headers[.sandboxFault] = mark
+      return response
     case .status:
       var response = Response.json(
         .simple(.init(code: rule.status), "Fault injected by deck sandbox fault (rule \(rule.id))."))
       if let retryAfter = rule.retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+      response.headers[.sandboxFault] = mark
       return response
     case .malformed:
       return Response(
-        status: .ok, headers: [.contentType: "application/json"],
+        status: .ok, headers: [.contentType: "application/json", .sandboxFault: mark],
         body: .init(byteBuffer: ByteBuffer(string: Self.malformedBody)))
     case .reset:
       Self.reset(context.channel)
@@ -51,6 +57,7 @@ struct FaultMiddleware: RouterMiddleware {
       let channel = context.channel
       var headers = response.headers
       headers[.contentLength] = nil
+      headers[.sandboxFault] = mark
       return Response(
         status: response.status, headers: headers,
         body: .init(contentLength: declared) { writer in
@@ -93,4 +100,12 @@ struct FaultMiddleware: RouterMiddleware {
 
     consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
   }
+}
+
+extension HTTPField.Name {
+  /// On a public response that a fault rule shaped: `rule <id>` (documented in the operator
+  /// contract, SandboxAdminAPI).
+  static let sandboxFault = HTTPField.Name("X-Sandbox-Fault")!
+  /// On a public response that the delay held back: `<milliseconds>ms`.
+  static let sandboxDelay = HTTPField.Name("X-Sandbox-Delay")!
 }

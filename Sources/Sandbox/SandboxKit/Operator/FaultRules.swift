@@ -38,19 +38,28 @@ struct FaultRule: Sendable, Equatable {
   }
 }
 
-/// The rules of one running sandbox (in memory, like the delay; a reset clears them).
+/// The rules of one running sandbox (in memory, like the delay; a reset clears them). A rule
+/// that has fired its `times` is used up: it no longer acts, but is kept (the last
+/// ``maximumRules`` of them) with how often it fired, for `fault list --all`.
 final class FaultRules: Sendable {
   static let maximumRules = 100
 
   private struct Store {
     var rules: [FaultRule] = []
+    var usedUp: [FaultRule] = []
     var nextID = 1
   }
   private let store = Mutex(Store())
 
+  /// The rules in force, in the order they are tried.
   var all: [FaultRule] { store.withLock { $0.rules } }
 
-  /// Adds a rule and returns it with its id; nil when there are already ``maximumRules``.
+  /// The rules in force and the used-up ones, in order of id.
+  var allWithUsedUp: [FaultRule] {
+    store.withLock { ($0.rules + $0.usedUp).sorted { $0.id < $1.id } }
+  }
+
+  /// Adds a rule and returns it with its id; nil when there are already ``maximumRules`` in force.
   func add(_ rule: FaultRule) -> FaultRule? {
     store.withLock { store in
       guard store.rules.count < Self.maximumRules else { return nil }
@@ -62,17 +71,25 @@ final class FaultRules: Sendable {
     }
   }
 
-  /// Removes one rule (nil: all) and returns how many were removed.
+  /// Removes one rule, in force or used up (nil: all of them) and returns how many were
+  /// removed: for all, the rules in force only (the used-up ones go without being counted).
   func clear(id: Int? = nil) -> Int {
     store.withLock { store in
-      let before = store.rules.count
-      if let id { store.rules.removeAll { $0.id == id } } else { store.rules.removeAll() }
-      return before - store.rules.count
+      guard let id else {
+        let cleared = store.rules.count
+        store.rules.removeAll()
+        store.usedUp.removeAll()
+        return cleared
+      }
+      let before = store.rules.count + store.usedUp.count
+      store.rules.removeAll { $0.id == id }
+      store.usedUp.removeAll { $0.id == id }
+      return before - store.rules.count - store.usedUp.count
     }
   }
 
   /// The first rule that matches and fires for this request (counting it), if any.
-  /// A rule with no firings left is removed.
+  /// A rule with no firings left is used up: it moves out of the rules in force.
   func fire(method: String, path: String, random: () -> Double = { Double.random(in: 0..<1) }) -> FaultRule? {
     store.withLock { store in
       for index in store.rules.indices where store.rules[index].matches(method: method, path: path) {
@@ -83,7 +100,11 @@ final class FaultRules: Sendable {
           store.rules[index].remaining = remaining - 1
         }
         let fired = store.rules[index]
-        if fired.remaining == 0 { store.rules.remove(at: index) }
+        if fired.remaining == 0 {
+          store.rules.remove(at: index)
+          store.usedUp.append(fired)
+          if store.usedUp.count > Self.maximumRules { store.usedUp.removeFirst() }
+        }
         return fired
       }
       return nil
