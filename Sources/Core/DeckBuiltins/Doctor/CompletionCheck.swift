@@ -82,7 +82,13 @@ enum CompletionCheck {
     let searched = binaries.flatMap { locations(shell: shell, environment: environment, binary: $0) }.filter {
       seen.insert($0).inserted
     }
-    let installed = searched.lazy.compactMap { path in read(path).map { (path: path, contents: $0) } }.first
+    var installed: (path: String, contents: String)?
+    for path in searched {
+      if let contents = read(path) {
+        installed = (path, contents)
+        break
+      }
+    }
     guard shell == "bash", let expected else {
       return evaluate(
         shellPath: shellPath, searched: searched, installed: installed, expected: expected, environment: environment)
