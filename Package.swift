@@ -322,7 +322,8 @@ let package = Package(
       .testTarget(
         name: "CommandTests",
         dependencies: [
-          "TestSupport", "DeckApp", "DeckCore", "DeckConfig", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit",
+          "TestSupport", "DeckApp", "DeckCore", "DeckConfig", "DeckSupport", "DeckLive", "DeckBuiltins", "SandboxApp",
+          "SandboxKit",
           argumentParser, yams,
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),

@@ -323,7 +323,7 @@ _deck_env_add() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout --from)
+    non_repeating_options=(--env --format --jq --timeout --from --sandbox)
     __deck_offer_flags_options 1
 
     # Offer option value completions
@@ -346,6 +346,9 @@ _deck_env_add() {
         __deck_add_completions -W "$(__deck_custom_complete ---completion env add -- --from "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
+    '--sandbox')
+        return
+        ;;
     esac
 }
 
@@ -353,7 +356,7 @@ _deck_env_set() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout)
+    non_repeating_options=(--env --format --jq --timeout --all)
     __deck_offer_flags_options -1
 
     # Offer option value completions
@@ -370,6 +373,9 @@ _deck_env_set() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--all')
         return
         ;;
     esac

@@ -323,6 +323,70 @@ struct DoctorTests {
     #expect(check(nil, shell: nil).status == .ok)
   }
 
+  /// The completion check against a fake filesystem (path: contents), bash as the shell.
+  func bashCompletion(_ files: [String: String], environment: [String: String] = ["HOME": "/h"]) -> DoctorCheck {
+    var environment = environment
+    environment["SHELL"] = "/bin/bash"
+    return CompletionCheck.check(
+      shellPath: "/bin/bash", environment: environment, binaries: ["/opt/deck/bin/deck"], expected: "script",
+      read: { files[$0] })
+  }
+
+  @Test func withoutBashCompletionAnInstalledScriptIsNotLoadedAndTheFixSourcesIt() {
+    let user = "/h/.local/share/bash-completion/completions/deck"
+    // The machine: the script where bash-completion looks, but no bash-completion.
+    let unloaded = bashCompletion([user: "script"])
+    #expect(unloaded.status == .warning)
+    #expect(unloaded.detail == "bash-completion is not installed, so bash will not load \(user)")
+    #expect(unloaded.fix == "echo 'source \(user)' >> ~/.bashrc")
+    // A stale one is rewritten first.
+    #expect(bashCompletion([user: "old"]).fix == "deck completion bash > \(user) && echo 'source \(user)' >> ~/.bashrc")
+    // Nothing at all: the fix writes the script and sources it.
+    let none = bashCompletion([:])
+    #expect(none.status == .warning)
+    #expect(none.detail.contains("bash-completion is not installed"))
+    #expect(
+      none.fix
+        == "mkdir -p ~/.local/share/bash-completion/completions && deck completion bash > ~/.local/share/bash-completion/completions/deck && echo 'source ~/.local/share/bash-completion/completions/deck' >> ~/.bashrc"
+    )
+  }
+
+  @Test func withBashCompletionTheScriptInItsDirectoriesIsEnough() {
+    let user = "/h/.local/share/bash-completion/completions/deck"
+    for loader in [
+      "/usr/share/bash-completion/bash_completion", "/etc/bash_completion",
+      "/opt/deck/share/bash-completion/bash_completion", "/opt/homebrew/etc/profile.d/bash_completion.sh",
+    ] {
+      #expect(bashCompletion([user: "script", loader: ""]).status == .ok, "\(loader)")
+      #expect(bashCompletion([loader: ""]).fix?.hasSuffix("> ~/.local/share/bash-completion/completions/deck") == true)
+    }
+    // bash-completion installed under a data directory of XDG_DATA_DIRS.
+    let environment = ["HOME": "/h", "XDG_DATA_DIRS": "/d"]
+    #expect(
+      bashCompletion([user: "script", "/d/bash-completion/bash_completion": ""], environment: environment).status == .ok
+    )
+  }
+
+  @Test func aBashrcThatLoadsDecksScriptIsInstalledWithoutBashCompletion() {
+    let script = "/h/deck.bash"
+    #expect(bashCompletion(["/h/.bashrc": "eval \"$(deck completion bash)\"\n"]).status == .ok)
+    #expect(bashCompletion(["/h/.bashrc": "source <(deck completion bash)\n"]).status == .ok)
+    #expect(bashCompletion(["/h/.bashrc": "# eval \"$(deck completion bash)\"\n"]).status == .warning)
+    let sourced = ["/h/.bashrc": "alias ll='ls -l'\n[ -f ~/deck.bash ] && . ~/deck.bash\n"]
+    let stale = bashCompletion(sourced.merging([script: "script complete -o filenames -F _deck deck"]) { a, _ in a })
+    #expect(stale.status == .warning, "not this deck's script")
+    #expect(stale.fix == "deck completion bash > \(script)")
+    // Deck's script as the shell loads it; a file of a searched directory counts even if unrecognised.
+    let user = "/h/.local/share/bash-completion/completions/deck"
+    let current = bashCompletion([
+      "/h/.bashrc": "source \"$HOME/.local/share/bash-completion/completions/deck\"", user: "script",
+    ])
+    #expect(current.status == .ok)
+    #expect(current.detail == "\(user) (sourced by /h/.bashrc) matches this deck's bash script")
+    // A sourced file that is not deck's is not taken for it.
+    #expect(bashCompletion(["/h/.bashrc": "source /h/other", "/h/other": "x"]).status == .warning)
+  }
+
   @Test func pluginClashes() {
     #expect(PluginCheck.evaluate(executables: [], commands: ["env"], replBuiltins: ["edit"]).status == .ok)
     let fine = PluginCheck.evaluate(executables: [("hello", "/p/deck-hello")], commands: ["env"], replBuiltins: [])

@@ -22,11 +22,29 @@ struct DoctorCommandTests {
     return deck
   }
 
-  /// deck's bash completion where bash-completion looks for the user's own scripts.
+  /// deck's bash completion where bash-completion looks for the user's own scripts, sourced by
+  /// ~/.bashrc so that bash loads it with or without bash-completion.
   func installCompletion(_ deck: DeckCLI) throws {
     let directory = deck.home + "/data/bash-completion/completions"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     try deck.run(["completion", "bash"]).stdout.write(toFile: directory + "/deck", atomically: true, encoding: .utf8)
+    try "source \(directory)/deck\n".write(toFile: deck.home + "/.bashrc", atomically: true, encoding: .utf8)
+  }
+
+  /// A stand-in for the bash-completion package, installed under a data directory of
+  /// XDG_DATA_DIRS, so a test does not depend on whether this machine has it.
+  func fakeBashCompletion(_ deck: inout DeckCLI) throws {
+    let share = deck.home + "/share"
+    try FileManager.default.createDirectory(atPath: share + "/bash-completion", withIntermediateDirectories: true)
+    try "# bash-completion\n".write(
+      toFile: share + "/bash-completion/bash_completion", atomically: true, encoding: .utf8)
+    deck.environment["XDG_DATA_DIRS"] = share
+  }
+
+  static var hasBashCompletion: Bool {
+    ["/usr/share/bash-completion/bash_completion", "/etc/bash_completion"].contains {
+      FileManager.default.fileExists(atPath: $0)
+    }
   }
 
   /// The checks of `deck doctor --json`, by name.
@@ -65,7 +83,8 @@ struct DoctorCommandTests {
 
   @Test func noCompletionScriptIsAWarningAndStillExitsZero() throws {
     let server = try SandboxProcess()
-    let deck = try signedIn(server)
+    var deck = try signedIn(server)
+    try fakeBashCompletion(&deck)
     let result = try deck.run(["doctor"])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("! completion"))
@@ -74,6 +93,30 @@ struct DoctorCommandTests {
         "fix: mkdir -p \(deck.home)/data/bash-completion/completions && deck completion bash > \(deck.home)/data/bash-completion/completions/deck"
       ), "\(result.stdout)")
     #expect(result.stdout.hasSuffix("1 warning (of 17 checks).\n"))
+  }
+
+  /// Issue 31: on a machine without bash-completion, a script in its directories is never
+  /// loaded; doctor says so and its fix works (a ~/.bashrc line), after which it is ✓.
+  @Test(.enabled(if: !hasBashCompletion, "this machine has bash-completion"))
+  func withoutBashCompletionTheFixSourcesTheScriptFromBashrc() throws {
+    let server = try SandboxProcess()
+    let deck = try signedIn(server)
+    let script = deck.home + "/data/bash-completion/completions/deck"
+    try installCompletion(deck)
+    try FileManager.default.removeItem(atPath: deck.home + "/.bashrc")
+    let found = try checks(try deck.run(["doctor", "--json"]))["completion"]
+    #expect(found?["status"] as? String == "warning")
+    #expect(found?["detail"] as? String == "bash-completion is not installed, so bash will not load \(script)")
+    let fix = try #require(found?["fix"] as? String)
+    #expect(fix == "echo 'source \(script)' >> ~/.bashrc")
+    // The fix, run by bash as the user would, and bash really loads deck's completion.
+    let shell = try DeckCLI.execute("/bin/bash", ["-c", fix], stdin: nil, environment: deck.environment, in: deck.home)
+    #expect(shell.status == 0)
+    let loaded = try DeckCLI.execute(
+      "/bin/bash", ["-i", "-c", "complete -p deck"], stdin: nil, environment: deck.environment, in: deck.home)
+    #expect(loaded.stdout.contains("-F _deck deck"), "\(loaded.stdout)\(loaded.stderr)")
+    let after = try checks(try deck.run(["doctor", "--json"]))["completion"]
+    #expect(after?["status"] as? String == "ok", "\(after ?? [:])")
   }
 
   @Test func aServerThatIsDownFailsWithTheCommandThatStartsIt() throws {

@@ -35,12 +35,7 @@ public struct LocalSandbox: Sendable {
     stateDirectory = paths.stateDirectory
     logFile = paths.stateDirectory + "/sandbox.log"
     self.environment = environment
-    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-      runtimeDirectory = runtime + "/deck"
-    } else {
-      let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-      runtimeDirectory = (temporary.hasSuffix("/") ? temporary : temporary + "/") + "deck-\(geteuid())"
-    }
+    runtimeDirectory = SandboxRuntime.directory(environment: environment)
     idleTimeout =
       environment[Self.idleTimeoutVariable].flatMap { Int($0) }.map { max(0, $0) } ?? Self.defaultIdleTimeout
   }
@@ -87,7 +82,7 @@ public struct LocalSandbox: Sendable {
     let program = try program()
     let build = ProgramIdentity.of(program) ?? program
     if let record = usable(build: build) { return record }
-    try Self.ensurePrivateDirectory(runtimeDirectory)
+    try SandboxRuntime.ensurePrivateDirectory(runtimeDirectory)
     return try await FileLock(for: recordPath).withLock(timeout: .seconds(60)) {
       if let record = usable(build: build) { return record }
       if let old = LocalSandboxRecord.read(recordPath) {
@@ -162,13 +157,4 @@ public struct LocalSandbox: Sendable {
       separator: "\n")
   }
 
-  /// Creates the runtime directory 0700, or checks that it is ours and private.
-  static func ensurePrivateDirectory(_ path: String) throws {
-    try AtomicFile.ensureDirectory(path, mode: 0o700)
-    var info = stat()
-    guard stat(path, &info) == 0 else { throw AtomicFile.posixError("cannot inspect \(path)") }
-    if info.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 {
-      throw AtomicFile.posixError("cannot make \(path) private (chmod 700)")
-    }
-  }
 }

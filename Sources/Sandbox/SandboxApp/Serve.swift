@@ -4,6 +4,7 @@ import DeckSupport
 import Foundation
 import SandboxKit
 import SandboxLaunch
+import Synchronization
 
 /// `deck-sandbox serve`: serves the sandbox until SIGINT, SIGTERM or the idle timeout.
 ///
@@ -52,6 +53,7 @@ struct Serve: AsyncParsableCommand {
       return LocalSandboxRecord.read(record)?.pid == pid
     }
     let (idleTimeout, build, saveAdminToken) = (options.idleTimeout, build, saveAdminToken)
+    let served = ServedRecordPath()
     do {
       try await SandboxServer.serve(sandbox, idle: idle) { url, token, anonKey in
         Self.line(url.absoluteString)
@@ -70,14 +72,44 @@ struct Serve: AsyncParsableCommand {
             kill(pid, SIGTERM)
           }
         }
-        if saveAdminToken { Self.saveToken(token, url: url.absoluteString, environment: environment) }
+        if saveAdminToken {
+          Self.saveToken(token, url: url.absoluteString, environment: environment)
+          served.path.withLock {
+            $0 = Self.writeServedRecord(
+              LocalSandboxRecord(
+                pid: pid, url: url.absoluteString, adminToken: token, database: database,
+                startedAt: Date().timeIntervalSince1970, idleTimeout: idleTimeout, build: build),
+              port: url.port, environment: environment)
+          }
+          Self.info(
+            "Point an environment at it (every service, and this admin token) in one step: deck env add NAME --sandbox \(url.absoluteString)"
+          )
+        }
       }
     } catch {
       Self.info("deck sandbox could not serve \(database) on \(options.host):\(options.port): \(error)")
       Self.removeRecord(record, pid: pid)
+      Self.removeRecord(served.path.withLock { $0 }, pid: pid)
       throw ExitCode.failure
     }
     Self.removeRecord(record, pid: pid)
+    Self.removeRecord(served.path.withLock { $0 }, pid: pid)
+  }
+
+  /// Writes the record of a served sandbox (`deck sandbox serve`) in the runtime directory, so
+  /// that `deck env add NAME --sandbox URL` of this user finds its admin token. Returns its path.
+  static func writeServedRecord(_ record: LocalSandboxRecord, port: Int?, environment: [String: String]) -> String? {
+    guard let port else { return nil }
+    let directory = SandboxRuntime.directory(environment: environment)
+    let path = SandboxRuntime.servedRecordPath(directory: directory, port: port)
+    do {
+      try SandboxRuntime.ensurePrivateDirectory(directory)
+      try record.write(to: path)
+      return path
+    } catch {
+      info("Could not write \(path) (deck env add --sandbox reads the admin token there): \(error)")
+      return nil
+    }
   }
 
   /// Removes the runtime record if it is still this server's.
@@ -111,6 +143,11 @@ struct Serve: AsyncParsableCommand {
   static func info(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
   }
+}
+
+/// Where the served record was written, once the server listens (removed when it stops).
+final class ServedRecordPath: Sendable {
+  let path = Mutex<String?>(nil)
 }
 
 /// Saves a served sandbox's admin token for the deck environments that point at it.

@@ -15,8 +15,10 @@ struct SandboxServe: DeckCommand {
       is sandbox-admin-token=TOKEN, the bearer token its operator endpoints (/__sandbox) need.
       The token belongs to the database (a reset keeps it). serve saves it in config.yml for the
       sandbox environments whose URL is the one it listens on (`local` for the defaults), so
-      `deck --env local sandbox …` works at once; for another environment:
-      deck env set NAME sandbox-admin-token=TOKEN, or export DECK_SANDBOX_ADMIN_TOKEN=TOKEN.
+      `deck --env local sandbox …` works at once. For another environment, one step (every
+      service at the URL, and the token, which deck reads from this server's record in its runtime
+      directory): deck env add NAME --sandbox URL; or deck env set NAME sandbox-admin-token=TOKEN,
+      or export DECK_SANDBOX_ADMIN_TOKEN=TOKEN.
       A later line, sandbox-anon-key=KEY, gives the auth service's anon key (the Supabase
       clients' apikey). The server is the program deck-sandbox, installed beside deck; the
       default environment starts its own copy on demand (deck sandbox status).

@@ -57,9 +57,7 @@ enum CompletionCheck {
   static func installCommand(shell: String, environment: [String: String]) -> String {
     switch shell {
     case "bash":
-      let directory =
-        environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? "\($0)/bash-completion/completions" : nil }
-        ?? "~/.local/share/bash-completion/completions"
+      let directory = userBashDirectory(environment)
       return "mkdir -p \(directory) && deck completion bash > \(directory)/deck"
     case "zsh":
       return "deck completion zsh > \"${fpath[1]}/_deck\""
@@ -69,6 +67,126 @@ enum CompletionCheck {
         ?? "~/.config/fish/completions"
       return "mkdir -p \(directory) && deck completion fish > \(directory)/deck.fish"
     }
+  }
+
+  /// Reads a file's text; nil when there is none. Injected, so tests give a fake filesystem.
+  typealias Reader = (String) -> String?
+
+  /// The whole check: what the user's shell will really load. `binaries` are this deck's paths
+  /// (see `locations`); `expected` is this deck's script for the shell.
+  static func check(
+    shellPath: String?, environment: [String: String], binaries: [String?], expected: String?, read: Reader
+  ) -> DoctorCheck {
+    let shell = shellPath.map { ($0 as NSString).lastPathComponent } ?? ""
+    var seen = Set<String>()
+    let searched = binaries.flatMap { locations(shell: shell, environment: environment, binary: $0) }.filter {
+      seen.insert($0).inserted
+    }
+    var installed: (path: String, contents: String)?
+    for path in searched {
+      if let contents = read(path) {
+        installed = (path, contents)
+        break
+      }
+    }
+    guard shell == "bash", let expected else {
+      return evaluate(
+        shellPath: shellPath, searched: searched, installed: installed, expected: expected, environment: environment)
+    }
+    // What ~/.bashrc loads itself works with or without bash-completion.
+    if let loaded = bashrcLoad(environment: environment, searched: searched, read: read) {
+      switch loaded {
+      case .evaluated(let bashrc):
+        return .ok("completion", "\(bashrc) runs `deck completion bash`")
+      case .sourced(let bashrc, let path, let contents):
+        guard contents == expected else {
+          return .warning(
+            "completion", "\(path), which \(bashrc) sources, differs from this deck's script (another version?)",
+            fix: "deck completion bash > \(path)")
+        }
+        return .ok("completion", "\(path) (sourced by \(bashrc)) matches this deck's bash script")
+      }
+    }
+    let loader = bashCompletionScripts(environment: environment, binaries: binaries).first { read($0) != nil }
+    guard loader == nil else {
+      return evaluate(
+        shellPath: shellPath, searched: searched, installed: installed, expected: expected, environment: environment)
+    }
+    // Without bash-completion, bash reads none of the directories above.
+    let bashrc = "~/.bashrc"
+    guard let installed else {
+      let directory = userBashDirectory(environment)
+      return .warning(
+        "completion",
+        "no deck completion for bash installed, and bash-completion is not installed, so bash would not load a script from its directories",
+        fix:
+          "mkdir -p \(directory) && deck completion bash > \(directory)/deck && echo 'source \(directory)/deck' >> \(bashrc)"
+      )
+    }
+    let refresh = installed.contents == expected ? "" : "deck completion bash > \(installed.path) && "
+    return .warning(
+      "completion",
+      "bash-completion is not installed, so bash will not load \(installed.path)\(refresh.isEmpty ? "" : " (which also differs from this deck's script)")",
+      fix: "\(refresh)echo 'source \(installed.path)' >> \(bashrc)")
+  }
+
+  /// Where bash-completion's main script may be: bash reads the completion directories only
+  /// through it (the distribution's, one under a data directory or next to this deck, Homebrew's).
+  static func bashCompletionScripts(environment: [String: String], binaries: [String?]) -> [String] {
+    let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+      .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+    let prefixes = binaries.compactMap { $0 }.map {
+      (($0 as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+    }
+    var paths = ["/usr/share/bash-completion/bash_completion", "/etc/bash_completion"]
+    paths += (dataDirs + prefixes.map { "\($0)/share" }).map { "\($0)/bash-completion/bash_completion" }
+    paths += (prefixes + ["/opt/homebrew", "/usr/local"]).map { "\($0)/etc/profile.d/bash_completion.sh" }
+    var seen = Set<String>()
+    return paths.filter { seen.insert($0).inserted }
+  }
+
+  /// How `~/.bashrc` loads deck's completion itself, if it does.
+  enum BashrcLoad: Equatable {
+    /// `eval "$(deck completion bash)"` or `source <(deck completion bash)`.
+    case evaluated(bashrc: String)
+    /// `source PATH` (or `. PATH`) of deck's script, with the script's contents.
+    case sourced(bashrc: String, path: String, contents: String)
+  }
+
+  /// The line of `~/.bashrc` that loads deck's completion: one that evaluates `deck completion
+  /// bash`, or sources a file that is deck's script (one of `searched`, or a script that
+  /// registers `_deck`). Comments are skipped.
+  static func bashrcLoad(environment: [String: String], searched: [String], read: Reader) -> BashrcLoad? {
+    guard let home = environment["HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil }) else { return nil }
+    let bashrc = home + "/.bashrc"
+    guard let text = read(bashrc) else { return nil }
+    for rawLine in text.split(whereSeparator: \.isNewline) {
+      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      if line.contains("deck completion bash"),
+        line.contains("eval") || line.contains("source <(") || line.contains(". <(")
+      {
+        return .evaluated(bashrc: bashrc)
+      }
+      let words = line.split(whereSeparator: { " \t;&|".contains($0) }).map(String.init)
+      for (index, word) in words.enumerated() where (word == "source" || word == ".") && index + 1 < words.count {
+        var path = words[index + 1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        for variable in ["$HOME", "${HOME}", "~"] where path.hasPrefix(variable + "/") {
+          path = home + path.dropFirst(variable.count)
+        }
+        guard path.hasPrefix("/"), let contents = read(path),
+          searched.contains(path) || contents.contains("-F _deck deck")
+        else { continue }
+        return .sourced(bashrc: bashrc, path: path, contents: contents)
+      }
+    }
+    return nil
+  }
+
+  /// The user's own bash completion directory, as the fixes write it.
+  static func userBashDirectory(_ environment: [String: String]) -> String {
+    environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? "\($0)/bash-completion/completions" : nil }
+      ?? "~/.local/share/bash-completion/completions"
   }
 
   /// `installed`: the first script found (path and contents); `expected`: this deck's script

@@ -196,20 +196,12 @@ struct Doctor {
 
   private func completion() -> DoctorCheck {
     let environment = context.session.processEnvironment
-    let shellPath = environment["SHELL"]
-    let shell = shellPath.map { ($0 as NSString).lastPathComponent } ?? ""
-    let searched = Self.binaries(environment).flatMap {
-      CompletionCheck.locations(shell: shell, environment: environment, binary: $0)
-    }
-    var seen = Set<String>()
-    let unique = searched.filter { seen.insert($0).inserted }
-    let installed = unique.lazy.compactMap { path in
-      FileManager.default.contents(atPath: path).map { (path: path, contents: String(decoding: $0, as: UTF8.self)) }
-    }.first
+    let shell = environment["SHELL"].map { ($0 as NSString).lastPathComponent } ?? ""
     let kinds: [String: CompletionShell] = ["bash": .bash, "zsh": .zsh, "fish": .fish]
-    return CompletionCheck.evaluate(
-      shellPath: shellPath, searched: unique, installed: installed,
-      expected: kinds[shell].flatMap { DeckShell.completionScript(for: $0) }, environment: environment)
+    return CompletionCheck.check(
+      shellPath: environment["SHELL"], environment: environment, binaries: Self.binaries(environment),
+      expected: kinds[shell].flatMap { DeckShell.completionScript(for: $0) },
+      read: { FileManager.default.contents(atPath: $0).map { String(decoding: $0, as: UTF8.self) } })
   }
 
   /// This deck as the shell finds it (argv[0], or its PATH entry) and as the kernel runs it.

@@ -26,7 +26,10 @@ struct EnvCommand: ParsableCommand {
     subcommands: [EnvList.self, EnvShow.self, EnvUse.self, EnvAdd.self, EnvSet.self, EnvRemove.self])
 }
 
-/// One environment as `env list --json` and `env show --json` print it.
+/// One environment as `env list` and `env show` print it with --format json, yaml or csv. The
+/// settings have their names in config.yml (`sandbox`, `allow-insecure-http`, each service's
+/// name under `services`), in every format: YAML is the JSON's data, and either can be read
+/// against the config file.
 struct EnvironmentView: Encodable {
   var name: String
   var current: Bool
@@ -44,6 +47,11 @@ struct EnvironmentView: Encodable {
     embedded = definition.isManaged
     allowInsecureHTTP = definition.allowInsecureHTTP
     services = Dictionary(uniqueKeysWithValues: definition.urls.map { ($0.key.rawValue, $0.value) })
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case name, current, builtin, sandbox, embedded, services
+    case allowInsecureHTTP = "allow-insecure-http"
   }
 }
 

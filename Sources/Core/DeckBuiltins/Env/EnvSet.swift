@@ -13,6 +13,8 @@ struct EnvSet: DeckCommand {
       Settings: allow-insecure-http=true|false, sandbox=true|false, sandbox-admin-token=TOKEN (the
       admin token `deck sandbox serve` prints, for a sandbox it could not save it for; empty unsets it).
       Plain http is allowed only to loopback hosts unless allow-insecure-http is true.
+      --all URL sets every service the environment has (all of them when it has none) to URL; when
+      URL is a sandbox you started on this machine, its admin token is saved too (see env add --sandbox).
       """,
       exits: [
         .failure("the config file cannot be read or written, or plain http to a host that is not loopback"),
@@ -30,23 +32,51 @@ struct EnvSet: DeckCommand {
       Service.allCases.map { "\($0.rawValue)=" } + ["allow-insecure-http=", "sandbox=", "sandbox-admin-token="]))
   var assignments: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Set every service of the environment to this URL (and save a sandbox's admin token when it is yours).",
+      valueName: "url"))
+  var all: String?
+
   func validate() throws {
-    guard !assignments.isEmpty else {
+    guard !assignments.isEmpty || all != nil else {
       throw ValidationError("Give at least one SERVICE=URL, e.g. deck env set \(name) flyr=https://flyrpro.app")
     }
   }
 
   func run(_ context: DeckContext) async throws {
     let processEnvironment = context.session.processEnvironment
+    let allURL = all.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    // A sandbox's admin token is looked for before the file is locked (it probes the server).
+    var token: SandboxAdminTokenFinder.Outcome?
+    if let allURL, !allURL.isEmpty {
+      let file = try context.configStore.load()
+      let makesSandbox = assignments.contains { $0.lowercased() == "sandbox=true" }
+      if makesSandbox
+        || EnvironmentResolver(file: file, processEnvironment: processEnvironment).definition(name)?.isSandbox == true
+      {
+        token = SandboxAdminTokenFinder.live(session: context.session, file: file).find(url: allURL)
+      }
+    }
     // Read, check and write under the config file's lock.
     let (file, builtin) = try context.configStore.update { file in
       let resolver = EnvironmentResolver(file: file, processEnvironment: processEnvironment)
       guard let current = resolver.definition(name) else {
         throw DeckError.usage("Unknown environment \"\(name)\".", hint: "Add it first: deck env add \(name)")
       }
+      guard !(current.isManaged && all != nil) else {
+        throw DeckError.usage(
+          "\"\(name)\" is the local sandbox, which deck starts itself: it has no URLs to set.",
+          hint: "Point another environment at a sandbox: deck env add NAME --sandbox URL")
+      }
       var entry = file.entry(name) ?? ConfigFile.Entry()
       var allowInsecure = current.allowInsecureHTTP
       var urls: [(Service, String)] = []
+      if let allURL {
+        // Every service the environment has; all known ones when it has none yet.
+        let services = current.urls.isEmpty ? Service.allCases : current.urls.keys.sorted()
+        urls = services.map { ($0, allURL) }
+      }
       for assignment in assignments {
         guard let equals = assignment.firstIndex(of: "=") else {
           throw DeckError.usage(
@@ -81,6 +111,9 @@ struct EnvSet: DeckCommand {
           urls.append((service, value))
         }
       }
+      if case .found(let candidate) = token, entry.isSandbox ?? current.isSandbox {
+        entry.sandboxAdminToken = candidate.token
+      }
       for (service, url) in urls {
         if url.isEmpty {
           entry.urls.removeValue(forKey: service)
@@ -97,6 +130,7 @@ struct EnvSet: DeckCommand {
       EnvironmentResolver(file: file, processEnvironment: [:]).definition(name) ?? EnvironmentDefinition(name: name)
     try context.output.emit(
       EnvironmentView(updated, current: file.current == name, builtin: builtin),
-      message: "Updated environment \"\(name)\".")
+      message: "Updated environment \"\(name)\"\(allURL.map { $0.isEmpty ? "" : ": every service at \($0)" } ?? "").")
+    if let token, updated.isSandbox { SandboxPointing.tell(token, environment: name, output: context.output) }
   }
 }

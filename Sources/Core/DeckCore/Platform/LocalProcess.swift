@@ -116,8 +116,9 @@ public enum LocalProcess {
   }
 
   /// The status code of `GET path` on 127.0.0.1:port over a new connection, or nil when the
-  /// server does not answer within `timeout` (refused, hung or stopped).
-  public static func probe(port: Int, path: String, timeout: Duration) -> Int? {
+  /// server does not answer within `timeout` (refused, hung or stopped). `bearer`: a token sent
+  /// as `Authorization: Bearer` (a sandbox's admin token, to check it).
+  public static func probe(port: Int, path: String, timeout: Duration, bearer: String? = nil) -> Int? {
     #if os(Linux)
       let stream = Int32(SOCK_STREAM.rawValue)
     #else
@@ -142,7 +143,9 @@ public enum LocalProcess {
     var error: Int32 = 0
     var length = socklen_t(MemoryLayout<Int32>.size)
     guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else { return nil }
-    let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+    let authorization = bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+    let request = Array(
+      "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(authorization)Connection: close\r\n\r\n".utf8)
     guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
     var answer: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 512)
