@@ -966,7 +966,7 @@ _deck_kiosk() {
 
 _deck_kiosk_pair() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --force --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1

@@ -84,7 +84,7 @@ function __deck_parse_tokens -S
             __deck_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'pair'
-                __deck_parse_subcommand 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'version' 'h/help'
+                __deck_parse_subcommand 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'force' 'version' 'h/help'
             case 'status'
                 __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'version' 'h/help'
             case 'next'
@@ -560,6 +560,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk pair" csv-raw' -l 'csv-raw' -d 'With --format csv, write text that starts with =, +, -, @, a tab or CR as it is (by default it gets a leading \' so that spreadsheets do not run it as a formula).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk pair" trace' -l 'trace' -d 'Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk pair" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk pair" force' -l 'force' -d 'Unpair from another store first (as deck kiosk unpair does; the kiosk must be on idle).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk pair" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk pair" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk status" env' -l 'env' -d 'The environment to use (overrides DECK_ENV and the config file).' -rfka '(__deck_custom_completion ---completion kiosk status -- --env (count (__deck_tokens -pc)) (__deck_tokens -tC))'
@@ -1144,7 +1145,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck run" trace' -l 'trace' -d 'Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck run" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck run" -eq 1' -F
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck run" keep-going' -l 'keep-going' -d 'Run every line, and exit non-zero at the end if any failed.'
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck run" keep-going' -l 'keep-going' -d 'Run every line, report each failure (FILE:LINE), end with a summary and the first failure\'s code.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck run" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck run" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_positional "deck completion" -eq 1' -fka 'bash zsh fish'

@@ -18,6 +18,38 @@ struct ShellWordsTests {
     #expect(ShellWords.split(line) == .words(words))
   }
 
+  // Script mode's `let` variables: expanded unquoted and in double quotes, never in single
+  // quotes or after a backslash; a value is one word, never split or scanned again.
+  @Test(arguments: [
+    ("inspect $sid", ["inspect", "sess_1"]),
+    ("inspect ${sid}x \"$sid\"", ["inspect", "sess_1x", "sess_1"]),
+    ("say $two", ["say", "a b 'c' $sid"]),
+    ("say '$sid' \\$sid \"\\$sid\"", ["say", "$sid", "$sid", "$sid"]),
+    ("say $ $1 $. a$", ["say", "$", "$1", "$.", "a$"]),
+    ("say $empty", ["say", ""]),
+    ("say \"$sid\"-done $sid# not a comment", ["say", "sess_1-done", "sess_1#", "not", "a", "comment"]),
+    ("say $sid # a comment $undefined", ["say", "sess_1"]),
+  ])
+  func expandsVariables(line: String, words: [String]) throws {
+    let variables = ["sid": "sess_1", "two": "a b 'c' $sid", "empty": ""]
+    #expect(try ShellWords.expand(line, variables: variables) == words)
+  }
+
+  @Test func anUndefinedOrMalformedReferenceIsAnError() {
+    #expect(throws: ShellWords.ExpansionError.undefined("nope")) { try ShellWords.expand("say $nope", variables: [:]) }
+    #expect(throws: ShellWords.ExpansionError.undefined("nope")) {
+      try ShellWords.expand("say \"${nope}\"", variables: [:])
+    }
+    #expect(throws: ShellWords.ExpansionError.badSubstitution("a b")) {
+      try ShellWords.expand("say ${a b}", variables: ["a": "1"])
+    }
+    #expect(throws: ShellWords.ExpansionError.badSubstitution("a")) {
+      try ShellWords.expand("say ${a", variables: ["a": "1"])
+    }
+    // Without expansion (the REPL), `$` is an ordinary character.
+    #expect(ShellWords.split("say $nope") == .words(["say", "$nope"]))
+  }
+
   @Test func unclosedQuoteOrTrailingBackslashIsIncomplete() {
     #expect(ShellWords.split("say 'hello") == .incomplete)
     #expect(ShellWords.split("say \"hello") == .incomplete)

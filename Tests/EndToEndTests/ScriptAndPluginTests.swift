@@ -45,6 +45,58 @@ struct ScriptModeTests {
     #expect(result.stderr.contains("Not signed in"))
   }
 
+  // `let NAME = COMMAND` keeps a command's stdout (less one trailing newline) for `$NAME` and
+  // `${NAME}` in later lines, expanded as the REPL's quoting reads them: not in single quotes.
+  @Test func letCapturesAResultForLaterLines() throws {
+    let deck = try DeckCLI()
+    let path = try script(
+      deck,
+      #"""
+      let first = env list --jq '.[0].name'
+      env list --jq "\"${first}-x\""
+      env list --jq '"$first"'
+      let quoted = env list --jq '"\"a b\""'
+      env list --jq $quoted
+
+      """#)
+    let result = try deck.run(["run", path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "sandbox-x\n$first\na b\n", "a value is one word, never split")
+  }
+
+  @Test func anUndefinedVariableStopsTheRunAtItsLine() throws {
+    let deck = try DeckCLI()
+    let path = try script(deck, "env list --jq '.[0].name'\nenv show $nope\nenv list --json\n")
+    let result = try deck.run(["run", path])
+    #expect(result.status == 64)
+    #expect(result.stdout == "sandbox\n", "the line after the failure never ran")
+    #expect(result.stderr.contains("script.deck:2: $nope is not defined"), "\(result.stderr)")
+  }
+
+  @Test func keepGoingReportsEachFailureWithItsLineAndASummary() throws {
+    let deck = try DeckCLI()
+    let path = try script(
+      deck,
+      #"""
+      let env = env list --jq '.[0].name'
+      env list --jq '"\(.[0].name) \(length > 0)"'
+      env show $missing
+      let = env list
+      let bad = env list --jq 'error("no")'
+      env list --jq "\"$bad\""
+      env list --jq "\"$env\""
+
+      """#)
+    let result = try deck.run(["run", path, "--keep-going"])
+    #expect(result.status == 64, "the first failure's code: \(result.stderr)")
+    #expect(result.stdout == "sandbox true\nsandbox\n")
+    #expect(result.stderr.contains("script.deck:3: env show $missing: exit 64"), "\(result.stderr)")
+    #expect(result.stderr.contains("script.deck:4: let = env list: exit 64"))
+    #expect(result.stderr.contains(#"script.deck:5: let bad = env list --jq 'error("no")': exit 1"#))
+    #expect(result.stderr.contains("$bad is not defined"), "a failed let defines nothing")
+    #expect(result.stderr.hasSuffix("script.deck: 7 lines run, 4 failed (lines 3, 4, 5, 6)\n"), "\(result.stderr)")
+  }
+
   // A script in the default environment: the kiosk's polling, operator triggers and inspection
   // against the local sandbox, one process for every line.
   @Test func kioskSessionsOnTheLocalSandboxRunInOneScript() throws {

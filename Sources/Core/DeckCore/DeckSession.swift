@@ -24,7 +24,12 @@ public final class DeckSession: Sendable {
   public let processEnvironment: [String: String]
   public let paths: DeckPaths
   public let providers: any ServiceProviders
-  public let output: Output
+  /// Where the session's commands write: its streams, or, while a script's `let` line runs
+  /// (``capturingStdout(into:_:)``), the same with stdout captured.
+  public var output: Output { Self.capturedOutput ?? standardOutput }
+  private let standardOutput: Output
+  /// The output of the command that runs in this task, when its stdout is captured.
+  @TaskLocal private static var capturedOutput: Output?
   /// Questions to the person at the terminal (GNU readline in the executable); nil where
   /// nobody can be asked.
   public let lineReader: (any LineReading)?
@@ -48,10 +53,18 @@ public final class DeckSession: Sendable {
     self.processEnvironment = processEnvironment
     self.paths = DeckPaths(environment: processEnvironment)
     self.providers = providers
-    self.output = output
+    self.standardOutput = output
     self.lineReader = lineReader
     self.registry = registry
     ServiceCatalog.register(registry.services)
+  }
+
+  /// Runs `body` (a command line) with everything the session's commands print to stdout
+  /// given to `sink` instead; stderr is unchanged. Script mode's `let NAME = COMMAND`.
+  public func capturingStdout<T: Sendable>(
+    into sink: @escaping @Sendable (String) -> Void, _ body: () async -> T
+  ) async -> T {
+    await Self.$capturedOutput.withValue(standardOutput.capturingStdout(sink)) { await body() }
   }
 
   /// The transport for a timeout; all of them share one connection pool.

@@ -1,9 +1,15 @@
 import DeckCore
 import DeckSupport
+import Synchronization
 
 /// Script mode: commands line by line, no prompt, no colour, one shared connection pool.
 /// Like `sh -e`, the first failing command stops the run and its exit code is deck's;
-/// with `keepGoing` every line runs and the first failure's code is returned at the end.
+/// with `keepGoing` every line runs, each failure is reported with its `file:line`, a summary
+/// ends the run and the first failure's code is returned.
+///
+/// `let NAME = COMMAND…` runs the command with its stdout captured and keeps that output (less
+/// one trailing newline) as a variable; `$NAME` and `${NAME}` in later lines are replaced by
+/// it, outside single quotes (``ShellWords/expand(_:variables:)``).
 public struct ScriptRunner: Sendable {
   let session: DeckSession
   let keepGoing: Bool
@@ -20,18 +26,43 @@ public struct ScriptRunner: Sendable {
     self.ran = ran
   }
 
+  /// What a run did so far: for `--keep-going`'s summary.
+  struct Tally {
+    var run = 0
+    var failedLines: [Int] = []
+    var firstFailure: Int32 = 0
+
+    mutating func failed(line: Int, code: Int32) {
+      failedLines.append(line)
+      if firstFailure == 0 { firstFailure = code }
+    }
+
+    /// "5 lines run, 2 failed (lines 2, 4)".
+    var summary: String {
+      let lines = "\(run) line\(run == 1 ? "" : "s") run, \(failedLines.count) failed"
+      guard !failedLines.isEmpty else { return lines }
+      let which = failedLines.map(String.init).joined(separator: ", ")
+      return lines + " (line\(failedLines.count == 1 ? "" : "s") \(which))"
+    }
+  }
+
   public func run(lines: some Sequence<String>, source: String) async -> Int32 {
     session.runsManyLines.withLock { $0 = true }
-    var firstFailure: Int32 = 0
+    var tally = Tally()
+    var variables: [String: String] = [:]
     var pending = ShellWords.Continuation()
     var lineNumber = 0
     var text: [String] = []
+    func finish(_ code: Int32) -> Int32 {
+      if keepGoing { session.output.info("\(source): \(tally.summary)") }
+      return code
+    }
     for line in lines {
       lineNumber += 1
       let startLine = pending.isEmpty ? lineNumber : pending.firstLine
       if pending.isEmpty { text = [] }
       text.append(line)
-      var words: [String]
+      let words: [String]
       switch pending.add(line, number: lineNumber) {
       case .more:
         continue
@@ -40,28 +71,93 @@ public struct ScriptRunner: Sendable {
           "\(source):\(pending.quoteLine ?? startLine): \(pending.problem); the command ran on for more than \(ShellWords.Continuation.maxLines) lines or \(ShellWords.Continuation.maxBytes / 1024) KiB, so deck stopped reading."
         )
         session.output.info("Close the quote, or escape the apostrophe (O\\'Brien, or \"O'Brien\").")
-        return firstFailure == 0 ? ExitCode.usage : firstFailure
+        tally.failed(line: startLine, code: ExitCode.usage)
+        return finish(tally.firstFailure)
       case .words(let complete):
         words = complete
       }
-      if words.first == "deck" { words.removeFirst() }
+      let command = text.joined(separator: "\n")
       guard !words.isEmpty else { continue }
-      let code = await DeckShell.run(words, session: session)
-      ran?(text.joined(separator: "\n"), words, code)
+      tally.run += 1
+      let code = await runCommand(command, words: words, line: startLine, source: source, variables: &variables)
       if code != 0 {
-        if firstFailure == 0 { firstFailure = code }
+        tally.failed(line: startLine, code: code)
         if !keepGoing {
           session.output.info("\(source):\(startLine): stopped: the command exited with \(code).")
           return code
         }
+        let shown = text.count > 1 ? text[0] + " …" : text[0]
+        session.output.info("\(source):\(startLine): \(shown.trimmingLeadingSpaces): exit \(code)")
       }
     }
     if !pending.isEmpty {
       session.output.error(
         "\(source):\(pending.quoteLine ?? pending.firstLine): \(pending.problem), still open at the end of the script.")
       session.output.info("Close the quote, or escape the apostrophe (O\\'Brien, or \"O'Brien\").")
-      return firstFailure == 0 ? ExitCode.usage : firstFailure
+      tally.failed(line: pending.firstLine, code: ExitCode.usage)
     }
-    return firstFailure
+    return finish(tally.firstFailure)
   }
+
+  /// Runs one complete command (its words as split without expansion) and returns its exit
+  /// code: a `let` keeps the command's stdout in `variables`.
+  func runCommand(
+    _ text: String, words unexpanded: [String], line: Int, source: String, variables: inout [String: String]
+  ) async -> Int32 {
+    var words = unexpanded
+    // Only a line with a `$` can refer to a variable: the others run exactly as split.
+    if text.unicodeScalars.contains("$") {
+      do throws(ShellWords.ExpansionError) {
+        words = try ShellWords.expand(text, variables: variables)
+      } catch {
+        session.output.error("\(source):\(line): \(error.message)")
+        ran?(text, words, ExitCode.usage)
+        return ExitCode.usage
+      }
+    }
+    if words.first == "deck" { words.removeFirst() }
+    guard words.first == "let" else {
+      guard !words.isEmpty else { return 0 }
+      let code = await DeckShell.run(words, session: session)
+      ran?(text, words, code)
+      return code
+    }
+    guard words.count >= 4, words[2] == "=", Self.isName(words[1]) else {
+      session.output.error(
+        "\(source):\(line): a let line is: let NAME = COMMAND… (e.g. let sid = kiosk next --jq .acted.publicId)")
+      ran?(text, words, ExitCode.usage)
+      return ExitCode.usage
+    }
+    let command = Array(words.dropFirst(words.count > 4 && words[3] == "deck" ? 4 : 3))
+    if let first = command.first, !first.hasPrefix("-"), !DeckShell.builtinNames.contains(first) {
+      session.output.error("\(source):\(line): let captures the output of deck's own commands; \(first) is none.")
+      ran?(text, words, ExitCode.usage)
+      return ExitCode.usage
+    }
+    let captured = CapturedText()
+    let code = await session.capturingStdout(into: { piece in captured.text.withLock { $0 += piece } }) {
+      await DeckShell.run(command, session: session)
+    }
+    ran?(text, words, code)
+    guard code == 0 else { return code }
+    var value = captured.text.withLock { $0 }
+    if value.hasSuffix("\n") { value.removeLast() }
+    variables[words[1]] = value
+    return 0
+  }
+
+  /// A variable's name: a letter or `_`, then letters, digits and `_`.
+  static func isName(_ word: String) -> Bool {
+    guard let first = word.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+    return word.unicodeScalars.allSatisfy { ShellWords.Scanner.isNameCharacter($0, first: false) }
+  }
+}
+
+/// What a `let` line's command printed on stdout (written from the task that runs it).
+final class CapturedText: Sendable {
+  let text = Mutex("")
+}
+
+extension String {
+  fileprivate var trimmingLeadingSpaces: Substring { drop { $0 == " " || $0 == "\t" } }
 }

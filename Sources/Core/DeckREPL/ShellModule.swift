@@ -44,15 +44,27 @@ struct RunCommand: DeckCommand {
       Lines are split like shell words; `#` starts a comment and a leading `deck` is optional. Like \
       `sh -e`, the first failing command stops the run and its exit code is deck's. Output is exactly \
       what each command prints one-shot. `deck` with stdin not a terminal does the same as `deck run -`.
+
+      `let NAME = COMMAND…` runs the command and keeps what it prints on stdout (less one trailing \
+      newline) as NAME, e.g. `let sid = kiosk next --jq .acted.publicId`; later lines use it as \
+      `$NAME` or `${NAME}`, unquoted or in double quotes (not in single quotes, nor as `\\$`). A value \
+      stays one word. An undefined name, or a `let` whose command fails, is a failure of that line.
+
+      With --keep-going, each failure is reported as FILE:LINE: the line: exit N, and the run ends \
+      with a summary (N lines run, M failed (lines …)) and the first failure's exit code.
       """,
-      exits: ExitDoc.all + [.usage("the script cannot be read, a quote is left open, or a line's usage error")]))
+      exits: ExitDoc.all + [
+        .usage(
+          "the script cannot be read, a quote is left open, a malformed let or an undefined $NAME, or a line's usage error"
+        )
+      ]))
 
   @OptionGroup var global: GlobalOptions
 
   @Argument(help: "The script; `-` reads stdin.", completion: .file())
   var file: String = "-"
 
-  @Flag(help: "Run every line, and exit non-zero at the end if any failed.")
+  @Flag(help: "Run every line, report each failure (FILE:LINE), end with a summary and the first failure's code.")
   var keepGoing = false
 
   func run(_ context: DeckContext) async throws {

@@ -12,6 +12,35 @@ public enum ShellWords {
     return scan.openQuote != nil || scan.trailingEscape ? .incomplete : .words(scan.words)
   }
 
+  /// Why a line's variables cannot be expanded (script mode).
+  public enum ExpansionError: Error, Equatable, Sendable {
+    /// `$NAME` or `${NAME}` names no variable.
+    case undefined(String)
+    /// A `${` without its `}`, or with something in it that is no name.
+    case badSubstitution(String)
+
+    public var message: String {
+      switch self {
+      case .undefined(let name): "$\(name) is not defined. Define it first with: let \(name) = COMMAND"
+      case .badSubstitution(let text): "bad substitution: ${\(text)"
+      }
+    }
+  }
+
+  /// Splits a complete command as `split` does, replacing `$NAME` and `${NAME}` by the
+  /// variable's value: unquoted and in double quotes, never in single quotes or after a
+  /// backslash (`\$`). A value is never split into words or scanned again: `$sid` is one word,
+  /// as `"$sid"` is. A `$` that starts no name (`$`, `$1`, `$.`) stays a `$`. Script mode's
+  /// `let` variables; the REPL expands nothing.
+  public static func expand(_ text: String, variables: [String: String]) throws(ExpansionError) -> [String] {
+    var scanner = Scanner()
+    scanner.variables = variables
+    scanner.consume(text)
+    scanner.endReference(closed: false)
+    if let error = scanner.expansionError { throw error }
+    return scanner.state.words
+  }
+
   /// The state at the end of a partial line, for completion: the finished words, the word
   /// being typed (unquoted), and the quote it was opened with, if any.
   public struct Partial: Equatable, Sendable {
@@ -73,12 +102,33 @@ public enum ShellWords {
     private(set) var quote: Unicode.Scalar?
     private var escape = false
     private var inComment = false
+    /// Script mode's variables; nil (the REPL, completion) keeps `$` an ordinary character.
+    var variables: [String: String]?
+    /// The first reference that could not be expanded.
+    private(set) var expansionError: ExpansionError?
+    /// The `$NAME` or `${NAME}` being read, if any.
+    private var reference: (name: String.UnicodeScalarView, braced: Bool)?
 
     mutating func consume(_ text: String) {
       for scalar in text.unicodeScalars { consume(scalar) }
     }
 
     mutating func consume(_ scalar: Unicode.Scalar) {
+      if let current = reference {
+        if current.braced {
+          if scalar == "}" { endReference() } else { reference?.name.append(scalar) }
+          return
+        }
+        if current.name.isEmpty && scalar == "{" {
+          reference?.braced = true
+          return
+        }
+        if Self.isNameCharacter(scalar, first: current.name.isEmpty) {
+          reference?.name.append(scalar)
+          return
+        }
+        endReference()
+      }
       if inComment {
         if scalar == "\n" { inComment = false }
         return
@@ -102,6 +152,8 @@ public enum ShellWords {
           quote = nil
         } else if scalar == "\\" {
           escape = true
+        } else if scalar == "$" && variables != nil {
+          reference = (String.UnicodeScalarView(), false)
         } else {
           word.append(scalar)
         }
@@ -117,11 +169,41 @@ public enum ShellWords {
           inWord = false
         } else if scalar == "#" && !inWord {
           inComment = true
+        } else if scalar == "$" && variables != nil {
+          reference = (String.UnicodeScalarView(), false)
+          inWord = true
         } else {
           word.append(scalar)
           inWord = true
         }
       }
+    }
+
+    /// Ends the reference being read: the variable's value joins the word (a `$` that starts
+    /// no name stays a `$`). At the end of the text, an unclosed `${` is an error.
+    mutating func endReference(closed: Bool = true) {
+      guard let (name, braced) = reference else { return }
+      reference = nil
+      let text = String(name)
+      if braced {
+        guard closed, !name.isEmpty, name.enumerated().allSatisfy({ Self.isNameCharacter($1, first: $0 == 0) }) else {
+          if expansionError == nil { expansionError = .badSubstitution(text) }
+          return
+        }
+      } else if name.isEmpty {
+        word.append("$")
+        return
+      }
+      guard let value = variables?[text] else {
+        if expansionError == nil { expansionError = .undefined(text) }
+        return
+      }
+      word.append(contentsOf: value.unicodeScalars)
+    }
+
+    /// A letter, digit or underscore; a name does not start with a digit.
+    static func isNameCharacter(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
+      scalar == "_" || (scalar.isASCII && scalar.properties.isAlphabetic) || (!first && ("0"..."9").contains(scalar))
     }
 
     /// True when the text so far ends inside a quote or after a backslash.

@@ -72,6 +72,13 @@ public struct Output: Sendable {
       jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
   }
 
+  /// The same, with stdout given to `sink` (no terminal there, so no colour).
+  public func capturingStdout(_ sink: @escaping @Sendable (String) -> Void) -> Output {
+    Output(
+      stdoutIsTerminal: false, stderrIsTerminal: stderrIsTerminal, colorEnabled: false, format: format, jq: jq,
+      csvRaw: csvRaw, writeOut: sink, writeErr: writeErr)
+  }
+
   /// The same streams, printing results in `format` (through `jq`, if given, which implies JSON;
   /// CSV cells as they are with `csvRaw`).
   public func formatted(_ format: OutputFormat, jq: JQFilter? = nil, csvRaw: Bool = false) -> Output {

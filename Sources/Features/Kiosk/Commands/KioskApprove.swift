@@ -34,7 +34,7 @@ struct KioskApprove: DeckCommand {
     let code = try QRCode(url)
     if let qrPng { try code.writePNG(to: qrPng) }
     let remaining = kiosk.state.remainingHandoffSeconds(at: Date())
-    try await kiosk.emitStatus { _ in
+    try await kiosk.emitStatus(acted: kiosk.state.currentSession) { _ in
       context.output.info("Scan to post your review:")
       // The code's own colours: written raw (it holds no text from the server).
       context.output.writeOut(code.halfBlockLines(color: context.output.colorEnabled).joined(separator: "\n") + "\n")

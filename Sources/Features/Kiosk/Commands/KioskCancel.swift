@@ -17,11 +17,11 @@ struct KioskCancel: DeckCommand {
   func run(_ context: DeckContext) async throws {
     let kiosk = try KioskController(context: context)
     try await kiosk.catchUp()
-    let session = kiosk.state.currentSession?.publicId
+    let session = kiosk.state.currentSession
     try kiosk.act { state throws(KioskRuleError) in try state.cancel() }
     try kiosk.save()
-    try await kiosk.emitStatus { _ in
-      context.output.info("Cancelled session \(session ?? ""); the kiosk is back on idle.")
+    try await kiosk.emitStatus(acted: session) { _ in
+      context.output.info("Cancelled session \(session?.publicId ?? ""); the kiosk is back on idle.")
     }
   }
 }

@@ -88,18 +88,28 @@ final class KioskController {
 
   // MARK: Output
 
-  func view(at now: Date = Date()) async -> KioskStatusView {
+  func view(at now: Date = Date(), acted: KioskSession? = nil) async -> KioskStatusView {
     let base = try? await context.baseURL(for: .kiosk).absoluteString
-    return KioskStatusView(state: state, environment: file.environment, baseURL: base, now: now)
+    return KioskStatusView(state: state, environment: file.environment, baseURL: base, now: now, acted: acted)
   }
 
   /// Where the kiosk is now, as the command's result: its data, or for a person what `table`
-  /// prints (by default, the status as aligned fields).
-  func emitStatus(at now: Date = Date(), table: ((KioskStatusView) throws -> Void)? = nil) async throws {
-    let view = await view(at: now)
+  /// prints (by default, the status as aligned fields). A step command passes the session it
+  /// acted on, with its status after the step (`acted` in the JSON).
+  func emitStatus(
+    at now: Date = Date(), acted: KioskSession? = nil, table: ((KioskStatusView) throws -> Void)? = nil
+  ) async throws {
+    let view = await view(at: now, acted: acted)
     try context.output.emit(view) {
       if let table { try table(view) } else { view.printFields(context.output) }
     }
+  }
+
+  /// The status after `pair` or `unpair`, with `changed`: false when the command found the
+  /// kiosk as it asked for (already paired with that store, or not paired) and did nothing.
+  func emitPairing(changed: Bool, table: @escaping (KioskStatusView) throws -> Void) async throws {
+    let view = await view()
+    try context.output.emit(KioskPairingView(status: view, changed: changed)) { try table(view) }
   }
 
   /// The session's total and items, as the rating screen shows them.
@@ -113,7 +123,11 @@ final class KioskController {
 }
 
 /// Where the kiosk is: what `deck kiosk status --json` (and every command's --json) prints.
-/// Every key is present; missing values are null.
+/// Every key is present; missing values are null. `session` is the kiosk's current session
+/// (null once a step brought it back to idle); `acted` is the session a step command (next,
+/// rate, approve, decline, done, cancel) acted on, with its status after the step, so a
+/// script sees a session's final status (null for status, pair and unpair, and for a `next`
+/// that found no purchase).
 struct KioskStatusView: Encodable, Sendable {
   var environment: String
   @ExplicitNull var storePublicId: String?
@@ -126,9 +140,11 @@ struct KioskStatusView: Encodable, Sendable {
   @ExplicitNull var errorMessage: String?
   @ExplicitNull var handoffURL: String? = nil
   @ExplicitNull var handoffRemainingSeconds: Int? = nil
+  @ExplicitNull var acted: KioskSession? = nil
 
-  init(state: KioskState, environment: String, baseURL: String?, now: Date) {
+  init(state: KioskState, environment: String, baseURL: String?, now: Date, acted: KioskSession? = nil) {
     self.environment = environment
+    self.acted = acted
     storePublicId = state.storePublicId
     screen = state.currentScreen.rawValue
     accepts = state.acceptedActions.map(\.rawValue)
@@ -167,5 +183,20 @@ struct KioskStatusView: Encodable, Sendable {
     }
     if let errorMessage { rows.append(("error", errorMessage)) }
     output.fields(rows)
+  }
+}
+
+/// What `pair` and `unpair` print with --json: the status, and whether the command changed
+/// the pairing (`"changed": false` for a re-run that found nothing to do).
+struct KioskPairingView: Encodable, Sendable {
+  var status: KioskStatusView
+  var changed: Bool
+
+  enum CodingKeys: String, CodingKey { case changed }
+
+  func encode(to encoder: any Encoder) throws {
+    try status.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(changed, forKey: .changed)
   }
 }

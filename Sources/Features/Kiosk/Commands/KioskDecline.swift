@@ -23,7 +23,7 @@ struct KioskDecline: DeckCommand {
     let session = kiosk.state.currentSession
     kiosk.state.thankYouElapsed()
     try kiosk.save()
-    try await kiosk.emitStatus { _ in
+    try await kiosk.emitStatus(acted: session) { _ in
       context.output.info(
         "Thank you! We appreciate your feedback. Session \(session?.publicId ?? "") is \(session?.status.rawValue ?? "DECLINED"); the kiosk is back on idle."
       )

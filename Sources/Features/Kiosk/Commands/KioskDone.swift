@@ -28,7 +28,7 @@ struct KioskDone: DeckCommand {
         "Could not mark session \(session?.publicId ?? "") done: \(failure.message) The kiosk moved on to thank-you and idle anyway."
       throw failure
     }
-    try await kiosk.emitStatus { _ in
+    try await kiosk.emitStatus(acted: session) { _ in
       context.output.info(
         "Thank you! Session \(session?.publicId ?? "") is \(session?.status.rawValue ?? "POSTED_INTENT"); the kiosk is back on idle."
       )

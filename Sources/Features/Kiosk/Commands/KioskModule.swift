@@ -31,6 +31,12 @@ struct KioskCommand: ParsableCommand {
 
       A command that does not fit the kiosk's current screen says which screen it is on and
       what it accepts, sends nothing and exits 64.
+
+      With --json every command prints the kiosk's status: the store, the screen, the current
+      session ("session", null once the kiosk is back on idle). The step commands (next, rate,
+      approve, decline, done, cancel) add "acted": the session they acted on and its status
+      after the step, e.g. {"publicId": "sess_…", "status": "POSTED_INTENT"} after done.
+      pair and unpair add "changed": false when there was nothing to do.
       """,
       exits: [
         .failure("failure, or an unknown store or session"),

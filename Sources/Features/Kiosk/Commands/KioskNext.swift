@@ -13,6 +13,11 @@ struct KioskNext: DeckCommand {
       Calls GET /api/v1/kiosk/{storeId}/next. When a PENDING session is waiting, the kiosk moves
       to the rating screen and the total and items are shown; otherwise it stays idle (exit 0).
       With --wait, polls every --poll-interval seconds (7, as the idle screen does) until one comes.
+
+      When several purchases are waiting, the newest comes first: the backend offers the store's
+      newest PENDING session, so a script that triggers five purchases and then steps through
+      them meets them newest to oldest. With --json, "acted" is the session found (null when
+      none was), as every step command reports the session it acted on.
       """,
       exits: KioskModule.commandExits))
 
@@ -48,7 +53,8 @@ struct KioskNext: DeckCommand {
       try await Task.sleep(for: .seconds(pollInterval))
     }
     spinner.stop()
-    try await kiosk.emitStatus { _ in
+    let found = kiosk.state.currentScreen == .rating ? kiosk.state.currentSession : nil
+    try await kiosk.emitStatus(acted: found) { _ in
       guard kiosk.state.currentScreen == .rating, let session = kiosk.state.currentSession else {
         return context.output.info(
           "No purchase is waiting at store \(kiosk.state.storePublicId ?? "?"); the kiosk stays idle.")

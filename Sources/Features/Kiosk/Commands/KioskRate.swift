@@ -33,7 +33,7 @@ struct KioskRate: DeckCommand {
       return try state.submitRating()
     }
     try await kiosk.perform(request)
-    try await kiosk.emitStatus { view in
+    try await kiosk.emitStatus(acted: kiosk.state.currentSession) { view in
       context.output.info("\(KioskRules.stars(stars)) The generated review:")
       context.output.line(view.generatedReviewText ?? "")
       context.output.info("Approve it with: deck kiosk approve, or decline with: deck kiosk decline")
