@@ -14,7 +14,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
       _ = URLPolicy.isLoopback(parsed.host)
     }
     for insecure in [false, true] {
-      _ = try? URLPolicy.validate(candidate, service: .flyr, environment: "fuzz", allowInsecureHTTP: insecure)
+      _ = try? URLPolicy.validate(candidate, service: .auth, environment: "fuzz", allowInsecureHTTP: insecure)
     }
   }
   _ = try? URLPolicy.validateName(text)
