@@ -9,25 +9,7 @@ import Testing
 /// The review kiosk end to end: the real `deck` against `deck sandbox serve` on an ephemeral
 /// port (kiosk-review-flow.md's paths, its error paths, scripted runs and the terminal kiosk).
 @Suite("Kiosk", .timeLimit(.minutes(3)))
-struct KioskEndToEndTests {
-  /// Runs deck and decodes its stdout as a JSON object; fails the test on a non-zero exit.
-  @discardableResult
-  func object(_ deck: DeckCLI, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
-    -> [String: Any]
-  {
-    let result = try deck.run(arguments)
-    #expect(
-      result.status == 0, "deck \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
-    return try #require(try json(result.stdout) as? [String: Any], sourceLocation: sourceLocation)
-  }
-
-  /// A PENDING session bought at the store; returns its public id.
-  func purchase(_ deck: DeckCLI, store: String = "store_demo", _ extra: [String] = []) throws -> String {
-    let session = try object(deck, ["sandbox", "trigger", "purchase", "--store", store, "--json"] + extra)
-    #expect(session["status"] as? String == "PENDING")
-    return try #require(session["publicId"] as? String)
-  }
-
+struct KioskEndToEndTests: KioskSteps {
   func session(_ deck: DeckCLI, _ id: String) throws -> [String: Any] {
     try object(deck, ["sandbox", "inspect", "session", id, "--json"])
   }

@@ -7,22 +7,7 @@ import Testing
 /// newest purchase first, and `pair`/`unpair` can be re-run. The real `deck` against `deck
 /// sandbox serve`.
 @Suite("Kiosk scripting", .timeLimit(.minutes(3)))
-struct KioskScriptingEndToEndTests {
-  @discardableResult
-  func object(_ deck: DeckCLI, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
-    -> [String: Any]
-  {
-    let result = try deck.run(arguments)
-    #expect(
-      result.status == 0, "deck \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
-    return try #require(try json(result.stdout) as? [String: Any], sourceLocation: sourceLocation)
-  }
-
-  func purchase(_ deck: DeckCLI) throws -> String {
-    let session = try object(deck, ["sandbox", "trigger", "purchase", "--store", "store_demo", "--json"])
-    return try #require(session["publicId"] as? String)
-  }
-
+struct KioskScriptingEndToEndTests: KioskSteps {
   /// The `acted` object of a step's JSON: [publicId, status].
   func acted(_ object: [String: Any]) -> [String]? {
     guard let acted = object["acted"] as? [String: Any] else { return nil }

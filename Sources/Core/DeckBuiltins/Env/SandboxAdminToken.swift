@@ -58,13 +58,11 @@ struct SandboxAdminTokenFinder {
 
   /// The finder of this session: its runtime directory, local sandbox and config file.
   static func live(session: DeckSession, file: ConfigFile) -> SandboxAdminTokenFinder {
-    let environment = session.processEnvironment
     let localSandbox = session.localSandbox
     return SandboxAdminTokenFinder(
       candidates: { port in
         var found: [Candidate] = []
-        let served = SandboxRuntime.servedRecordPath(
-          directory: SandboxRuntime.directory(environment: environment), port: port)
+        let served = SandboxRuntime.servedRecordPath(directory: localSandbox.runtimeDirectory, port: port)
         if let record = LocalSandboxRecord.read(served), LocalProcess.isAlive(record.pid) {
           found.append(Candidate(token: record.adminToken, source: "the `deck sandbox serve` on port \(port)"))
         }
