@@ -309,7 +309,7 @@ let package = Package(
         name: "DeckCoreTests",
         dependencies: [
           "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
-          "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, yams, httpTypes,
+          "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, yams, httpTypes, argumentParser,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(

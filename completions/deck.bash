@@ -144,6 +144,26 @@ __deck_custom_complete() {
     "${COMP_WORDS[0]}" "${@}" "${words[@]}"
 }
 
+# deck: values from a ---completion callback, matched against the word as bash reads it
+# (quotes and backslashes removed) and ignoring case, as deck's REPL matches them.
+__deck_add_live_completions() {
+    local typed="" character
+    local -i i
+    for ((i = 0; i < ${#cur}; i++)); do
+        character="${cur:i:1}"
+        case "${character}" in
+        \\) ((i++)); typed+="${cur:i:1}" ;;
+        \"|\') ;;
+        *) typed+="${character}" ;;
+        esac
+    done
+    typed="${typed,,}"
+    local value
+    while IFS='' read -r value; do
+        [[ -n "${value}" && "${value,,}" == "${typed}"* ]] && COMPREPLY+=("${value}")
+    done <<< "${1}"
+}
+
 _deck() {
     local state
     state="$(shopt -p;shopt -po)"
@@ -171,7 +191,7 @@ _deck() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -235,7 +255,7 @@ _deck_env_list() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -261,7 +281,7 @@ _deck_env_show() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env show -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env show -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -279,7 +299,7 @@ _deck_env_show() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env show -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env show -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -295,7 +315,7 @@ _deck_env_use() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env use -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env use -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -313,7 +333,7 @@ _deck_env_use() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env use -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env use -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -329,7 +349,7 @@ _deck_env_add() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -343,7 +363,7 @@ _deck_env_add() {
         return
         ;;
     '--from')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env add -- --from "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env add -- --from "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--sandbox')
@@ -362,7 +382,7 @@ _deck_env_set() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -383,7 +403,7 @@ _deck_env_set() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env set -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env set -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     *)
@@ -403,7 +423,7 @@ _deck_env_remove() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -421,7 +441,7 @@ _deck_env_remove() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion env remove -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion env remove -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -460,7 +480,7 @@ _deck_auth_signup() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth signup -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth signup -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -493,7 +513,7 @@ _deck_auth_login() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth login -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth login -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -522,7 +542,7 @@ _deck_auth_status() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -548,7 +568,7 @@ _deck_auth_switch() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth switch -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth switch -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -566,7 +586,7 @@ _deck_auth_switch() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth switch -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth switch -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -582,7 +602,7 @@ _deck_auth_logout() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth logout -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth logout -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -600,7 +620,7 @@ _deck_auth_logout() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth logout -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth logout -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -616,7 +636,7 @@ _deck_auth_token() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion auth token -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion auth token -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -665,7 +685,7 @@ _deck_brokerage_search() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion brokerage search -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion brokerage search -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -686,7 +706,7 @@ _deck_brokerage_search() {
     # Offer positional completions
     case "${positional_number}" in
     1)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion brokerage search -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion brokerage search -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -725,7 +745,7 @@ _deck_workspace_access() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion workspace access -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion workspace access -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -751,7 +771,7 @@ _deck_workspace_route() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion workspace route -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion workspace route -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -780,7 +800,7 @@ _deck_workspace_onboard() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion workspace onboard -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion workspace onboard -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -807,7 +827,7 @@ _deck_workspace_onboard() {
         return
         ;;
     '--brokerage')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion workspace onboard -- --brokerage "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion workspace onboard -- --brokerage "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--brokerage-id')
@@ -859,7 +879,7 @@ _deck_workspace_invite_validate() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion workspace invite validate -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion workspace invite validate -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -885,7 +905,7 @@ _deck_workspace_invite_accept() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion workspace invite accept -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion workspace invite accept -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -911,7 +931,7 @@ _deck_workspace_subscribe() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion workspace subscribe -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion workspace subscribe -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -974,7 +994,7 @@ _deck_kiosk_pair() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk pair -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk pair -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1000,7 +1020,7 @@ _deck_kiosk_status() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1026,7 +1046,7 @@ _deck_kiosk_next() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk next -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk next -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1055,7 +1075,7 @@ _deck_kiosk_rate() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk rate -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk rate -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1081,7 +1101,7 @@ _deck_kiosk_approve() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk approve -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk approve -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1110,7 +1130,7 @@ _deck_kiosk_decline() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk decline -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk decline -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1136,7 +1156,7 @@ _deck_kiosk_done() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk done -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk done -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1162,7 +1182,7 @@ _deck_kiosk_cancel() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk cancel -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk cancel -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1188,7 +1208,7 @@ _deck_kiosk_unpair() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk unpair -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk unpair -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1214,7 +1234,7 @@ _deck_kiosk_run() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion kiosk run -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion kiosk run -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1284,7 +1304,7 @@ _deck_mbti_questions() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti questions -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion mbti questions -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1310,7 +1330,7 @@ _deck_mbti_quiz() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti quiz -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion mbti quiz -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1336,7 +1356,7 @@ _deck_mbti_submit() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti submit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion mbti submit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1366,7 +1386,7 @@ _deck_mbti_result() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti result -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion mbti result -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1392,7 +1412,7 @@ _deck_mbti_user-id() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti user-id -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion mbti user-id -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1441,7 +1461,7 @@ _deck_prefs_get() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs get -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs get -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1475,7 +1495,7 @@ _deck_prefs_set() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1497,7 +1517,7 @@ _deck_prefs_set() {
         return
         ;;
     *)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs set -- positional@1 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs set -- positional@1 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1513,7 +1533,7 @@ _deck_prefs_edit() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs edit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs edit -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1547,7 +1567,7 @@ _deck_prefs_reset() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs reset -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs reset -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1581,7 +1601,7 @@ _deck_prefs_delete() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs delete -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs delete -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1615,7 +1635,7 @@ _deck_prefs_history() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs history -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs history -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1675,7 +1695,7 @@ _deck_prefs_school_list() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs school list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1701,7 +1721,7 @@ _deck_prefs_school_template() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school template -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs school template -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1735,7 +1755,7 @@ _deck_prefs_school_add() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs school add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1757,7 +1777,7 @@ _deck_prefs_school_add() {
         return
         ;;
     2)
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school add -- positional@1 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs school add -- positional@1 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -1773,7 +1793,7 @@ _deck_prefs_school_move() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school move -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs school move -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1799,7 +1819,7 @@ _deck_prefs_school_remove() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs school remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs school remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1848,7 +1868,7 @@ _deck_prefs_dashboard_show() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs dashboard show -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs dashboard show -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1890,7 +1910,7 @@ _deck_prefs_dashboard_hide() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs dashboard hide -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs dashboard hide -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1955,7 +1975,7 @@ _deck_prefs_location_set() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs location set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs location set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -1994,7 +2014,7 @@ _deck_prefs_export() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs export -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs export -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2024,7 +2044,7 @@ _deck_prefs_import() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs import -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs import -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2081,7 +2101,7 @@ _deck_sandbox_serve() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox serve -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox serve -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2123,7 +2143,7 @@ _deck_sandbox_status() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox status -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2149,7 +2169,7 @@ _deck_sandbox_stop() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox stop -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox stop -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2175,7 +2195,7 @@ _deck_sandbox_seed() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox seed -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox seed -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2204,7 +2224,7 @@ _deck_sandbox_reset() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox reset -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox reset -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2230,7 +2250,7 @@ _deck_sandbox_delay() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox delay -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox delay -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2279,7 +2299,7 @@ _deck_sandbox_trigger_subscription() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox trigger subscription -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox trigger subscription -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2315,7 +2335,7 @@ _deck_sandbox_trigger_invite-expiry() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox trigger invite-expiry -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox trigger invite-expiry -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2341,7 +2361,7 @@ _deck_sandbox_trigger_purchase() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox trigger purchase -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox trigger purchase -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2399,7 +2419,7 @@ _deck_sandbox_inspect_workspace() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect workspace -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox inspect workspace -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2425,7 +2445,7 @@ _deck_sandbox_inspect_session() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect session -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox inspect session -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2451,7 +2471,7 @@ _deck_sandbox_inspect_store() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect store -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox inspect store -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2477,7 +2497,7 @@ _deck_sandbox_inspect_events() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox inspect events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2513,7 +2533,7 @@ _deck_sandbox_inspect_prefs() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox inspect prefs -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox inspect prefs -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2539,7 +2559,7 @@ _deck_sandbox_outbox() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox outbox -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox outbox -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2591,7 +2611,7 @@ _deck_sandbox_fault_add() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox fault add -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2636,7 +2656,7 @@ _deck_sandbox_fault_list() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox fault list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2662,7 +2682,7 @@ _deck_sandbox_fault_clear() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion sandbox fault clear -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox fault clear -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2688,7 +2708,7 @@ _deck_repl() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion repl -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion repl -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2714,7 +2734,7 @@ _deck_run() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion run -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion run -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2764,7 +2784,7 @@ _deck_plugins() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion plugins -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion plugins -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2790,7 +2810,7 @@ _deck_doctor() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion doctor -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion doctor -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')

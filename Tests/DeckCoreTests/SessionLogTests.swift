@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import DeckREPL
+import DeckSupport
 import Testing
 
 @Suite("Shell words")

@@ -56,8 +56,31 @@ extension DynamicCompletion {
   public static func kind(_ id: String) -> CompletionKind {
     .custom { _, _, prefix in
       guard let provider = registered.withLock({ $0[id] }) else { return [] }
-      return values(provider, prefix: prefix)
+      let environment = ProcessInfo.processInfo.environment
+      let typed = CompletionWord.typed(
+        prefix, shell: environment["SAP_SHELL"], shellVersion: environment["SAP_SHELL_VERSION"])
+      return values(provider, prefix: typed)
     }
+  }
+}
+
+/// The word being completed, as the user means it. A shell's completion script passes the
+/// word as it was typed: bash and zsh with its quotes and backslashes (`Keller\ Williams\ R`,
+/// `"Keller Wi`), fish 4 too (`--tokens-raw`); fish 3 passes it unquoted already, and so does
+/// the REPL (no `SAP_SHELL`). Providers get the text without the shell's quoting.
+public enum CompletionWord {
+  public static func typed(_ word: String, shell: String?, shellVersion: String?) -> String {
+    switch shell {
+    case "bash", "zsh": unquoted(word)
+    case "fish":
+      (shellVersion?.split(separator: ".").first.flatMap { Int($0) } ?? 0) > 3 ? unquoted(word) : word
+    default: word
+    }
+  }
+
+  /// `word` without its quotes and backslashes; an unclosed quote is fine (it is being typed).
+  static func unquoted(_ word: String) -> String {
+    ShellWords.partial(word).current
   }
 }
 

@@ -90,7 +90,12 @@ public enum DeckRunner {
     // Usage errors quote the words of the line, which may come from a script or a pipe:
     // Output strips their control characters.
     var message = root.fullMessage(for: error)
-    if code == 0 { message = HelpText.condensingGlobalOptions(message) }
+    if code == 0, isCompletionScriptRequest(arguments) {
+      // The same script as `deck completion SHELL`.
+      if let shell = completionScriptShell(arguments) { message = CompletionScripts.adjusted(message, for: shell) }
+    } else if code == 0 {
+      message = HelpText.condensingGlobalOptions(message)
+    }
     if !message.isEmpty {
       if code == 0 { session.output.line(message) } else { session.output.info(message) }
     }
@@ -154,6 +159,18 @@ public enum DeckRunner {
   /// its value is no command name.
   static func isCompletionScriptRequest(_ arguments: [String]) -> Bool {
     arguments.contains { $0 == "--generate-completion-script" || $0.hasPrefix("--generate-completion-script=") }
+  }
+
+  /// The shell a completion-script request names (`--generate-completion-script bash` or
+  /// `=bash`), or the one argument-parser detects when it names none.
+  static func completionScriptShell(_ arguments: [String]) -> CompletionShell? {
+    guard let at = arguments.firstIndex(where: { $0.hasPrefix("--generate-completion-script") }) else { return nil }
+    let flag = arguments[at]
+    if let equals = flag.firstIndex(of: "=") {
+      return CompletionShell(rawValue: String(flag[flag.index(after: equals)...]))
+    }
+    if at + 1 < arguments.count, let named = CompletionShell(rawValue: arguments[at + 1]) { return named }
+    return .autodetected()
   }
 
   /// Whether every word that stands where a subcommand belongs names one (a help request for

@@ -22,7 +22,7 @@ public enum DeckShell {
   /// The completion script for a shell, exactly as `deck completion SHELL` prints it (nil
   /// when no root is registered).
   public static func completionScript(for shell: CompletionShell) -> String? {
-    registeredRoot.map { $0.completionScript(for: shell) }
+    registeredRoot.map { CompletionScripts.adjusted($0.completionScript(for: shell), for: shell) }
   }
 
   /// The names of deck's commands, which win over plugins (nil when no root is registered).

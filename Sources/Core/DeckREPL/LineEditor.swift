@@ -1,4 +1,5 @@
 import CReadline
+import DeckSupport
 import Foundation
 import Synchronization
 

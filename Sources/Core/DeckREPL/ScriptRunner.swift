@@ -147,10 +147,7 @@ public struct ScriptRunner: Sendable {
   }
 
   /// A variable's name: a letter or `_`, then letters, digits and `_`.
-  static func isName(_ word: String) -> Bool {
-    guard let first = word.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-    return word.unicodeScalars.allSatisfy { ShellWords.Scanner.isNameCharacter($0, first: false) }
-  }
+  static func isName(_ word: String) -> Bool { ShellWords.isVariableName(word) }
 }
 
 /// What a `let` line's command printed on stdout (written from the task that runs it).

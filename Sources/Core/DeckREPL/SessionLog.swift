@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 
 /// The command lines of one REPL session and how each ended, for `history --export`: a script

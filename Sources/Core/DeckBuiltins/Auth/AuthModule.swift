@@ -38,7 +38,9 @@ public enum AccountCompletion: CompletionProvider {
   public static let id = "accounts"
   public static func values(prefix: String, context: DeckContext) async throws -> [String] {
     let environment = try context.environment()
-    return try context.tokenStore.accounts(in: environment.name).accounts.keys.sorted().filter { $0.hasPrefix(prefix) }
+    return try context.tokenStore.accounts(in: environment.name).accounts.keys.sorted().filter {
+      $0.lowercased().hasPrefix(prefix.lowercased())
+    }
   }
 }
 

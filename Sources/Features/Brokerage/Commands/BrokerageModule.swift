@@ -25,7 +25,7 @@ public enum BrokerageNameCompletion: CompletionProvider {
   public static let id = BrokerageRules.nameCompletionID
 
   public static func values(prefix: String, context: DeckContext) async throws -> [String] {
-    let query = BrokerageRules.sanitize(prefix.trimmingCharacters(in: ["\"", "'"]))
+    let query = BrokerageRules.sanitize(prefix)
     guard !query.isEmpty else { return [] }
     return try await BrokerageService(context: context).search(query).map(\.name)
   }

@@ -57,6 +57,13 @@ public enum ShellWords {
     return Partial(words: words, current: current, openQuote: scan.openQuote)
   }
 
+  /// Whether `word` can name a variable (`let NAME = …`): a letter or `_`, then letters,
+  /// digits and `_`.
+  public static func isVariableName(_ word: String) -> Bool {
+    guard let first = word.unicodeScalars.first, Scanner.isNameCharacter(first, first: true) else { return false }
+    return word.unicodeScalars.allSatisfy { Scanner.isNameCharacter($0, first: false) }
+  }
+
   /// Quotes a word so that `split` gives it back unchanged. Works on code points, as the
   /// scanner does (a quote or backslash inside a grapheme cluster still counts).
   public static func quote(_ word: String) -> String {
