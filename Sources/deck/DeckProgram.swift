@@ -34,6 +34,7 @@ enum DeckProgram {
     for secret in SecretVariables.names { unsetenv(secret) }
     var output = Output.standard(environment: environment)
     if isScriptMode(arguments) { output = output.withoutColor() }
+    if arguments.first == "---completion" { output = output.withoutStderr() }
     DeckRegistry.install(Registry.modules)
     let session = DeckSession(
       processEnvironment: environment,

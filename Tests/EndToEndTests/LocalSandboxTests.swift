@@ -92,6 +92,23 @@ struct LocalSandboxTests {
     _ = try deck.run(["sandbox", "stop"])
   }
 
+  @Test func aShellsCompletionRestartsAKilledServerWithoutWritingToTheTerminal() throws {
+    let deck = try DeckCLI()
+    _ = try search(deck)
+    let first = try pid(deck)
+    kill(first, SIGKILL)
+    #expect(eventually(timeout: 10) { !alive(first) })
+    // bash runs this while the user's prompt is on the screen: a note on stderr would be
+    // printed into the middle of the line being edited.
+    let completion = try deck.run(
+      ["---completion", "brokerage", "search", "--", "positional@0", "3", "4", "deck", "brokerage", "search", "kell"],
+      environment: ["SAP_SHELL": "bash"])
+    #expect(completion.status == 0)
+    #expect(completion.stderr.isEmpty, "\(completion.stderr)")
+    #expect(eventually(timeout: 10) { (try? pid(deck)).map { $0 != first && alive($0) } ?? false })
+    _ = try deck.run(["sandbox", "stop"])
+  }
+
   @Test func aHungServerIsReplacedByTheNextCommand() throws {
     let deck = try DeckCLI()
     _ = try search(deck)

@@ -72,6 +72,14 @@ public struct Output: Sendable {
       jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
   }
 
+  /// The same, with nothing written to stderr: a shell's completion callback, whose stderr is
+  /// the user's terminal in the middle of a prompt (its answer is its stdout alone).
+  public func withoutStderr() -> Output {
+    Output(
+      stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: false, colorEnabled: colorEnabled, format: format,
+      jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: { _ in })
+  }
+
   /// The same, with stdout given to `sink` (no terminal there, so no colour).
   public func capturingStdout(_ sink: @escaping @Sendable (String) -> Void) -> Output {
     Output(
