@@ -2605,7 +2605,7 @@ _deck_sandbox_fault_add() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --reset --truncate --malformed --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout --method --status --retry-after --latency --times --probability)
+    non_repeating_options=(--env --format --jq --timeout --method --status --retry-after --latency --drop-field --retype-field --enum-value --times --probability)
     __deck_offer_flags_options 1
 
     # Offer option value completions
@@ -2635,6 +2635,15 @@ _deck_sandbox_fault_add() {
         return
         ;;
     '--latency')
+        return
+        ;;
+    '--drop-field')
+        return
+        ;;
+    '--retype-field')
+        return
+        ;;
+    '--enum-value')
         return
         ;;
     '--times')

@@ -211,7 +211,7 @@ function __deck_parse_tokens -S
                 __deck_parse_subcommand 0 'version' 'h/help'
                 switch $unparsed_tokens[1]
                 case 'add'
-                    __deck_parse_subcommand 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'method=' 'status=' 'retry-after=' 'latency=' 'reset' 'truncate' 'malformed' 'times=' 'probability=' 'version' 'h/help'
+                    __deck_parse_subcommand 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'method=' 'status=' 'retry-after=' 'latency=' 'reset' 'truncate' 'malformed' 'drop-field=' 'retype-field=' 'enum-value=' 'times=' 'probability=' 'version' 'h/help'
                 case 'list'
                     __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'all' 'version' 'h/help'
                 case 'clear'
@@ -1105,6 +1105,9 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" reset' -l 'reset' -d 'Close the connection with a TCP reset.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" truncate' -l 'truncate' -d 'Send the real response\'s head and half its body, then close.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" malformed' -l 'malformed' -d 'Answer 200 with a body that is not valid JSON.'
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" drop-field' -l 'drop-field' -d 'Answer without the first property of this name.' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" retype-field' -l 'retype-field' -d 'Give the first property of this name a value of another type.' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" enum-value' -l 'enum-value' -d 'Give the first property NAME the string VALUE (e.g. state=suspended).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" times' -l 'times' -d 'Fire this many times, then remove the rule (default: until cleared).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" probability' -l 'probability' -d 'Fire with this probability, above 0 and at most 1 (default 1).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox fault add" version' -l 'version' -d 'Show the version.'

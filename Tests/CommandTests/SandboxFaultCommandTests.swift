@@ -56,6 +56,31 @@ struct SandboxFaultCommandTests {
     #expect(!table.stdout.contains(deck.adminToken) && !json.description.contains(deck.adminToken))
   }
 
+  @Test("shape faults: --drop-field, --retype-field and --enum-value make rules, and deck sees the drift")
+  func shapeFaults() async throws {
+    let added = await deck.run(["sandbox", "fault", "add", "/api/brokerages/search", "--drop-field", "name"])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stderr.contains("Added fault rule 1: ANY /api/brokerages/search → without name."), "\(added.stderr)")
+    let enumRule = await deck.run(
+      ["sandbox", "fault", "add", "/api/access/state", "--enum-value", "state=suspended", "--json"])
+    let rule = try object(enumRule.stdout)
+    #expect(rule["action"] as? String == "enum-value")
+    #expect(rule["field"] as? String == "state" && rule["value"] as? String == "suspended")
+    // The client decodes the real shape only: the drifted answer is a clear error, not a crash.
+    let search = await deck.run(["brokerage", "search", "keller"])
+    #expect(search.status != 0)
+    #expect(search.stderr.contains("searchBrokerages"), "\(search.stderr)")
+
+    for bad in [
+      ["--enum-value", "state"], ["--drop-field", "a", "--retype-field", "b"], ["--drop-field", ""],
+      ["--status", "503", "--enum-value", "a=b"],
+    ] {
+      let refused = await deck.run(["sandbox", "fault", "add", "/x"] + bad)
+      #expect(refused.status == 64, "\(bad): \(refused.stderr)")
+    }
+    #expect(await deck.run(["sandbox", "fault", "clear"]).status == 0)
+  }
+
   @Test("fault list --all keeps used-up rules with how often each fired; without it they are gone")
   func listAllKeepsUsedUpRules() async throws {
     #expect(

@@ -16,6 +16,10 @@ import Testing
     var json: [String: Any]? {
       (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
     }
+
+    var jsonArray: [[String: Any]]? {
+      (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [[String: Any]]
+    }
   }
 
   /// Runs curl and returns the status, body and response headers. Waits off the cooperative
@@ -251,6 +255,55 @@ import Testing
     #expect(try await server.addFault(#"{"path":"/a","action":"explode"}"#).status == 400)
     #expect(try await server.addFault(#"{"path":"/a","action":"reset","extra":1}"#).status == 400)
     #expect(try await server.admin("POST", "/__sandbox/v1/faults/clear", body: #"{"id":99}"#).status == 404)
+  }
+
+  /// Issue 28: the drift `deck contract check` must find, made on purpose. Each change acts on
+  /// the first property of its name only, and leaves the rest of the answer as it was.
+  @Test func shapeFaultsChangeOnePropertyOfTheRealAnswer() async throws {
+    let server = try await Self.start()
+    defer { Task { await server.stop() } }
+    let search = server.base + "/api/brokerages/search?q=keller%20williams&limit=3"
+    let real = try #require(try await Self.curl([search]).jsonArray)
+    #expect(real.count == 3)
+
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"drop-field","field":"name","times":1}"#)
+    let dropped = try await Self.curl([search])
+    #expect(dropped.status == 200)
+    #expect(dropped.headers.lowercased().contains("x-sandbox-fault: rule"))
+    let withoutName = try #require(dropped.jsonArray)
+    #expect(withoutName.count == 3)
+    #expect(withoutName[0]["name"] == nil && withoutName[0]["id"] as? String == real[0]["id"] as? String)
+    #expect(withoutName[1]["name"] as? String == real[1]["name"] as? String, "only the first one changes")
+
+    _ = try await server.addFault(
+      #"{"path":"/api/brokerages/search","action":"retype-field","field":"name","times":1}"#)
+    let retyped = try #require(try await Self.curl([search]).jsonArray)
+    #expect(retyped[0]["name"] as? Int == 42)
+
+    _ = try await server.addFault(
+      #"{"path":"/api/brokerages/search","action":"enum-value","field":"id","value":"not-a-uuid","times":1}"#)
+    let valued = try #require(try await Self.curl([search]).jsonArray)
+    #expect(valued[0]["id"] as? String == "not-a-uuid")
+
+    // No such property: the answer is unchanged. A shape change needs its field (and value).
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"drop-field","field":"nope","times":1}"#)
+    let unchanged = try #require(try await Self.curl([search]).jsonArray)
+    #expect(unchanged.map { $0["name"] as? String } == real.map { $0["name"] as? String })
+    #expect(try await server.addFault(#"{"path":"/a","action":"drop-field"}"#).status == 400)
+    #expect(try await server.addFault(#"{"path":"/a","action":"enum-value","field":"state"}"#).status == 400)
+  }
+
+  @Test func shapeChangesAreBreadthFirstAndLeaveOtherDocumentsAlone() {
+    let rule = FaultRule(
+      id: 1, method: nil, path: "/x", action: .dropField, status: 503, field: "id", retryAfter: nil,
+      latencyMilliseconds: 0, remaining: nil, probability: 1)
+    let body = Data(#"{"inner":{"id":2},"id":1,"list":[{"id":3}]}"#.utf8)
+    let changed = try? JSONSerialization.jsonObject(with: ResponseShape.change(body, rule: rule)) as? [String: Any]
+    #expect(changed?["id"] == nil)
+    #expect((changed?["inner"] as? [String: Any])?["id"] as? Int == 2)
+    #expect(((changed?["list"] as? [Any])?.first as? [String: Any])?["id"] as? Int == 3)
+    let notJSON = Data("<html>".utf8)
+    #expect(ResponseShape.change(notJSON, rule: rule) == notJSON)
   }
 
   /// Issue 31: a response a rule or the delay shaped says so in a header (operator answers

@@ -11,6 +11,9 @@ extension Components.Schemas.Fault {
     case .reset: text += "connection reset"
     case .truncate: text += "truncated body"
     case .malformed: text += "malformed body"
+    case .drop_hyphen_field: text += "without \(field ?? "?")"
+    case .retype_hyphen_field: text += "\(field ?? "?") of another type"
+    case .enum_hyphen_value: text += "\(field ?? "?") = \"\(value ?? "")\""
     }
     if latencyMs > 0 { text += " after \(latencyMs) ms" }
     if let remaining {

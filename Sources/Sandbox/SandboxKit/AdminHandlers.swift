@@ -105,9 +105,18 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     guard let action = FaultRule.Action(rawValue: request.action.rawValue) else {
       return badRequest("unknown action")
     }
+    if action.changesShape {
+      guard let field = request.field, !field.isEmpty, field.count <= 200 else {
+        return badRequest("\(action.rawValue) needs the name of the property it changes (field)")
+      }
+      if action == .enumValue, request.value == nil {
+        return badRequest("enum-value needs the value to give it (value)")
+      }
+    }
     let method = request.method.flatMap { $0 == .ANY ? nil : $0.rawValue }
     let rule = FaultRule(
       id: 0, method: method, path: request.path, action: action, status: request.status ?? 503,
+      field: action.changesShape ? request.field : nil, value: action == .enumValue ? request.value : nil,
       retryAfter: request.retryAfter,
       latencyMilliseconds: request.latencyMs ?? (action == .latency ? 1000 : 0), remaining: request.times,
       probability: request.probability ?? 1)
@@ -132,7 +141,7 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   static func view(_ rule: FaultRule) -> Schemas.Fault {
     .init(
       id: rule.id, method: rule.method.flatMap(Schemas.FaultMethod.init(rawValue:)) ?? .ANY, path: rule.path,
-      action: Schemas.FaultAction(rawValue: rule.action.rawValue) ?? .status,
+      action: Schemas.FaultAction(rawValue: rule.action.rawValue) ?? .status, field: rule.field, value: rule.value,
       status: rule.action == .status ? rule.status : nil, retryAfter: rule.retryAfter,
       latencyMs: rule.latencyMilliseconds, remaining: rule.remaining, probability: rule.probability, fired: rule.fired)
   }

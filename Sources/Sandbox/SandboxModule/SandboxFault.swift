@@ -29,12 +29,17 @@ struct FaultAdd: DeckCommand {
     commandName: "add", _superCommandName: "deck", abstract: "Add a fault rule.",
     discussion: HelpText.discussion(
       """
-      Exactly one of --status, --reset, --truncate and --malformed, or --latency alone (the real
-      response, late). --latency also delays the others. Examples:
+      Exactly one of --status, --reset, --truncate, --malformed, --drop-field, --retype-field and
+      --enum-value, or --latency alone (the real response, late). --latency also delays the
+      others. The last three change the shape of the real JSON answer as a drifting backend
+      would (what `deck contract check` finds), at the first property of that name: the
+      shallowest, array items in order. Examples:
         deck sandbox fault add '/api/v1/kiosk/**' --status 503 --times 2
         deck sandbox fault add /api/brokerages/search --status 429 --retry-after 1 --times 1
         deck sandbox fault add '/api/**' --method GET --latency 2000 --probability 0.5
         deck sandbox fault add /api/access/state --reset
+        deck sandbox fault add /questions/ --drop-field text
+        deck sandbox fault add /api/access/state --enum-value state=suspended
       """, exits: faultExits))
 
   @OptionGroup var global: GlobalOptions
@@ -63,6 +68,17 @@ struct FaultAdd: DeckCommand {
   @Flag(help: "Answer 200 with a body that is not valid JSON.")
   var malformed = false
 
+  @Option(help: ArgumentHelp("Answer without the first property of this name.", valueName: "name"))
+  var dropField: String?
+
+  @Option(help: ArgumentHelp("Give the first property of this name a value of another type.", valueName: "name"))
+  var retypeField: String?
+
+  @Option(
+    help: ArgumentHelp("Give the first property NAME the string VALUE (e.g. state=suspended).", valueName: "name=value")
+  )
+  var enumValue: String?
+
   @Option(help: ArgumentHelp("Fire this many times, then remove the rule (default: until cleared).", valueName: "n"))
   var times: Int?
 
@@ -74,17 +90,44 @@ struct FaultAdd: DeckCommand {
     if reset { return .reset }
     if truncate { return .truncate }
     if malformed { return .malformed }
+    if dropField != nil { return .drop_hyphen_field }
+    if retypeField != nil { return .retype_hyphen_field }
+    if enumValue != nil { return .enum_hyphen_value }
     return latency == nil ? nil : .latency
+  }
+
+  /// The property a shape change acts on, and the value --enum-value gives it.
+  var shape: (field: String, value: String?)? {
+    if let dropField { return (dropField, nil) }
+    if let retypeField { return (retypeField, nil) }
+    guard let enumValue, let equals = enumValue.firstIndex(of: "=") else { return nil }
+    return (String(enumValue[..<equals]), String(enumValue[enumValue.index(after: equals)...]))
   }
 
   func validate() throws {
     guard path.hasPrefix("/"), path.utf8.count <= 1024 else {
       throw ValidationError("The path pattern must start with / (e.g. '/api/v1/kiosk/**'), got \"\(path)\".")
     }
-    let actions = [status != nil, reset, truncate, malformed].filter { $0 }.count
-    guard actions <= 1 else { throw ValidationError("Give only one of --status, --reset, --truncate and --malformed.") }
+    let actions = [status != nil, reset, truncate, malformed, dropField != nil, retypeField != nil, enumValue != nil]
+      .filter { $0 }.count
+    guard actions <= 1 else {
+      throw ValidationError(
+        "Give only one of --status, --reset, --truncate, --malformed, --drop-field, --retype-field and --enum-value.")
+    }
     guard actions == 1 || latency != nil else {
-      throw ValidationError("Say what the rule does: --status CODE, --latency MS, --reset, --truncate or --malformed.")
+      throw ValidationError(
+        "Say what the rule does: --status CODE, --latency MS, --reset, --truncate, --malformed, --drop-field NAME, --retype-field NAME or --enum-value NAME=VALUE."
+      )
+    }
+    for (flag, name) in [("--drop-field", dropField), ("--retype-field", retypeField)] {
+      if let name, name.isEmpty || name.count > 200 {
+        throw ValidationError("\(flag) needs a property name of 1 to 200 characters.")
+      }
+    }
+    if let enumValue {
+      guard let shape, !shape.field.isEmpty, shape.field.count <= 200, (shape.value ?? "").count <= 200 else {
+        throw ValidationError("--enum-value takes NAME=VALUE (e.g. state=suspended), got \"\(enumValue)\".")
+      }
     }
     if let status, !(100...599).contains(status) {
       throw ValidationError("--status must be between 100 and 599, got \(status).")
@@ -109,7 +152,8 @@ struct FaultAdd: DeckCommand {
   func run(_ context: DeckContext) async throws {
     guard let action else { throw DeckError.usage("Say what the rule does.") }
     let request = Components.Schemas.FaultRequest(
-      method: method.schema, path: path, action: action, status: status, retryAfter: retryAfter, latencyMs: latency,
+      method: method.schema, path: path, action: action, field: shape?.field, value: shape?.value, status: status,
+      retryAfter: retryAfter, latencyMs: latency,
       times: times, probability: probability)
     let rule = try await SandboxAdmin.client(context).addFault(body: .json(request)).created.body.json
     try context.output.emit(rule, message: "Added fault rule \(rule.id): \(rule.summary).")

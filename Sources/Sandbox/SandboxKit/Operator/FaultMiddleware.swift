@@ -47,6 +47,15 @@ struct FaultMiddleware: RouterMiddleware {
     case .reset:
       Self.reset(context.channel)
       throw FaultError.connectionReset
+    case .dropField, .retypeField, .enumValue:
+      let response = try await next(request, context)
+      let collected = CollectingWriter.Storage()
+      try await response.body.write(CollectingWriter(storage: collected))
+      let body = ResponseShape.change(Data(collected.buffer.readableBytesView), rule: rule)
+      var headers = response.headers
+      headers[.contentLength] = String(body.count)
+      headers[.sandboxFault] = mark
+      return Response(status: response.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     case .truncate:
       let response = try await next(request, context)
       let collected = CollectingWriter.Storage()

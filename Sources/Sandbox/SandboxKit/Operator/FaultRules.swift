@@ -14,6 +14,15 @@ struct FaultRule: Sendable, Equatable {
     case truncate
     /// Answer 200 with a body that is not JSON although it says so.
     case malformed
+    /// The real response without the first property named `field` (ResponseShape).
+    case dropField = "drop-field"
+    /// The real response with that property's value of another type.
+    case retypeField = "retype-field"
+    /// The real response with that property set to the string `value`.
+    case enumValue = "enum-value"
+
+    /// Whether it changes the shape of the real JSON body.
+    var changesShape: Bool { [.dropField, .retypeField, .enumValue].contains(self) }
   }
 
   var id: Int
@@ -23,6 +32,9 @@ struct FaultRule: Sendable, Equatable {
   var path: String
   var action: Action
   var status: Int
+  /// The property a shape change acts on, and the value enum-value gives it.
+  var field: String? = nil
+  var value: String? = nil
   var retryAfter: Int?
   var latencyMilliseconds: Int
   /// How many more times it may fire; nil: no limit.
