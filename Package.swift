@@ -139,6 +139,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+    .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -181,6 +182,11 @@ let package = Package(
       name: "SandboxLaunch", dependencies: ["DeckSupport", "DeckConfig", argumentParser],
       path: "Sources/Shared/SandboxLaunch",
       swiftSettings: swiftSettings),
+    // `deck contract check`'s pure part: the OpenAPI documents' operations (OpenAPIKit) and the
+    // check of a response against them, with its own JSON Schema validator.
+    .target(
+      name: "ContractCheck", dependencies: [.product(name: "OpenAPIKit", package: "OpenAPIKit"), yams],
+      path: "Sources/Shared/ContractCheck", swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output
     // libjq for --jq, linked like readline: a module map, no pkg-config (Debian: libjq-dev).
@@ -199,6 +205,15 @@ let package = Package(
         "DeckNetworking", openAPIRuntime, argumentParser, httpTypes,
       ],
       path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
+    // `deck contract`: every contract's read-only operations against an environment. The
+    // documents are embedded at build time (EmbedContracts), so it names no feature.
+    .target(
+      name: "DeckContract",
+      dependencies: [
+        "DeckCore", "ContractCheck", "DeckSupport", "DeckConfig", "DeckNetworking", openAPIRuntime, argumentParser,
+        httpTypes, yams,
+      ],
+      path: "Sources/Core/DeckContract", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedContracts")]),
 
     // MARK: The interactive shell: REPL on GNU readline, script mode, completion, plugins
     .systemLibrary(name: "CReadline", path: "Sources/Core/CReadline"),
@@ -267,7 +282,8 @@ let package = Package(
       .target(
         name: "DeckApp",
         dependencies: [
-          "DeckCore", "DeckBuiltins", "DeckREPL", "SandboxModule", "DeckLive", "DeckSupport", argumentParser,
+          "DeckCore", "DeckBuiltins", "DeckContract", "DeckREPL", "SandboxModule", "DeckLive", "DeckSupport",
+          argumentParser,
         ]
           + features.map { .target(name: "\($0.name)Module") },
         path: "Sources/App", swiftSettings: swiftSettings, plugins: [featureRegistry]),
@@ -294,6 +310,7 @@ let package = Package(
       .plugin(name: "FeatureRegistry", capability: .buildTool(), path: "Plugins/FeatureRegistry"),
       // Compiles the `*.csv` files in a feature's Data folder into its Sandbox target as strings.
       .plugin(name: "EmbedData", capability: .buildTool(), path: "Plugins/EmbedData"),
+      .plugin(name: "EmbedContracts", capability: .buildTool(), path: "Plugins/EmbedContracts"),
 
       // MARK: Tests: the core's here, each feature's in its own Tests/<name>Tests (above)
       // What tests share: the in-process deck (a session against a server run in the test's

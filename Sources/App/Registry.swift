@@ -1,4 +1,5 @@
 import DeckBuiltins
+import DeckContract
 import DeckCore
 import DeckREPL
 import SandboxModule
@@ -9,6 +10,6 @@ import SandboxModule
 public enum Registry {
   public static let modules = DeckRegistry(
     [EnvModule.self, AuthModule.self] + FeatureRegistry.modules + [
-      SandboxModule.self, ShellModule.self, DoctorModule.self,
+      SandboxModule.self, ShellModule.self, DoctorModule.self, ContractModule.self,
     ])
 }

@@ -1,0 +1,65 @@
+import ContractCheck
+import DeckConfig
+import DeckSupport
+import Yams
+
+/// The contracts `deck contract check` probes: every OpenAPI document of the package (embedded
+/// at build time by the EmbedContracts plugin) that names its service with `x-deck-service`.
+/// The operator contracts (`/__sandbox`) name none: a real backend does not serve them, and
+/// schemathesis checks them against the sandbox.
+struct ContractCatalog: Sendable {
+  struct Entry: Sendable {
+    var service: Service
+    var document: ContractDocument
+  }
+
+  var entries: [Entry]
+
+  /// The embedded documents, parsed. A document that does not parse, or names a service deck
+  /// does not know, is a build mistake: the tests load them all (ContractCatalogTests).
+  static func embedded() throws -> ContractCatalog {
+    try ContractCatalog(documents: EmbeddedContracts.documents, services: Service.allCases)
+  }
+
+  init(documents: [(name: String, yaml: String)], services: [Service]) throws {
+    entries = try documents.compactMap { name, yaml in
+      guard let serviceName = try Self.serviceName(yaml, document: name) else { return nil }
+      guard let service = services.first(where: { $0.rawValue == serviceName }) else {
+        throw DeckError.failure(
+          "The contract \(name) names the service \"\(serviceName)\" (x-deck-service), which no module declares.")
+      }
+      do {
+        return Entry(service: service, document: try ContractDocument(yaml: yaml, name: name))
+      } catch {
+        throw DeckError.failure("The contract \(name) could not be read: \(error)")
+      }
+    }
+  }
+
+  /// The document's `x-deck-service`, or nil when it has none.
+  static func serviceName(_ yaml: String, document: String) throws -> String? {
+    let root: Any?
+    do { root = try Yams.load(yaml: yaml) } catch {
+      throw DeckError.failure("The contract \(document) is not YAML: \(error)")
+    }
+    return (root as? [String: Any])?["x-deck-service"] as? String
+  }
+
+  /// The operations to probe, in document order: those of the services and operation ids asked
+  /// for (all when none are), each with its document and service.
+  func operations(services: [String], operationIDs: [String]) throws -> [(Entry, ContractOperation)] {
+    let known = Set(entries.map(\.service.rawValue))
+    for name in services where !known.contains(name) {
+      throw DeckError.usage(
+        "No contract is served by \"\(name)\".", hint: "Services with contracts: \(known.sorted().joined(separator: ", ")).")
+    }
+    let all = entries.filter { services.isEmpty || services.contains($0.service.rawValue) }
+      .flatMap { entry in entry.document.operations.map { (entry, $0) } }
+    let ids = Set(all.map(\.1.id))
+    for id in operationIDs where !ids.contains(id) {
+      throw DeckError.usage(
+        "No operation has the id \"\(id)\".", hint: "List them with: deck contract list")
+    }
+    return all.filter { operationIDs.isEmpty || operationIDs.contains($0.1.id) }
+  }
+}

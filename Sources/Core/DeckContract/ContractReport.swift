@@ -1,0 +1,281 @@
+import ContractCheck
+import DeckSupport
+import Foundation
+
+/// What one operation's probe found.
+struct ContractResult: Sendable {
+  enum Outcome: Sendable {
+    case passed
+    case drift([ContractFinding])
+    /// The answer says nothing about the contract (401, 403, 429).
+    case inconclusive(String)
+    /// Nothing answered (connection refused, timeout).
+    case unreachable(String)
+    /// Not sent, and why.
+    case skipped(String)
+  }
+
+  var service: String
+  var document: String
+  var operation: String
+  var method: String
+  var path: String
+  /// What was sent: method and path with its parameters.
+  var request: String?
+  var status: Int?
+  var outcome: Outcome = .skipped("not sent")
+  /// Findings the baseline accepts (not counted as drift).
+  var accepted: [ContractFinding] = []
+
+  init(entry: ContractCatalog.Entry, operation: ContractOperation) {
+    service = entry.service.rawValue
+    document = entry.document.name
+    self.operation = operation.id
+    method = operation.method
+    path = operation.path
+  }
+
+  var findings: [ContractFinding] {
+    if case .drift(let findings) = outcome { return findings }
+    return []
+  }
+}
+
+struct ContractRun: Sendable {
+  var results: [ContractResult]
+  var requests: Int
+  var stoppedByRateLimit: Bool
+
+  /// Moves the findings the baseline lists out of the drift.
+  mutating func apply(_ baseline: ContractBaseline) {
+    for index in results.indices {
+      guard case .drift(let findings) = results[index].outcome else { continue }
+      let (accepted, new) = findings.reduce(into: ([ContractFinding](), [ContractFinding]())) { split, finding in
+        if baseline.accepts(finding) { split.0.append(finding) } else { split.1.append(finding) }
+      }
+      results[index].accepted = accepted
+      results[index].outcome = new.isEmpty ? .passed : .drift(new)
+    }
+  }
+
+  var counts: ContractReport.Counts {
+    var counts = ContractReport.Counts()
+    for result in results {
+      counts.accepted += result.accepted.count
+      switch result.outcome {
+      case .passed: counts.passed += 1
+      case .drift(let findings):
+        counts.drifted += 1
+        counts.findings += findings.count
+      case .inconclusive: counts.inconclusive += 1
+      case .unreachable: counts.unreachable += 1
+      case .skipped: counts.skipped += 1
+      }
+    }
+    return counts
+  }
+}
+
+/// The findings accepted for an environment: `--baseline FILE`, written by `--write-baseline`.
+/// A finding is the same when its operation, kind, path and expectation are (what came back
+/// may vary from one answer to the next).
+struct ContractBaseline: Codable, Sendable, Equatable {
+  struct Key: Codable, Hashable, Sendable {
+    var operation: String
+    var kind: String
+    var path: String
+    var expected: String
+  }
+
+  var accepted: [Key]
+
+  init(findings: [ContractFinding]) {
+    accepted = findings.map(Self.key).sorted { ($0.operation, $0.path, $0.kind) < ($1.operation, $1.path, $1.kind) }
+  }
+
+  func accepts(_ finding: ContractFinding) -> Bool { Set(accepted).contains(Self.key(finding)) }
+
+  static func key(_ finding: ContractFinding) -> Key {
+    Key(operation: finding.operation, kind: finding.kind.rawValue, path: finding.path, expected: finding.expected)
+  }
+
+  static func load(_ path: String) throws -> ContractBaseline {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw DeckError.usage(
+        "The baseline file \(path) does not exist.", hint: "Write it with: deck contract check --baseline \(path) --write-baseline")
+    }
+    do {
+      return try JSONDecoder().decode(ContractBaseline.self, from: data)
+    } catch {
+      throw DeckError.usage(
+        "The baseline file \(path) is not a contract check baseline: \(error.localizedDescription)",
+        hint: "Write it again with: deck contract check --baseline \(path) --write-baseline")
+    }
+  }
+}
+
+/// The report of a run: what `--json`, `--report json|junit` and the table show. Every text in
+/// it passes through `redact`: a token that a server echoed never reaches a report.
+struct ContractReport: Encodable, Sendable {
+  struct Counts: Encodable, Sendable, Equatable {
+    var passed = 0
+    var drifted = 0
+    var findings = 0
+    var inconclusive = 0
+    var unreachable = 0
+    var skipped = 0
+    var accepted = 0
+  }
+
+  struct Operation: Encodable, Sendable {
+    var service: String
+    var document: String
+    var operation: String
+    var method: String
+    var path: String
+    var request: String?
+    var status: Int?
+    /// passed, drift, inconclusive, unreachable or skipped.
+    var result: String
+    var reason: String?
+    var findings: [Finding]
+    var accepted: [Finding]
+  }
+
+  struct Finding: Encodable, Sendable {
+    var kind: String
+    var path: String
+    var expected: String
+    var actual: String
+    var message: String
+  }
+
+  var environment: String
+  var requests: Int
+  var counts: Counts
+  var operations: [Operation]
+
+  init(environment: String, run: ContractRun) {
+    self.environment = environment
+    requests = run.requests
+    counts = run.counts
+    operations = run.results.map { result in
+      let (name, reason): (String, String?) =
+        switch result.outcome {
+        case .passed: ("passed", nil)
+        case .drift: ("drift", nil)
+        case .inconclusive(let why): ("inconclusive", why)
+        case .unreachable(let why): ("unreachable", why)
+        case .skipped(let why): ("skipped", why)
+        }
+      return Operation(
+        service: result.service, document: result.document, operation: result.operation, method: result.method,
+        path: result.path, request: result.request.map(Self.redact), status: result.status, result: name,
+        reason: reason.map(Self.redact), findings: result.findings.map(Self.finding),
+        accepted: result.accepted.map(Self.finding))
+    }
+  }
+
+  static func finding(_ finding: ContractFinding) -> Finding {
+    Finding(
+      kind: finding.kind.rawValue, path: redact(finding.path), expected: redact(finding.expected),
+      actual: redact(finding.actual), message: redact(finding.message))
+  }
+
+  /// JSON Web Tokens (the shape of every token deck holds) replaced by `[redacted]`.
+  static func redact(_ text: String) -> String {
+    text.replacing(/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/, with: "[redacted]")
+  }
+
+  var summary: String {
+    var parts = ["\(operations.count) operation\(operations.count == 1 ? "" : "s"): \(counts.passed) passed"]
+    if counts.drifted > 0 {
+      parts.append("\(counts.drifted) drifted (\(counts.findings) finding\(counts.findings == 1 ? "" : "s"))")
+    }
+    if counts.inconclusive > 0 { parts.append("\(counts.inconclusive) inconclusive") }
+    if counts.unreachable > 0 { parts.append("\(counts.unreachable) unreachable") }
+    if counts.skipped > 0 { parts.append("\(counts.skipped) skipped") }
+    var text = parts.joined(separator: ", ")
+    if counts.accepted > 0 { text += "; \(counts.accepted) accepted by the baseline" }
+    return text + " (\(requests) request\(requests == 1 ? "" : "s") to \(environment))."
+  }
+
+  /// One line an operation, its findings under it.
+  func text(style: (String, String) -> String) -> String {
+    var lines: [String] = []
+    for operation in operations {
+      let (symbol, color) =
+        switch operation.result {
+        case "passed": ("✓", "green")
+        case "drift": ("✗", "red")
+        case "skipped": ("-", "plain")
+        default: ("?", "yellow")
+        }
+      var line = "\(style(symbol, color)) \(operation.service) \(operation.operation)  \(operation.method) \(operation.path)"
+      if let status = operation.status { line += "  → \(status)" }
+      if let reason = operation.reason { line += "  (\(operation.result): \(reason))" }
+      lines.append(line)
+      for finding in operation.findings {
+        lines.append("    \(finding.path.isEmpty ? finding.kind : finding.path): expected \(finding.expected), got \(finding.actual)")
+      }
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// JUnit XML: one testsuite per service, one testcase per operation (classname: the service
+  /// and document), `failure` for drift, `error` for an operation nothing answered, `skipped`
+  /// for the inconclusive and the skipped.
+  func junit() -> String {
+    let byService = Dictionary(grouping: operations, by: \.service)
+    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    xml +=
+      #"<testsuites name="deck contract check" tests="\#(operations.count)" failures="\#(counts.drifted)" errors="\#(counts.unreachable)" skipped="\#(counts.inconclusive + counts.skipped)">"#
+      + "\n"
+    for service in byService.keys.sorted() {
+      let cases = byService[service] ?? []
+      let failures = cases.filter { $0.result == "drift" }.count
+      let errors = cases.filter { $0.result == "unreachable" }.count
+      let skipped = cases.filter { $0.result == "inconclusive" || $0.result == "skipped" }.count
+      xml +=
+        #"  <testsuite name="\#(Self.escape(service))" tests="\#(cases.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)">"#
+        + "\n"
+      for operation in cases {
+        xml +=
+          #"    <testcase classname="\#(Self.escape("\(environment).\(operation.service).\(operation.document)"))" name="\#(Self.escape("\(operation.operation) \(operation.method) \(operation.path)"))">"#
+        switch operation.result {
+        case "drift":
+          let details = operation.findings.map(\.message).joined(separator: "\n")
+          xml +=
+            "\n      <failure message=\"\(Self.escape("\(operation.findings.count) finding\(operation.findings.count == 1 ? "" : "s")"))\" type=\"drift\">\(Self.escape(details))</failure>\n    "
+        case "unreachable":
+          xml += "\n      <error message=\"\(Self.escape(operation.reason ?? ""))\" type=\"unreachable\"/>\n    "
+        case "inconclusive", "skipped":
+          xml += "\n      <skipped message=\"\(Self.escape("\(operation.result): \(operation.reason ?? "")"))\"/>\n    "
+        default:
+          break
+        }
+        xml += "</testcase>\n"
+      }
+      xml += "  </testsuite>\n"
+    }
+    return xml + "</testsuites>\n"
+  }
+
+  /// XML text: the five entities, and control characters (which XML 1.0 cannot hold) dropped.
+  static func escape(_ text: String) -> String {
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      case "\"": escaped += "&quot;"
+      case "'": escaped += "&apos;"
+      case "\n", "\t": escaped.unicodeScalars.append(scalar)
+      default:
+        if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF { escaped.unicodeScalars.append(scalar) }
+      }
+    }
+    return escaped
+  }
+}
