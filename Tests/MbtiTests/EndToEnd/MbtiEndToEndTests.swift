@@ -168,6 +168,29 @@ struct MbtiEndToEndTests {
     try quiz.expect("your 1 answers are saved")
   }
 
+  @Test("the built-in simulator environment: nudge at http://127.0.0.1:8000 (mbti-quiz.md), http for loopback only")
+  func simulatorEnvironment() throws {
+    var deck = try DeckCLI()
+    let shown = try deck.run(["env", "show", "simulator", "--json"])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let view = try #require(try json(shown.stdout) as? [String: Any])
+    #expect(view["builtin"] as? Bool == true)
+    #expect(view["sandbox"] as? Bool == false, "a real nudge server, not a deck sandbox")
+    #expect(view["allow-insecure-http"] as? Bool == false)
+    #expect((view["services"] as? [String: String]) == ["nudge": "http://127.0.0.1:8000"])
+    // Questions come from there (a port nothing listens on stands in for it here).
+    deck.environment["DECK_ENV"] = "simulator"
+    deck.environment["DECK_NUDGE_URL"] = "http://127.0.0.1:9"
+    let unreachable = try deck.run(["mbti", "questions"])
+    #expect(unreachable.status == 69)
+    #expect(unreachable.stderr.contains("Cannot reach 127.0.0.1:9"), "\(unreachable.stderr)")
+    // Plain http anywhere but loopback is refused.
+    deck.environment["DECK_NUDGE_URL"] = "http://192.168.1.20:8000"
+    let lan = try deck.run(["mbti", "questions"])
+    #expect(lan.status == 1)
+    #expect(lan.stderr.contains("Refusing plain http for nudge in environment \"simulator\""), "\(lan.stderr)")
+  }
+
   // MARK: The full-screen quiz
 
   func startQuiz(_ deck: DeckCLI, _ extra: [String] = [], environment extraEnvironment: [String: String] = [:])

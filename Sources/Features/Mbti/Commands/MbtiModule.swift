@@ -39,6 +39,6 @@ extension Service {
     "nudge", summary: "mbti quiz",
     defaultURLs: [
       "dev": "https://api-dev.nudge.starshape.in", "staging": "https://api-staging.nudge.starshape.in",
-      "production": "https://api.nudge.starshape.in",
+      "production": "https://api.nudge.starshape.in", "simulator": "http://127.0.0.1:8000",
     ])
 }
