@@ -12,8 +12,12 @@ struct MbtiQuizCommand: DeckCommand {
       The 24 questions come from the nudge service, 6 to a page. Full-screen: 1-5 answer the
       focused question and move to the next; ↑/↓ move between questions, ←/→ and Enter choose a
       value; n (or Tab) is Next, Submit on the last page; b is Back. Next with a question left
-      open rings the bell and jumps to it. --plain asks one question per line instead (for screen
-      readers, dumb terminals and serial lines), with the same pages and checks.
+      open rings the bell and jumps to it. The screen fits the terminal (all the scale's labels
+      from about 90 columns, else the numbers and the label under the cursor; at least 40×12) and
+      is redrawn when the window is resized. Questions that fail to load show a card: r retries,
+      q cancels (exit 69). --plain asks one question per line instead (for screen readers, dumb
+      terminals and serial lines), with the same pages and checks; it exits 69 when the questions
+      cannot be loaded.
 
       Answers are saved as they are given: after Ctrl-C (which asks whether to keep them) or a
       crash, `deck mbti quiz --resume` continues where it stopped. A failed submission keeps the
