@@ -34,8 +34,22 @@ struct MbtiQuizScreenEndToEndTests {
       _ = ioctl(pty.master, UInt(TIOCSWINSZ), &size)
     }
 
+    /// Reads until the program has written nothing for a while (a frame can take several reads).
+    func settle() {
+      var size = pty.raw.utf8.count
+      var quiet = 0
+      let deadline = Date().addingTimeInterval(5)
+      while quiet < 3, Date() < deadline {
+        _ = pty.pending(waiting: 0.1)
+        let now = pty.raw.utf8.count
+        quiet = now == size ? quiet + 1 : 0
+        size = now
+      }
+    }
+
     /// Resizes the terminal (the program gets SIGWINCH).
     func resize(columns: Int, rows: Int) {
+      settle()
       sizes.append((pty.raw.unicodeScalars.count, columns, rows))
       self.columns = columns
       self.rows = rows
@@ -44,7 +58,7 @@ struct MbtiQuizScreenEndToEndTests {
 
     /// The screen now, once the output has settled.
     func screen() -> ScreenModel {
-      _ = pty.pending(waiting: 0.4)
+      settle()
       let output = Array(pty.raw.unicodeScalars)
       var model = ScreenModel(columns: sizes[0].columns, rows: sizes[0].rows)
       var position = 0
