@@ -84,6 +84,13 @@ final class MbtiQuizScreen: FullScreenApp {
 
   func handle(event: Event) -> Outcome? {
     switch event {
+    case .loaded:
+      // Only the load the screen waits for counts (one quiz, one onboarding_take_test).
+      guard case .loading = layout.phase else { return nil }
+    default:
+      break
+    }
+    switch event {
     case .loaded(.success(let set)):
       let quiz = start(set)
       layout.phase = .answering(quiz)
