@@ -1283,13 +1283,13 @@ _deck_mbti() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    questions|quiz|submit|result|user-id)
+    questions|quiz|submit|result|events|user-id)
         # Offer subcommand argument completions
         "_deck_mbti_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'questions quiz submit result user-id' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'questions quiz submit result events user-id' -- "${cur}"))
         ;;
     esac
 }
@@ -1387,6 +1387,32 @@ _deck_mbti_result() {
     case "${prev}" in
     '--env')
         __deck_add_live_completions "$(__deck_custom_complete ---completion mbti result -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_mbti_events() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --send --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
