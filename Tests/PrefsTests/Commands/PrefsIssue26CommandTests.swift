@@ -97,7 +97,8 @@ struct PrefsIssue26CommandTests {
     let help = await deck.run(["prefs", "school", "--help"])
     #expect(help.status == 0)
     for type in SchoolPreferenceType.allCases { #expect(help.stdout.contains(type.rawValue)) }
-    #expect(help.stdout.contains("conference_type (a list, each): Power 4, Group of 5, Mid-Major or Small"))
+    #expect(help.stdout.contains("\n  conference_type (a list, each): Power 4, Group of 5, Mid-Major"))
+    #expect(help.stdout.contains("\n      Small Conference\n"), "a long item continues under itself")
     for line in help.stdout.split(separator: "\n").prefix(while: { !$0.hasPrefix("USAGE:") }) {
       #expect(line.count <= 80, "\(line)")
     }

@@ -5,8 +5,8 @@ import PrefsRules
 /// types. Lines are wrapped here, at `width`, with a hanging indent, so that the argument parser
 /// (which would wrap a long list item back to the margin) keeps them as they are.
 enum PrefsHelp {
-  /// The widest line, within an 80-column terminal with the parser's own 2-space indent.
-  static let width = 76
+  /// The widest line: within an 80-column terminal, and within a man page's indented text.
+  static let width = 70
 
   /// Every category that takes key=value, then its keys: `key (type): allowed`, consecutive
   /// keys that take the same grouped on one row.
