@@ -1619,7 +1619,7 @@ _deck_prefs_reset() {
 
 _deck_prefs_delete() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace -y --yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1993,7 +1993,7 @@ _deck_prefs_location() {
 
 _deck_prefs_location_set() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --geocode --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --geocode --force --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --address --city --state --zip)
     __deck_offer_flags_options 0
