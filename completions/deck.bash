@@ -1412,7 +1412,7 @@ _deck_mbti_events() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion mbti events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion mbti events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
