@@ -20,6 +20,14 @@ struct PhotoRulesTests {
     for type in [PhotoType.jpeg, .png, .webp, .heic, .avif] { #expect(type.isAccepted, "\(type)") }
   }
 
+  @Test("real files of each format, as libvips wrote them, are told apart")
+  func realFiles() {
+    #expect(PhotoType.detect(PhotoTestImages.tiny("webp")) == .webp)
+    #expect(PhotoType.detect(PhotoTestImages.tiny("heic")) == .heic)
+    #expect(PhotoType.detect(PhotoTestImages.tiny("avif")) == .avif)
+    #expect(PhotoType.detect(PhotoTestImages.tiny("jpeg")) == .jpeg)
+  }
+
   @Test("other images are recognised but not accepted; anything else is no image")
   func refused() {
     #expect(PhotoType.detect(Array("GIF89a".utf8) + [1, 0, 1, 0]) == .gif)
