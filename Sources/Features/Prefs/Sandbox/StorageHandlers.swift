@@ -24,6 +24,7 @@ struct StorageHandlers: StorageAPI.APIProtocol {
   func uploadObject(_ input: Operations.uploadObject.Input) async throws -> Operations.uploadObject.Output {
     let path = input.path
     let upsert = input.headers.x_hyphen_upsert?.lowercased() == "true"
+    _ = try await requireWriter(bucket: path.bucket, owner: path.owner)
     let (type, data) = try await Self.image(input.body)
     let stored = try await store(bucket: path.bucket, owner: path.owner, name: path.name, type: type, data: data) {
       exists in
@@ -34,6 +35,7 @@ struct StorageHandlers: StorageAPI.APIProtocol {
 
   func updateObject(_ input: Operations.updateObject.Input) async throws -> Operations.updateObject.Output {
     let path = input.path
+    _ = try await requireWriter(bucket: path.bucket, owner: path.owner)
     let (type, data) = try await Self.image(input.body)
     let stored = try await store(bucket: path.bucket, owner: path.owner, name: path.name, type: type, data: data) {
       exists in
@@ -101,15 +103,21 @@ struct StorageHandlers: StorageAPI.APIProtocol {
 
   // MARK: The policies
 
-  /// Checks who writes and what, then stores it; `check` gets whether the object exists (in the
-  /// write's transaction) and throws to refuse.
+  /// The signed-in user, when they may write the owner's folder of the bucket (before the body
+  /// is read): 401, 404 for another bucket, 403 for a parent or another user's folder.
+  func requireWriter(bucket: String, owner: String) async throws -> AuthenticatedUser {
+    let user = try await state.requireBearerUser(orThrow: StorageErrors.unauthorized)
+    try Self.requireBucket(bucket)
+    try Self.requireWriter(user, owner: owner)
+    return user
+  }
+
+  /// Checks what a writer of the folder (``requireWriter(bucket:owner:)``) sends, then stores it;
+  /// `check` gets whether the object exists (in the write's transaction) and throws to refuse.
   func store(
     bucket: String, owner: String, name: String, type: PhotoType, data: Data,
     check: @escaping @Sendable (Bool) throws -> Void
   ) async throws -> StoredObject {
-    let user = try await state.requireBearerUser(orThrow: StorageErrors.unauthorized)
-    try Self.requireBucket(bucket)
-    try Self.requireWriter(user, owner: owner)
     guard let limit = PhotoStorageStore.buckets[bucket], data.count <= limit else { throw StorageErrors.tooLarge }
     guard PhotoType.detect(data) == type else { throw StorageErrors.notThatType(type) }
     return try await state.pool.write { db in
