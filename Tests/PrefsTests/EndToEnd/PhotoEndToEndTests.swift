@@ -112,6 +112,21 @@ struct PhotoEndToEndTests {
     #expect(human.stderr.contains("over the 5 MB limit: compressed it to a JPEG of 4096×328 at quality 85"))
   }
 
+  @Test("a photo whose JPEG stays too big is tried at lower quality, then smaller, until it fits")
+  func compressedInSteps() throws {
+    let (server, deck) = try DeckCLI.signedIn()
+    defer { withExtendedLifetime(server) {} }
+    // Noise compresses badly: at 3400 pixels no quality of the plan fits, at 2550 quality 85 does.
+    let path = try write(PhotoTestImages.png(width: 3400, height: 3400, noise: true), deck, "noise.png")
+    let set = try object(try photo(deck, ["set", path, "--json"]))
+    let compression = try #require(set["compression"] as? [String: Any])
+    #expect(compression["tries"] as? Int == 3, "3400 at 85, 3400 at 70, then 2550 at 85")
+    #expect(compression["maximumSide"] as? Int == 2550)
+    #expect(compression["quality"] as? Int == 85)
+    #expect(set["width"] as? Int == 2550)
+    #expect(try #require(set["size"] as? Int) <= ProfilePhoto.maximumBytes)
+  }
+
   @Test("WebP, HEIC, AVIF and JPEG photos are read whole by libvips and stored as they are")
   func formats() throws {
     let (server, deck) = try DeckCLI.signedIn()

@@ -6,7 +6,8 @@ import Foundation
 enum PhotoTestImages {
   /// An RGB PNG of `width` × `height`: a smooth gradient with some deterministic noise, so that a
   /// JPEG of it is neither trivial nor enormous. `alpha` adds a half-transparent alpha channel.
-  static func png(width: Int, height: Int, seed: UInt32 = 1, alpha: Bool = false) -> Data {
+  /// `noise`: every byte random instead (a JPEG of it stays large, so compressing needs tries).
+  static func png(width: Int, height: Int, seed: UInt32 = 1, alpha: Bool = false, noise: Bool = false) -> Data {
     let channels = alpha ? 4 : 3
     var state = seed
     var raw = [UInt8]()
@@ -15,10 +16,17 @@ enum PhotoTestImages {
       raw.append(0)  // filter: none
       for x in 0..<width {
         state = state &* 1_664_525 &+ 1_013_904_223
-        let noise = Int(state >> 27)  // 0...31
-        raw.append(UInt8(truncatingIfNeeded: (x * 255 / max(width, 1)) + noise))
-        raw.append(UInt8(truncatingIfNeeded: (y * 255 / max(height, 1)) + noise))
-        raw.append(UInt8(truncatingIfNeeded: ((x + y) * 127 / max(width + height, 1)) + noise))
+        if noise {
+          raw += [
+            UInt8(truncatingIfNeeded: state >> 24), UInt8(truncatingIfNeeded: state >> 16),
+            UInt8(truncatingIfNeeded: state >> 8),
+          ]
+        } else {
+          let jitter = Int(state >> 27)  // 0...31
+          raw.append(UInt8(truncatingIfNeeded: (x * 255 / max(width, 1)) + jitter))
+          raw.append(UInt8(truncatingIfNeeded: (y * 255 / max(height, 1)) + jitter))
+          raw.append(UInt8(truncatingIfNeeded: ((x + y) * 127 / max(width + height, 1)) + jitter))
+        }
         if alpha { raw.append(128) }
       }
     }
