@@ -53,6 +53,9 @@ struct PhotoEndToEndTests {
     #expect(got["type"] as? String == "png")
     #expect(got["width"] as? Int == 40)
 
+    let mixed = try photo(deck, ["get", "--output", "-", "--json"], status: 64)
+    #expect(mixed.stderr.contains("where the json result goes too"))
+    #expect(mixed.stdout.isEmpty)
     let piped = try shell(deck, #""$DECK" prefs photo get > piped.png"#)
     #expect(piped.status == 0, "\(piped.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: deck.home + "/piped.png")) == png)
@@ -200,12 +203,16 @@ struct PhotoEndToEndTests {
     #expect(try deck.run(["prefs", "get", "player"]).stdout.contains("not set"))
   }
 
-  @Test("get refuses to write an image to a terminal without --output (64)")
+  @Test("get refuses to write an image to a terminal without --output, set to read one from it (64)")
   func terminal() throws {
     let (server, deck) = try DeckCLI.signedIn()
     defer { withExtendedLifetime(server) {} }
     let terminal = try PseudoTerminal(deck: deck, ["prefs", "photo", "get"])
     _ = try terminal.expect("deck does not write it to a terminal")
     #expect(try terminal.waitForExit() == 64)
+    // Nor wait for an image typed on one.
+    let typing = try PseudoTerminal(deck: deck, ["prefs", "photo", "set", "-"])
+    _ = try typing.expect("stdin is a terminal, not an image")
+    #expect(try typing.waitForExit() == 64)
   }
 }

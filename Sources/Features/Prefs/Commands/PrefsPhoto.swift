@@ -132,6 +132,10 @@ enum PhotoInput {
   static func read(_ file: String) throws -> Data {
     let source = file == "-" ? "stdin" : file
     let hint = "Give the path of a JPEG, PNG, WebP or HEIC image, or - to read one from stdin."
+    if file == "-" && TerminalInput.stdinIsTerminal {
+      throw DeckError.usage(
+        "stdin is a terminal, not an image.", hint: "Pipe the image in: deck prefs photo set - < photo.jpg")
+    }
     let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
     var isDirectory: ObjCBool = false
     if file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -269,6 +273,11 @@ struct PhotoGet: DeckCommand {
   }
 
   func run(_ context: DeckContext) async throws {
+    if output == "-" && !context.output.isHuman {
+      throw DeckError.usage(
+        "--output - writes the photo to stdout, where the \(context.output.format.rawValue) result goes too.",
+        hint: "Give --output FILE, or leave out --json (and --format, --jq).")
+    }
     let toStdout = output == "-" || (output == nil && context.output.isHuman)
     if output == nil && context.output.isHuman && context.output.stdoutIsTerminal {
       throw DeckError.usage(
