@@ -45,6 +45,8 @@ struct PrefsGet: DeckCommand {
     var warnings: [String]
     var inactive: [String]
     var data: PrefsValue
+    /// The player details' profile photo: set or not, its type and size (player only).
+    var photo: PhotoSummary.View?
   }
 
   func run(_ context: DeckContext) async throws {
@@ -55,10 +57,12 @@ struct PrefsGet: DeckCommand {
     let view = View(
       category: category, source: source, owner: fetched.owner, readOnly: fetched.readOnly,
       updatedAt: fetched.updatedAt, cachedAt: result.cachedAt, warnings: fetched.warnings,
-      inactive: PrefsText.inactive(fetched.value), data: fetched.value)
+      inactive: PrefsText.inactive(fetched.value), data: fetched.value,
+      photo: category == .player ? await PhotoSummary.look(context, offline: result.cachedAt != nil) : nil)
     try context.output.emit(view) {
       for warning in fetched.warnings { context.output.info("warning: \(warning)") }
       context.output.info(Self.summary(category, fetched, source: source))
+      if let photo = view.photo { PhotoSummary.show(photo, on: context.output) }
       PrefsText(output: context.output).show(fetched.value)
       if case .dashboard(let dashboard) = fetched.value {
         for warning in dashboard.emptyStateWarnings { context.output.info("warning: \(warning)") }

@@ -35,6 +35,7 @@ struct PrefsCommand: ParsableCommand {
     subcommands: [
       PrefsGet.self, PrefsSet.self, PrefsEdit.self, PrefsReset.self, PrefsDelete.self, PrefsHistory.self,
       PrefsSchool.self, PrefsDashboard.self, PrefsLocation.self, PrefsExportCommand.self, PrefsImportCommand.self,
+      PrefsPhoto.self,
     ])
 }
 
