@@ -2127,7 +2127,7 @@ _deck_prefs_photo_set() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs photo set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs photo set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2161,7 +2161,7 @@ _deck_prefs_photo_get() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs photo get -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs photo get -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
@@ -2191,7 +2191,7 @@ _deck_prefs_photo_remove() {
     # Offer option value completions
     case "${prev}" in
     '--env')
-        __deck_add_completions -W "$(__deck_custom_complete ---completion prefs photo remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs photo remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')
