@@ -1283,13 +1283,13 @@ _deck_mbti() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    questions|quiz|submit|result|user-id)
+    questions|quiz|submit|result|events|user-id)
         # Offer subcommand argument completions
         "_deck_mbti_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'questions quiz submit result user-id' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'questions quiz submit result events user-id' -- "${cur}"))
         ;;
     esac
 }
@@ -1402,6 +1402,32 @@ _deck_mbti_result() {
     esac
 }
 
+_deck_mbti_events() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --send --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion mbti events -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
 _deck_mbti_user-id() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --reset --version -h --help)
@@ -1440,13 +1466,13 @@ _deck_prefs() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    get|set|edit|reset|delete|history|school|dashboard|location|export|import)
+    get|set|edit|reset|delete|history|school|dashboard|location|export|import|photo)
         # Offer subcommand argument completions
         "_deck_prefs_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'get set edit reset delete history school dashboard location export import' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'get set edit reset delete history school dashboard location export import photo' -- "${cur}"))
         ;;
     esac
 }
@@ -1593,7 +1619,7 @@ _deck_prefs_reset() {
 
 _deck_prefs_delete() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace -y --yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1
@@ -1967,7 +1993,7 @@ _deck_prefs_location() {
 
 _deck_prefs_location_set() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --geocode --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --geocode --force --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --address --city --state --zip)
     __deck_offer_flags_options 0
@@ -2063,6 +2089,119 @@ _deck_prefs_import() {
     case "${positional_number}" in
     1)
         __deck_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_photo() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    set|get|remove)
+        # Offer subcommand argument completions
+        "_deck_prefs_photo_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'set get remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_prefs_photo_set() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs photo set -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_photo_get() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout -o --output)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs photo get -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '-o'|'--output')
+        __deck_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_deck_prefs_photo_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion prefs photo remove -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

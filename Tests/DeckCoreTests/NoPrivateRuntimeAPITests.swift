@@ -10,6 +10,11 @@ import Testing
     "_swift_",
   ]
 
+  /// Files that may name a forbidden word, and why. The profile photo's libvips is a public
+  /// library, loaded with dlopen only when a photo command runs (linking it would load its ~100
+  /// libraries at every deck start); its shim looks up libvips's public functions with dlsym.
+  static let allowed: [String: Set<String>] = ["Features/Prefs/System/CVips/shim.h": ["dlsym"]]
+
   @Test func sourcesNameNoPrivateRuntimeSymbol() throws {
     let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Sources")
@@ -19,7 +24,9 @@ import Testing
     var found: [String] = []
     for file in files {
       let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
-      for symbol in Self.forbidden where text.contains(symbol) { found.append("\(file): \(symbol)") }
+      for symbol in Self.forbidden where text.contains(symbol) && !(Self.allowed[file] ?? []).contains(symbol) {
+        found.append("\(file): \(symbol)")
+      }
     }
     #expect(found.isEmpty, "\(found)")
   }

@@ -101,6 +101,56 @@ struct TerminalLayoutTests {
     #expect(TextLayout.centred("ab", columns: 7) == "  ab")
   }
 
+  @Test("display width: wide characters take two columns, combining marks none")
+  func displayWidth() {
+    #expect(TextLayout.displayWidth("abc") == 3)
+    #expect(TextLayout.displayWidth("日本語") == 6)
+    #expect(TextLayout.displayWidth("😀!") == 3)
+    #expect(TextLayout.displayWidth("e\u{301}") == 1, "e and a combining acute accent")
+    #expect(TextLayout.displayWidth("▶ ●○█░…×") == 8, "the quiz's glyphs are narrow")
+    #expect(TextLayout.wrap("日本語のテキスト", width: 6) == ["日本語", "のテキ", "スト"])
+  }
+
+  @Test("a line that does not fit is cut with an ellipsis, its colours kept")
+  func fit() {
+    #expect(TextLayout.fit("short", width: 5) == "short")
+    #expect(TextLayout.fit("too long a line", width: 8) == "too lon…")
+    #expect(TextLayout.fit("\u{1B}[1mbold text\u{1B}[0m", width: 5) == "\u{1B}[1mbold\u{1B}[0m…")
+    #expect(TextLayout.fit("日本語", width: 4) == "日…")
+    #expect(TextLayout.displayWidth(TextLayout.fit("日本語日本語", width: 5)) <= 5)
+    #expect(TextLayout.fit("abc", width: 0) == "")
+  }
+
+  @Test("hint items wrap between items, never inside one")
+  func wrapItems() {
+    #expect(
+      TextLayout.wrapItems(["1-5 answer", "↑↓ question", "←→ and Enter choose", "q quit"], width: 30) == [
+        "1-5 answer · ↑↓ question", "←→ and Enter choose · q quit",
+      ])
+    #expect(TextLayout.wrapItems(["a", "b"], width: 80) == ["a · b"])
+  }
+
+  @Test("below its minimum size a program says how big the terminal must be, in lines that fit")
+  func tooSmall() {
+    let lines = TextLayout.tooSmall(
+      columns: 30, rows: 10, minimum: (40, 12), what: "the quiz", note: "q quits.")
+    #expect(lines.joined(separator: " ").contains("Make the terminal at least 40×12 for the quiz (it is 30×10)."))
+    #expect(lines.allSatisfy { TextLayout.displayWidth($0) <= 29 })
+    #expect(TextLayout.tooSmall(columns: 10, rows: 2, minimum: (40, 12), what: "x", note: "y").count == 2)
+  }
+
+  @Test("a frame line wider than the terminal is cut, never wrapped")
+  func framesCutWideLines() {
+    final class Sink: @unchecked Sendable { var text: [String] = [] }
+    let sink = Sink()
+    let renderer = FrameRenderer { sink.text.append($0) }
+    renderer.draw(["0123456789abcdef", "fits"], columns: 10, rows: 3)
+    let drawn = sink.text.joined()
+    #expect(drawn.contains("\u{1B}[1;1H012345678…\u{1B}[0m"), "\(drawn.debugDescription)")
+    #expect(!drawn.contains("9abcdef"))
+    #expect(drawn.contains("\u{1B}[2;1Hfits\u{1B}[0m"))
+  }
+
   @Test("a frame rewrites only changed lines, everything after a resize, and clears lines that went away")
   func frames() {
     final class Sink: @unchecked Sendable { var text: [String] = [] }

@@ -118,6 +118,13 @@ package struct SandboxRoutes {
     state.responseCache.allow(path: path)
   }
 
+  /// Gives the requests of paths under `prefix` a body limit of their own, instead of the
+  /// server's 1 MB (a storage bucket's objects): bigger bodies get `refusal` (a 413) before a
+  /// handler runs.
+  package func limitBodies(under prefix: String, to bytes: Int, refusal: SandboxAPIError) {
+    state.bodyLimits.set(under: prefix, to: bytes, refusal: refusal)
+  }
+
   /// Where a feature's operator endpoints are registered: `/__sandbox/v1/<name>`.
   package static func operatorURL(_ feature: any SandboxFeature.Type) -> URL {
     root.appendingPathComponent(String(OperatorGuardMiddleware.prefix.dropFirst())).appendingPathComponent(feature.name)

@@ -18,6 +18,8 @@ package final class SandboxState: Sendable {
   let activity = Activity()
   /// Answers of read-only routes while the database is unchanged (see ``ResponseCache``).
   package let responseCache: ResponseCache
+  /// Body limits of paths that take more than the default (see ``SandboxRoutes/limitBodies``).
+  let bodyLimits = BodyLimitMiddleware.BodyLimits()
   private let delay = Mutex<Int>(0)
   private let listeningPort = Mutex<Int?>(nil)
 

@@ -88,7 +88,7 @@ public enum SandboxServer {
     // route the router matched, so no spelling of a path (`//__sandbox/v1/reset`) reaches an
     // operator route without it.
     router.middlewares.add(ActivityMiddleware(activity: state.activity))
-    router.middlewares.add(BodyLimitMiddleware())
+    router.middlewares.add(BodyLimitMiddleware(limits: state.bodyLimits))
     router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
     router.middlewares.add(DotSegmentMiddleware())
     router.middlewares.add(RequestHeadMiddleware())

@@ -36,7 +36,14 @@ public enum BuiltinEnvironments {
   /// them (`Service.defaultURLs`).
   public static let remoteNames = ["dev", "staging", "production"]
 
-  /// `sandbox` (started on demand), `local` (every service at \(localURL)) and the remote ones.
+  /// Built-in environments for a backend's own server run on this machine (not a deck sandbox):
+  /// only the services that declare a URL there have one. `simulator` is where the app's
+  /// simulator build finds its local server (mbti-quiz.md: nudge at http://127.0.0.1:8000);
+  /// plain http is allowed there, as everywhere, for loopback only.
+  public static let localServerNames = ["simulator"]
+
+  /// `sandbox` (started on demand), `local` (every service at \(localURL)), the remote ones and
+  /// the local servers'.
   public static var all: [EnvironmentDefinition] {
     let services = Service.allCases
     return [
@@ -44,7 +51,7 @@ public enum BuiltinEnvironments {
       EnvironmentDefinition(
         name: "local", urls: Dictionary(uniqueKeysWithValues: services.map { ($0, localURL) }), isSandbox: true),
     ]
-      + remoteNames.map { name in
+      + (remoteNames + localServerNames).map { name in
         EnvironmentDefinition(
           name: name,
           urls: Dictionary(

@@ -13,7 +13,7 @@ public struct Service: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// What the service serves, for `deck env show`.
   public let summary: String
   /// Its base URL in the built-in environments that have one, by environment name (`dev`,
-  /// `staging`, `production`). The `local` environment points every service at the local
+  /// `staging`, `production`, `simulator`). The `local` environment points every service at the local
   /// sandbox and `sandbox` at the one deck starts, so neither is listed.
   public let defaultURLs: [String: String]
   /// Whether a signed-in user's token may be sent to the service's host (the geocoder is public:

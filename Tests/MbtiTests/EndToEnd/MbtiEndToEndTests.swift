@@ -127,13 +127,68 @@ struct MbtiEndToEndTests {
     // The fix names the port of the URL, as doctor's does (`deck sandbox serve` alone would
     // listen on 8787).
     #expect(result.stderr.contains("\nIs the sandbox running? Start it with: deck sandbox serve --port 9\n"), "the fix")
-    // The quiz, full-screen and plain, says the same before it takes the screen.
-    for extra in [[], ["--plain"]] {
-      let quiz = try startQuiz(deck, extra)
-      try quiz.expect("Couldn’t load questions: Cannot reach 127.0.0.1:9")
-      try quiz.expect("Start it with: deck sandbox serve")
-      #expect(try quiz.waitForExit() == 69)
-    }
+    // --plain says the same and ends.
+    let plain = try startQuiz(deck, ["--plain"])
+    try plain.expect("Couldn’t load questions: Cannot reach 127.0.0.1:9")
+    try plain.expect("Start it with: deck sandbox serve")
+    #expect(try plain.waitForExit() == 69)
+    // The full-screen quiz shows a retry card (r retries, q cancels with the same error).
+    let quiz = try startQuiz(deck)
+    try quiz.expect("Couldn’t load questions")
+    try quiz.expect("Cannot reach 127.0.0.1:9")
+    try quiz.expect("[r] Retry   [q] Cancel")
+    quiz.send("r")
+    try quiz.expect("Loading questions…")
+    try quiz.expect("[r] Retry")
+    quiz.send("q")
+    #expect(try quiz.waitForExit() == 69)
+    try quiz.expect("Couldn’t load questions: Cannot reach 127.0.0.1:9")
+    try quiz.expect("Start it with: deck sandbox serve")
+  }
+
+  @Test("questions that fail to load: the full-screen quiz's retry card loads them once the service is back")
+  func retryCard() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let rule = try deck.run(["sandbox", "fault", "add", "/questions/", "--method", "GET", "--status", "503"])
+    #expect(rule.status == 0, "\(rule.stderr)")
+    let quiz = try startQuiz(deck)
+    try quiz.expect("Couldn’t load questions", timeout: 30)
+    try quiz.expect("HTTP 503")
+    try quiz.expect("[r] Retry")
+    #expect(!quiz.screen.contains("Page 1 of 4"))
+    #expect(try deck.run(["sandbox", "fault", "clear"]).status == 0)
+    quiz.send("r")
+    try quiz.expect("Page 1 of 4")
+    try quiz.expect("0 of 24 answered")
+    quiz.send("4")
+    try quiz.expect("1 of 24 answered")
+    quiz.send("qk")
+    #expect(try quiz.waitForExit() == 130)
+    try quiz.expect("your 1 answers are saved")
+  }
+
+  @Test("the built-in simulator environment: nudge at http://127.0.0.1:8000 (mbti-quiz.md), http for loopback only")
+  func simulatorEnvironment() throws {
+    var deck = try DeckCLI()
+    let shown = try deck.run(["env", "show", "simulator", "--json"])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let view = try #require(try json(shown.stdout) as? [String: Any])
+    #expect(view["builtin"] as? Bool == true)
+    #expect(view["sandbox"] as? Bool == false, "a real nudge server, not a deck sandbox")
+    #expect(view["allow-insecure-http"] as? Bool == false)
+    #expect((view["services"] as? [String: String]) == ["nudge": "http://127.0.0.1:8000"])
+    // Questions come from there (a port nothing listens on stands in for it here).
+    deck.environment["DECK_ENV"] = "simulator"
+    deck.environment["DECK_NUDGE_URL"] = "http://127.0.0.1:9"
+    let unreachable = try deck.run(["mbti", "questions"])
+    #expect(unreachable.status == 69)
+    #expect(unreachable.stderr.contains("Cannot reach 127.0.0.1:9"), "\(unreachable.stderr)")
+    // Plain http anywhere but loopback is refused.
+    deck.environment["DECK_NUDGE_URL"] = "http://192.168.1.20:8000"
+    let lan = try deck.run(["mbti", "questions"])
+    #expect(lan.status == 1)
+    #expect(lan.stderr.contains("Refusing plain http for nudge in environment \"simulator\""), "\(lan.stderr)")
   }
 
   // MARK: The full-screen quiz
@@ -207,7 +262,7 @@ struct MbtiEndToEndTests {
     #expect(profile.count == 4)
     let user = try #require(result["userId"] as? String)
     let types = try events(deck, ["--user", user]).compactMap { $0["event_type"] as? String }
-    #expect(types.filter { $0 == "onboarding_take_test" }.count == 2)
+    #expect(types.filter { $0 == "onboarding_take_test" }.count == 1, "once per quiz, not again by --resume")
     #expect(types.filter { $0 == "mbti_page_advance" }.count == 4)
     #expect(types.suffix(2) == ["mbti_submitted", "mbti_completed"])
   }

@@ -96,11 +96,13 @@ struct MbtiServerTests {
     var json: Any?
   }
 
-  func request(_ base: URL, _ method: String, _ path: String, body: Any? = nil, bearer: String? = nil) async throws
-    -> Reply
-  {
+  func request(
+    _ base: URL, _ method: String, _ path: String, body: Any? = nil, bearer: String? = nil,
+    headers: [String: String] = [:]
+  ) async throws -> Reply {
     var request = URLRequest(url: URL(string: base.absoluteString + path)!)
     request.httpMethod = method
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
     if let body {
       request.httpBody = try JSONSerialization.data(withJSONObject: body)
@@ -185,5 +187,39 @@ struct MbtiServerTests {
       (newest.json as? [[String: Any]])?.map { $0["event_type"] as? String } == [
         "mbti_submitted", "onboarding_take_test",
       ])
+  }
+
+  @Test("an event resent with the same Idempotency-Key is recorded once, and answered with the stored one")
+  func idempotentEvents() async throws {
+    let directory = try ScratchDirectory()
+    defer { directory.cleanUp() }
+    let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
+    defer { Task { await sandbox.stop() } }
+    let base = sandbox.baseURL
+    let user = UUID().uuidString
+    let key = UUID().uuidString
+    let body: [String: Any] = ["user_id": user, "event_type": "mbti_completed", "details": ["type": "INFP"]]
+    let first = try await request(base, "POST", "/events/", body: body, headers: ["Idempotency-Key": key])
+    #expect(first.status == 201)
+    let again = try await request(base, "POST", "/events/", body: body, headers: ["Idempotency-Key": key])
+    #expect(again.status == 201)
+    let firstID = (first.json as? [String: Any])?["id"] as? Int
+    #expect(firstID != nil)
+    #expect((again.json as? [String: Any])?["id"] as? Int == firstID, "the stored event is answered")
+    #expect(((again.json as? [String: Any])?["details"] as? [String: String]) == ["type": "INFP"])
+    // Another key, no key, or the same key for another user: new events.
+    _ = try await request(base, "POST", "/events/", body: body, headers: ["Idempotency-Key": UUID().uuidString])
+    _ = try await request(base, "POST", "/events/", body: body)
+    _ = try await request(base, "POST", "/events/", body: body)
+    var other = body
+    other["user_id"] = UUID().uuidString
+    _ = try await request(base, "POST", "/events/", body: other, headers: ["Idempotency-Key": key])
+    let tooLong = try await request(
+      base, "POST", "/events/", body: body, headers: ["Idempotency-Key": String(repeating: "k", count: 101)])
+    #expect(tooLong.status == 400)
+    let mine = try await request(base, "GET", "/__sandbox/v1/mbti/events?user_id=\(user)", bearer: sandbox.adminToken)
+    #expect((mine.json as? [[String: Any]])?.count == 4)
+    let all = try await request(base, "GET", "/__sandbox/v1/mbti/events", bearer: sandbox.adminToken)
+    #expect((all.json as? [[String: Any]])?.count == 5)
   }
 }

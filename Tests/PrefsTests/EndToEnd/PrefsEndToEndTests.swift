@@ -125,7 +125,7 @@ struct PrefsEndToEndTests {
     let deleted = try prefs(deck, ["delete", "location"])
     #expect(deleted.stderr.contains("Deleted the stored location settings"))
     #expect(try get(deck, "location")["source"] as? String == "defaults")
-    #expect(try prefs(deck, ["delete", "location"]).stderr.contains("Nothing was stored"))
+    #expect(try prefs(deck, ["delete", "location"]).stderr.contains("There was nothing to delete"))
   }
 
   @Test("player details are read-only for parents: refused before anything is sent (exit 77)")
@@ -215,7 +215,7 @@ struct PrefsEndToEndTests {
     #expect(try prefs(deck, ["set", "school", "x=1"], status: 64).stderr.contains("school preferences are a list"))
   }
 
-  @Test("geocoding fills the coordinates and says so; a ZIP in another state warns; no token goes to the geocoder")
+  @Test("geocoding fills the coordinates and says so; a ZIP in another state is refused; no token goes to the geocoder")
   func geocodingFillsCoordinates() throws {
     let (server, deck) = try signedIn()
     defer { withExtendedLifetime(server) {} }
@@ -242,8 +242,8 @@ struct PrefsEndToEndTests {
     #expect(!headers(of: "/geocoder/").contains { $0.lowercased().hasPrefix("> authorization") })
     #expect(headers(of: "/api/user/preferences/location").contains { $0.lowercased().hasPrefix("> authorization") })
 
-    let mismatch = try prefs(deck, ["location", "set", "--state", "NY", "--geocode"])
-    #expect(mismatch.stderr.contains("warning: ZIP code 02139 is in MA, not NY"))
+    let mismatch = try prefs(deck, ["location", "set", "--state", "NY", "--geocode"], status: 64)
+    #expect(mismatch.stderr.contains("ZIP code 02139 is in MA, not NY"))
     let missing = try prefs(deck, ["location", "set", "--zip", "00000", "--geocode"], status: 1)
     #expect(missing.stderr.contains("found no match"))
     #expect(try data(deck, "location")["zip"] as? String == "02139", "nothing was saved")
@@ -266,7 +266,7 @@ struct PrefsEndToEndTests {
     _ = try prefs(deck, ["dashboard", "show", "quickTasks"])
     dashboard = try data(deck, "dashboard")
     #expect((dashboard["widgets"] as? [String: Bool])?["quickTasks"] == true)
-    let none = try prefs(deck, ["dashboard", "hide", "--none", "widgets", "--none", "statsCards"])
+    let none = try prefs(deck, ["dashboard", "hide", "--all", "widgets", "--all", "statsCards"])
     #expect(none.stderr.contains("the dashboard will show its empty state"))
     _ = try prefs(deck, ["dashboard", "show", "--all", "widgets"])
     dashboard = try data(deck, "dashboard")

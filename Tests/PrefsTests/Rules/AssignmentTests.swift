@@ -90,6 +90,9 @@ struct AssignmentTests {
       refusal(PlayerDetails(), ["gpa 3.8", "gpa=9", "gpa=3", "bats=Q", "nope=1"]) == [
         #"gpa 3.8: has no "="; use key=value, or key= to clear"#,
         "nope: unknown player field; did you mean gpa, phone or bats?",
+        "gpa: is set more than once; set each key once",
+        #"bats: "Q" is not allowed; use L, R or S"#,
+        "gpa: 9.0 is out of range; allowed 0.0–5.0",
       ])
     #expect(
       refusal(PlayerDetails(), ["gpa=9", "bats=Q", "gpa=3"]) == [

@@ -133,3 +133,31 @@ struct DashboardLabelTests {
     #expect(try DashboardWidgetVisibility.field(named: name).spec.key == key)
   }
 }
+
+/// Issue 26: an empty section warns on its own, as the page shows an empty state per section.
+@Suite("Dashboard empty states")
+struct DashboardEmptyStateTests {
+  @Test("every widget hidden, cards shown: one warning, naming the widgets' section")
+  func widgetsOnly() {
+    let dashboard = DashboardWidgetVisibility().deselectingAll(in: .widgets)
+    #expect(dashboard.emptySections == [.widgets])
+    #expect(!dashboard.isEverythingHidden)
+    #expect(dashboard.emptyStateWarnings.count == 1)
+    #expect(
+      dashboard.emptyStateWarnings.first?.contains("the Dashboard Widgets section will show its empty state") == true)
+    #expect(dashboard.emptyStateWarnings.first?.hasSuffix("deck prefs dashboard show --all widgets") == true)
+  }
+
+  @Test("every card hidden names the summary statistics; both hidden is one warning for the dashboard")
+  func cardsAndBoth() {
+    let cards = DashboardWidgetVisibility().deselectingAll(in: .statsCards)
+    #expect(cards.emptySections == [.statsCards])
+    #expect(cards.emptyStateWarnings.first?.contains("the Summary Statistics section") == true)
+    let both = cards.deselectingAll(in: .widgets)
+    #expect(
+      both.emptyStateWarnings == [
+        "every card and widget is hidden; the dashboard will show its empty state. Show some with: deck prefs dashboard show --all widgets"
+      ])
+    #expect(DashboardWidgetVisibility().emptyStateWarnings.isEmpty)
+  }
+}

@@ -184,7 +184,7 @@ struct PlayerDetailsTests {
     let object = try encodedObject(player)
     #expect(Set(object.keys) == Set(PlayerDetails.specs.map(\.key)))
     #expect(object.count == 39)
-    #expect(object["positions"] == .array([.string("SS"), .string("2B")]))
+    #expect(object["positions"] == .array([.string("Shortstop"), .string("Second Base")]))
     #expect(object["gpa"] == .double(3.8))
     let decoded = try JSONDecoder().decode(PlayerDetails.self, from: JSONEncoder().encode(player))
     #expect(decoded == player)
@@ -198,8 +198,8 @@ enum Fixtures {
     player.highSchool = "Lincoln High"
     player.clubTeam = "Bay Area Thunder"
     player.primarySport = "Baseball"
-    player.primaryPosition = "SS"
-    player.positions = ["SS", "2B"]
+    player.primaryPosition = "Shortstop"
+    player.positions = ["Shortstop", "Second Base"]
     player.bats = "R"
     player.throws_ = "R"
     player.heightInches = 71

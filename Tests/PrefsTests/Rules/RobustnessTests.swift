@@ -12,7 +12,7 @@ struct RobustnessTests {
     #expect(stored.value == .defaults)
     #expect(
       stored.warnings == [
-        "stored player details are invalid (satScore: 1e+300 is not a whole number; allowed 400–1600); showing the defaults"
+        "stored player details are invalid (satScore: 1e+300 is not a whole number; allowed 400–1600; heightInches: -9223372036854775808 is out of range; allowed 48–95 inches (4'0\"–7'11\"); weightLbs: 9223372036854775807 is out of range; allowed 50–500; gpa: 1e+308 is out of range; allowed 0.0–5.0); showing the defaults"
       ])
     let huge = PlayerDetails.decodeStored(
       jsonData(#"{"heightInches": -9223372036854775808, "weightLbs": 9223372036854775807, "gpa": 1e308}"#))

@@ -37,7 +37,7 @@ struct StoredTests {
     #expect(stored.value == .defaults)
     #expect(
       stored.warnings == [
-        #"stored player details are invalid (positions: ["SS", 2] is not a list of text; allowed text of up to 200 characters; gpa: "high" is not a number; allowed 0.0–5.0; satScore: 1200.5 is not a whole number; allowed 400–1600); showing the defaults"#
+        #"stored player details are invalid (positions: ["SS", 2] is not a list of text; allowed a position of the primary sport, e.g. Shortstop (SS) for Baseball; gpa: "high" is not a number; allowed 0.0–5.0; satScore: 1200.5 is not a whole number; allowed 400–1600); showing the defaults"#
       ])
   }
 

@@ -18,7 +18,8 @@ struct MbtiCommand: ParsableCommand {
       """
       The quiz has 24 questions from the nudge service, 6 to a page, each answered on a 1-5 scale
       (Strongly Disagree to Strongly Agree). `quiz` runs it full-screen (or one prompt per question
-      with --plain), `submit` sends answers from a file, `result` shows the last result. The user
+      with --plain), `submit` sends answers from a file, `result` shows the last result, `events` the
+      analytics events still waiting to be delivered. The user
       is an anonymous id kept per environment (`user-id`), as the app's ms_user_id.
       """,
       exits: [
@@ -26,7 +27,10 @@ struct MbtiCommand: ParsableCommand {
         .rejected("the service refused the answers"), .unavailable("couldn't load questions or submit"),
         .interrupted(),
       ]),
-    subcommands: [MbtiQuestions.self, MbtiQuizCommand.self, MbtiSubmit.self, MbtiResultCommand.self, MbtiUserID.self])
+    subcommands: [
+      MbtiQuestions.self, MbtiQuizCommand.self, MbtiSubmit.self, MbtiResultCommand.self, MbtiEventsCommand.self,
+      MbtiUserID.self,
+    ])
 }
 
 extension Service {
@@ -35,6 +39,6 @@ extension Service {
     "nudge", summary: "mbti quiz",
     defaultURLs: [
       "dev": "https://api-dev.nudge.starshape.in", "staging": "https://api-staging.nudge.starshape.in",
-      "production": "https://api.nudge.starshape.in",
+      "production": "https://api.nudge.starshape.in", "simulator": "http://127.0.0.1:8000",
     ])
 }

@@ -22,8 +22,19 @@ struct MbtiQuestions: DeckCommand {
   }
 
   func run(_ context: DeckContext) async throws {
-    let userID = try MbtiStore(context: context).userID()
-    let set = try await MbtiService(context: context).questions(userID: userID)
+    let store = try MbtiStore(context: context)
+    let userID = try store.userID()
+    let service = MbtiService(context: context)
+    // Events an earlier command could not deliver go out alongside.
+    let events = MbtiEvents(service: service, outbox: MbtiOutbox(store: store), userID: userID)
+    let set: QuestionSet
+    do {
+      set = try await service.questions(userID: userID)
+    } catch {
+      await events.finish()
+      throw error
+    }
+    await events.finish()
     let rows = set.questions.enumerated().map { Row(number: $0 + 1, question: $1.question, options: $1.options) }
     try context.output.emit(rows) {
       let width = String(rows.count).count

@@ -10,8 +10,13 @@ import MbtiRules
 /// answered page goes on); n or Tab is Next (Submit on the last page), b is Back; Ctrl-C, q or
 /// Esc ask whether to keep the answers for --resume. Next with a gap rings the bell and jumps
 /// to the first missing question. The result is revealed with a bar per axis.
+///
+/// The questions are loaded on the screen: when that fails, a card says so and offers r to
+/// retry and q to cancel ("Fetch fail: show retry card"). The frame is `MbtiQuizLayout`'s, for
+/// the terminal's size at each redraw (a resize redraws it).
 final class MbtiQuizScreen: FullScreenApp {
   enum Event: Sendable {
+    case loaded(Result<QuestionSet, DeckError>)
     case submitted(Result<MbtiStore.SavedResult, DeckError>)
     case frame
   }
@@ -20,26 +25,39 @@ final class MbtiQuizScreen: FullScreenApp {
     case completed(MbtiStore.SavedResult)
     case kept
     case discarded
+    /// Left before the quiz started: the load's error (nil: left while loading).
+    case cancelled(DeckError?)
   }
 
-  var quiz: MbtiQuiz
+  var layout: MbtiQuizLayout
   let flow: MbtiQuizFlow
-  let output: Output
   let reduceMotion: Bool
-  /// The value ←/→ point at for the focused question.
-  var cursor = 3
-  var status: String?
-  var askingToQuit = false
-  var result: MbtiStore.SavedResult?
-  var revealed = 1.0
+  /// Fetches the questions (again, on r).
+  let load: @Sendable () async throws -> QuestionSet
+  /// Makes the quiz from the questions (restores saved answers, sends onboarding_take_test).
+  let start: (QuestionSet) -> MbtiQuiz
+  private var loadError: DeckError?
   private var events: FullScreenEvents<Event>?
 
-  init(quiz: MbtiQuiz, flow: MbtiQuizFlow, output: Output, reduceMotion: Bool) {
-    self.quiz = quiz
+  init(
+    flow: MbtiQuizFlow, output: Output, reduceMotion: Bool, load: @escaping @Sendable () async throws -> QuestionSet,
+    start: @escaping (QuestionSet) -> MbtiQuiz
+  ) {
     self.flow = flow
-    self.output = output
     self.reduceMotion = reduceMotion
-    cursor = quiz.answers[quiz.focus] ?? 3
+    self.load = load
+    self.start = start
+    layout = MbtiQuizLayout(phase: .loading, style: output.style)
+  }
+
+  var quiz: MbtiQuiz? {
+    get {
+      if case .answering(let quiz) = layout.phase { return quiz }
+      return nil
+    }
+    set {
+      if let newValue { layout.phase = .answering(newValue) }
+    }
   }
 
   func run() async throws -> Outcome {
@@ -48,109 +66,173 @@ final class MbtiQuizScreen: FullScreenApp {
 
   func begin(_ events: FullScreenEvents<Event>) {
     self.events = events
+    startLoading()
+  }
+
+  func startLoading() {
+    layout.phase = .loading
+    let events = events
+    let load = load
+    Task {
+      do {
+        events?.post(.loaded(.success(try await load())))
+      } catch {
+        events?.post(.loaded(.failure(ErrorPresenter.deckError(for: error))))
+      }
+    }
   }
 
   func handle(event: Event) -> Outcome? {
     switch event {
+    case .loaded:
+      // Only the load the screen waits for counts (one quiz, one onboarding_take_test).
+      guard case .loading = layout.phase else { return nil }
+    default:
+      break
+    }
+    switch event {
+    case .loaded(.success(let set)):
+      let quiz = start(set)
+      layout.phase = .answering(quiz)
+      layout.cursor = quiz.answers[quiz.focus] ?? 3
+    case .loaded(.failure(let error)):
+      loadError = error
+      layout.phase = .loadFailed(message: error.message, hint: error.hint)
     case .submitted(.success(let saved)):
+      guard var quiz else { return nil }
       quiz.submitSucceeded()
-      result = saved
-      status = nil
-      startReveal()
+      self.quiz = quiz
+      layout.status = nil
+      layout.phase = .result(saved, revealed: reduceMotion ? 1 : 0)
+      if !reduceMotion { scheduleFrame() }
     case .submitted(.failure(let error)):
+      guard var quiz else { return nil }
       quiz.submitFailed(error.message)
-      status = nil
+      self.quiz = quiz
+      layout.status = nil
     case .frame:
-      revealed = min(1, revealed + 0.1)
-      if revealed < 1 { scheduleFrame() }
+      guard case .result(let saved, let revealed) = layout.phase else { return nil }
+      layout.phase = .result(saved, revealed: min(1, revealed + 0.1))
+      if revealed + 0.1 < 1 { scheduleFrame() }
     }
     return nil
   }
 
-  /// SIGINT asks, as Ctrl-C does.
+  /// SIGINT asks, as Ctrl-C does (before the quiz starts, it leaves).
   func interrupted() -> Outcome? {
-    askingToQuit = true
+    guard quiz != nil else { return .cancelled(loadError) }
+    layout.askingToQuit = true
     return nil
   }
 
-  func inputEnded() -> Outcome { .kept }
-  func cancelled() -> Outcome { .kept }
+  func inputEnded() -> Outcome { quiz == nil ? .cancelled(loadError) : .kept }
+  func cancelled() -> Outcome { quiz == nil ? .cancelled(loadError) : .kept }
 
   // MARK: Keys
 
   func handle(_ key: Key) -> Outcome? {
-    if let result {
+    switch layout.phase {
+    case .loading:
+      if [Key.control("c"), .escape, .character("q"), .character("Q")].contains(key) { return .cancelled(nil) }
+      return nil
+    case .loadFailed:
+      switch key {
+      case .character("r"), .character("R"), .enter: startLoading()
+      case .control("c"), .escape, .character("q"), .character("Q"): return .cancelled(loadError)
+      default: break
+      }
+      return nil
+    case .result(let saved, let revealed):
       // Any key leaves the result screen once it is fully shown.
-      return revealed >= 1 ? .completed(result) : nil
+      return revealed >= 1 ? .completed(saved) : nil
+    case .answering:
+      return answering(key)
     }
-    if askingToQuit {
+  }
+
+  func answering(_ key: Key) -> Outcome? {
+    guard var quiz else { return nil }
+    defer { if case .answering = layout.phase { self.quiz = quiz } }
+    if layout.askingToQuit {
       switch key {
       case .character("k"), .character("K"), .character("y"), .character("Y"): return .kept
       case .character("d"), .character("D"): return .discarded
-      case .escape, .character("n"), .character("N"), .enter: askingToQuit = false
+      case .escape, .character("n"), .character("N"), .enter: layout.askingToQuit = false
       default: break
       }
       return nil
     }
-    status = nil
+    layout.status = nil
+    // On a terminal too small to show the questions, only quitting works.
+    if tooSmall {
+      if [Key.control("c"), .escape, .character("q"), .character("Q")].contains(key) { layout.askingToQuit = true }
+      return nil
+    }
     switch key {
     case .control("c"), .escape, .character("q"), .character("Q"):
-      askingToQuit = true
+      layout.askingToQuit = true
     case .character(let character) where character.wholeNumberValue.map(Likert.values.contains) == true:
-      answer(character.wholeNumberValue ?? 3)
+      answer(character.wholeNumberValue ?? 3, &quiz)
     case .up, .character("k"):
       quiz.moveFocus(by: -1)
-      cursor = quiz.answers[quiz.focus] ?? 3
+      layout.cursor = quiz.answers[quiz.focus] ?? 3
     case .down, .character("j"):
       quiz.moveFocus(by: 1)
-      cursor = quiz.answers[quiz.focus] ?? 3
+      layout.cursor = quiz.answers[quiz.focus] ?? 3
     case .left:
-      cursor = max(Likert.values.lowerBound, cursor - 1)
+      layout.cursor = max(Likert.values.lowerBound, layout.cursor - 1)
     case .right:
-      cursor = min(Likert.values.upperBound, cursor + 1)
+      layout.cursor = min(Likert.values.upperBound, layout.cursor + 1)
     case .enter:
-      if quiz.answers[quiz.focus] == cursor && quiz.firstMissingOnPage == nil { advance() } else { answer(cursor) }
+      if quiz.answers[quiz.focus] == layout.cursor && quiz.firstMissingOnPage == nil {
+        advance(&quiz)
+      } else {
+        answer(layout.cursor, &quiz)
+      }
     case .character("n"), .character("N"), .tab:
-      advance()
+      advance(&quiz)
     case .character("b"), .character("B"):
-      if quiz.back() { cursor = quiz.answers[quiz.focus] ?? 3 }
+      if quiz.back() { layout.cursor = quiz.answers[quiz.focus] ?? 3 }
     case .character("s"), .character("S"):
-      if quiz.isLastPage { submit() }
+      if quiz.isLastPage { submit(&quiz) }
     default:
       break
     }
     return nil
   }
 
-  func answer(_ value: Int) {
+  /// The last frame was the "make the terminal bigger" one.
+  private var tooSmall = false
+
+  func answer(_ value: Int, _ quiz: inout MbtiQuiz) {
     guard quiz.answerFocused(value) else { return }
     flow.save(quiz)
-    cursor = quiz.answers[quiz.focus] ?? 3
+    layout.cursor = quiz.answers[quiz.focus] ?? 3
   }
 
   /// Next, or Submit on the last page.
-  func advance() {
+  func advance(_ quiz: inout MbtiQuiz) {
     switch quiz.next() {
     case .advanced(let page):
       flow.pageShown(page)
-      cursor = quiz.answers[quiz.focus] ?? 3
+      layout.cursor = quiz.answers[quiz.focus] ?? 3
     case .missing(let index):
       bell()
-      status = "Question \(index + 1) is not answered yet."
-      cursor = 3
+      layout.status = "Question \(index + 1) is not answered yet."
+      layout.cursor = 3
     case .lastPage:
-      submit()
+      submit(&quiz)
     }
   }
 
-  func submit() {
+  func submit(_ quiz: inout MbtiQuiz) {
     switch quiz.submit() {
     case .inFlight:
-      status = "Already submitting…"
+      layout.status = "Already submitting…"
     case .missing(let index):
       bell()
-      status = "Question \(index + 1) is not answered yet."
-      cursor = 3
+      layout.status = "Question \(index + 1) is not answered yet."
+      layout.cursor = 3
     case .send(let payload):
       let events = events
       let flow = flow
@@ -166,11 +248,6 @@ final class MbtiQuizScreen: FullScreenApp {
 
   func bell() { RawTerminal.output("\u{07}") }
 
-  func startReveal() {
-    revealed = reduceMotion ? 1 : 0
-    if revealed < 1 { scheduleFrame() }
-  }
-
   func scheduleFrame() {
     let events = events
     Task {
@@ -181,105 +258,9 @@ final class MbtiQuizScreen: FullScreenApp {
 
   // MARK: Drawing
 
-  /// Exactly `rows` lines, none wider than the terminal.
   func frame(columns: Int, rows: Int) -> [String] {
-    let width = max(20, columns - 1)
-    var lines: [String]
-    if let result {
-      lines = resultLines(result, width: width)
-    } else {
-      let (body, focusLine) = quizLines(width: width)
-      lines = body
-      // Too tall: keep the header and the footer, and a window of questions around the focus.
-      if lines.count > rows, rows > 6 {
-        let headerCount = 3
-        let footer = Array(lines.suffix(2))
-        let room = rows - headerCount - footer.count
-        let start = min(max(headerCount, focusLine - room / 3), lines.count - footer.count - room)
-        lines = Array(lines.prefix(headerCount)) + Array(lines[start..<(start + room)]) + footer
-      }
-    }
-    if lines.count > rows { lines = Array(lines.prefix(rows)) }
-    while lines.count < rows { lines.append("") }
-    return lines
-  }
-
-  func header(width: Int) -> [String] {
-    let title = output.style("MBTI quiz", .bold)
-    let page = "Page \(quiz.page + 1) of \(quiz.pageCount)"
-    let gap = max(1, width - 9 - page.count)
-    let barWidth = max(10, min(40, width - 24))
-    let filled = quiz.questions.isEmpty ? 0 : barWidth * quiz.answeredCount / quiz.questions.count
-    let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-    return [
-      title + String(repeating: " ", count: gap) + page,
-      "\(output.style(bar, .green))  \(quiz.answeredCount) of \(quiz.questions.count) answered", "",
-    ]
-  }
-
-  /// The page's lines, and the line of the focused question.
-  func quizLines(width: Int) -> (lines: [String], focusLine: Int) {
-    var lines = header(width: width)
-    var focusLine = 0
-    for index in quiz.indices(onPage: quiz.page) {
-      let focused = index == quiz.focus
-      if focused { focusLine = lines.count }
-      let marker = focused ? "▶ " : "  "
-      let number = "\(index + 1). "
-      let text = TextLayout.wrap(quiz.questions[index].question, width: max(10, width - 2 - number.count))
-      for (row, part) in text.enumerated() {
-        var line = (row == 0 ? marker + number : String(repeating: " ", count: 2 + number.count)) + part
-        if focused { line = output.style(line, .bold) }
-        lines.append(line)
-      }
-      lines.append(String(repeating: " ", count: 2 + number.count) + scale(for: index, focused: focused, width: width))
-      if quiz.highlighted == index {
-        lines.append(String(repeating: " ", count: 2 + number.count) + output.style("↑ answer this one", .yellow))
-      }
-      lines.append("")
-    }
-    let back = quiz.page > 0 ? "[b] Back" : ""
-    let next = quiz.isLastPage ? "[n] Submit" : "[n] Next"
-    lines.append(back + String(repeating: " ", count: max(2, width - back.count - next.count)) + next)
-    if askingToQuit {
-      lines.append(
-        output.style("Quit? k keeps your answers for `deck mbti quiz --resume`, d discards them, Esc goes on.", .yellow)
-      )
-    } else if quiz.isSubmitting {
-      lines.append("Submitting…")
-    } else if let error = quiz.submitError {
-      lines += TextLayout.wrap("Couldn’t submit: \(error) Your answers are kept; press n to retry.", width: width).map {
-        output.style($0, .red)
-      }
-    } else if let status {
-      lines.append(output.style(status, .yellow))
-    } else {
-      lines.append(output.style("1-5 answer · ↑↓ question · ←→ and Enter choose · q quit", .dim))
-    }
-    return (lines, focusLine)
-  }
-
-  /// The five values; the chosen one marked ●, the cursor (on the focused question) in brackets.
-  func scale(for index: Int, focused: Bool, width: Int) -> String {
-    let chosen = quiz.answers[index]
-    let items = Likert.values.map { value -> String in
-      let label = "\(value) \(Likert.labels[value - 1])"
-      var item = (chosen == value ? "● " : "○ ") + label
-      if focused && cursor == value { item = output.colorEnabled ? output.style("[\(item)]", .cyan) : "[\(item)]" }
-      return item
-    }
-    let joined = items.joined(separator: "  ")
-    return TextLayout.visibleWidth(joined) <= width - 6
-      ? joined : items.map { TextLayout.plain($0).prefix(3) }.joined(separator: " ")
-  }
-
-  func resultLines(_ saved: MbtiStore.SavedResult, width: Int) -> [String] {
-    var lines = ["", "Your type", "", output.style("  \(saved.profile)", .bold), ""]
-    lines += MbtiResultView.axisLines(saved.mbtiProfile, width: max(10, min(30, width - 20)), filled: revealed).map {
-      "  " + $0
-    }
-    lines += ["", revealed >= 1 ? output.style("Press any key.", .dim) : ""]
-    return lines
+    tooSmall = columns < MbtiQuizLayout.minimum.columns || rows < MbtiQuizLayout.minimum.rows
+    return layout.frame(columns: columns, rows: rows)
   }
 }
 

@@ -59,47 +59,44 @@ struct MbtiService: Sendable {
   }
 }
 
-/// The quiz's analytics events (mbti-quiz.md, "Analytics & events"), fire-and-forget: a
-/// failure is ignored, and an events endpoint that is down or hangs never fails or slows the
-/// command by more than a short bound.
+/// The quiz's analytics events (mbti-quiz.md, "Analytics & events"): they never fail or hold up
+/// the quiz, and they are not lost.
 ///
+/// - Each event is written to the environment's outbox (`MbtiOutbox`) before it is sent, and
+///   removed when the service confirms it. What the outbox already held (events an earlier
+///   command could not deliver) goes out first: every command that talks to nudge makes one.
 /// - Events go out one at a time, in order, from one background task, so they hold at most
 ///   one of the connection pool's connections to the nudge host: however many pages are
 ///   turned while the endpoint hangs, the questions and the submission always get a
 ///   connection of their own and never queue behind an event.
-/// - Each event has its own short time limit (`requestTimeout`), whatever `--timeout` says.
-/// - `finish()` waits for what is still queued for at most `bound`, then drops it.
+/// - Each event has its own short time limit (`requestTimeout`), whatever `--timeout` says,
+///   and carries its outbox id as `Idempotency-Key`, so a resent event is recorded once.
+/// - `finish()` waits for what is still queued for at most `bound`; what is left stays in the
+///   outbox for the next command (`deck mbti events` lists it).
 ///
 /// `--trace` shows them like any request.
 final class MbtiEvents: Sendable {
-  /// How long one event may take before it is given up.
+  /// How long one event may take before it is given up (until the next command).
   static let requestTimeout: Duration = .seconds(2)
   /// How long the command waits, in all, for events still queued when it ends.
   static let bound: Duration = .seconds(1)
-  /// Events queued beyond this many are dropped (a hung endpoint and a busy quiz).
-  static let queueLimit = 64
 
   private let userID: String
-  private let queue: AsyncStream<Event>.Continuation
+  private let outbox: MbtiOutbox
+  private let queue: AsyncStream<MbtiOutbox.Entry>.Continuation
   private let sender: Task<Void, Never>
 
-  struct Event: Sendable {
-    var type: String
-    var details: [String: String]
-  }
-
-  init(service: MbtiService, userID: String) {
+  /// Starts sending what `outbox` holds from earlier commands.
+  init(service: MbtiService, outbox: MbtiOutbox, userID: String) {
     self.userID = userID
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: Event.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    self.outbox = outbox
+    let (stream, continuation) = AsyncStream.makeStream(of: MbtiOutbox.Entry.self)
     queue = continuation
+    for entry in (try? outbox.load()) ?? [] { continuation.yield(entry) }
     sender = Task {
-      for await event in stream {
+      for await entry in stream {
         if Task.isCancelled { return }
-        let container = (try? OpenAPIObjectContainer(unvalidatedValue: event.details)) ?? OpenAPIObjectContainer()
-        _ = try? await service.client(timeout: Self.requestTimeout).postEvent(
-          body: .json(
-            .init(user_id: userID, event_type: event.type, details: .init(additionalProperties: container))))
+        await Self.deliver(entry, service: service, outbox: outbox)
       }
     }
   }
@@ -109,19 +106,44 @@ final class MbtiEvents: Sendable {
     sender.cancel()
   }
 
-  /// Queues an event; it is sent after the ones before it.
-  func send(_ type: String, _ details: [String: String] = [:]) {
-    queue.yield(Event(type: type, details: details))
+  /// One attempt: confirmed (or refused for good) leaves the outbox; anything else stays.
+  static func deliver(_ entry: MbtiOutbox.Entry, service: MbtiService, outbox: MbtiOutbox) async {
+    do {
+      let container = (try? OpenAPIObjectContainer(unvalidatedValue: entry.details)) ?? OpenAPIObjectContainer()
+      _ = try await service.client(timeout: Self.requestTimeout).postEvent(
+        headers: .init(Idempotency_hyphen_Key: entry.id),
+        body: .json(
+          .init(
+            user_id: entry.userID, event_type: entry.type, details: .init(additionalProperties: container)))
+      ).created
+      try? outbox.remove(entry.id)
+    } catch {
+      let problem = ErrorPresenter.deckError(for: error)
+      if case .rejected = problem.kind {
+        // The service refused this event (400, 409, 422): sending it again cannot help.
+        try? outbox.remove(entry.id)
+      } else {
+        try? outbox.failed(entry.id, reason: Task.isCancelled ? "the command ended first" : problem.message)
+      }
+    }
   }
 
-  /// Waits for the queued events for at most `bound`; what is left is dropped.
-  func finish() async {
+  /// Keeps the event in the outbox, then queues it; it is sent after the ones before it.
+  func send(_ type: String, _ details: [String: String] = [:]) {
+    let entry = MbtiOutbox.Entry(
+      id: UUID().uuidString.lowercased(), userID: userID, type: type, details: details, createdAt: Date(), attempts: 0)
+    try? outbox.add(entry)
+    queue.yield(entry)
+  }
+
+  /// Waits for the queued events for at most `bound`; what is left stays in the outbox.
+  func finish(within bound: Duration = MbtiEvents.bound) async {
     queue.finish()
     let sender = sender
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await sender.value }
       group.addTask {
-        try? await Task.sleep(for: Self.bound)
+        try? await Task.sleep(for: bound)
         sender.cancel()
       }
       await group.next()

@@ -38,7 +38,7 @@ struct MbtiSubmit: DeckCommand {
     } catch {
       throw DeckError.usage(error.message, hint: "Nothing was sent. `deck mbti questions` lists the questions.")
     }
-    let events = MbtiEvents(service: service, userID: userID)
+    let events = MbtiEvents(service: service, outbox: MbtiOutbox(store: store), userID: userID)
     events.send("mbti_submitted")
     let result = try await MbtiResultView.submit(checked, userID: userID, service: service, store: store)
     events.send("mbti_completed", ["type": result.profile])

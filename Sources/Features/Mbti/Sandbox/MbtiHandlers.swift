@@ -75,21 +75,43 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
     guard detailsJSON.count <= Self.maximumDetailsBytes else {
       return .badRequest(Self.error("details is \(detailsJSON.count) bytes; at most \(Self.maximumDetailsBytes)."))
     }
-    let createdAt = Date()
-    let id = try await state.pool.write { db in
-      try db.execute(
-        sql: "INSERT INTO mbti_events (user_id, event_type, details, created_at) VALUES (?, ?, ?, ?)",
-        arguments: [
-          body.user_id.lowercased(), body.event_type, String(decoding: detailsJSON, as: UTF8.self),
-          createdAt.formatted(.iso8601),
-        ])
-      return Int(db.lastInsertedRowID)
+    let key = input.headers.Idempotency_hyphen_Key
+    if let key, !(1...100).contains(key.count) {
+      return .badRequest(Self.error("Idempotency-Key must be 1 to 100 characters, got \(key.count)."))
     }
+    let createdAt = Date()
+    let user = body.user_id.lowercased()
+    // A repeat of a key already recorded for this user stores nothing and answers the stored
+    // event: the client resends what it never got an answer for (its outbox), and the event is
+    // recorded once. The unique index settles two copies that arrive together.
+    let stored = try await state.pool.write { db -> Row? in
+      try db.execute(
+        sql: """
+          INSERT INTO mbti_events (user_id, event_type, details, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+          """,
+        arguments: [
+          user, body.event_type, String(decoding: detailsJSON, as: UTF8.self), createdAt.formatted(.iso8601), key,
+        ])
+      guard let key else {
+        return try Row.fetchOne(db, sql: Self.selectEvent + " WHERE id = ?", arguments: [db.lastInsertedRowID])
+      }
+      return try Row.fetchOne(
+        db, sql: Self.selectEvent + " WHERE user_id = ? AND idempotency_key = ?", arguments: [user, key])
+    }
+    guard let stored else { throw SandboxAPIError.internalError }
+    let storedDetails: String = stored["details"]
+    let storedAt: String = stored["created_at"]
     return .created(
       .init(
         body: .json(
-          .init(id: id, user_id: body.user_id, event_type: body.event_type, details: details, created_at: createdAt))))
+          .init(
+            id: stored["id"], user_id: body.user_id, event_type: stored["event_type"],
+            details: (try? JSONDecoder().decode(Schemas.EventDetails.self, from: Data(storedDetails.utf8))) ?? details,
+            created_at: (try? Date(storedAt, strategy: .iso8601)) ?? createdAt))))
   }
+
+  static let selectEvent = "SELECT id, user_id, event_type, details, created_at FROM mbti_events"
 
   static func error(_ message: String) -> NudgeAPI.Components.Responses._Error {
     .init(body: .json(.init(detail: message)))

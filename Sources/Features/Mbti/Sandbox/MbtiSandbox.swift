@@ -48,5 +48,14 @@ package enum MbtiSandbox: SandboxFeature {
           CREATE INDEX mbti_results_user ON mbti_results(user_id, id);
           """)
     }
+    // Events sent with an Idempotency-Key are recorded once per user and key.
+    migrator.registerMigration("v2-mbti-event-keys") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE mbti_events ADD COLUMN idempotency_key TEXT;
+          CREATE UNIQUE INDEX mbti_events_key ON mbti_events(user_id, idempotency_key)
+            WHERE idempotency_key IS NOT NULL;
+          """)
+    }
   }
 }

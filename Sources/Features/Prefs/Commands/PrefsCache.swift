@@ -7,7 +7,8 @@ import PrefsRules
 /// The last-known preferences, kept for when the recruiting service cannot be reached
 /// (preferences.md, section 5: "cache last-known preferences locally"). One file per environment,
 /// account and category, `$XDG_STATE_HOME/deck/prefs/<environment>/<account>/<category>.json`,
-/// mode 0600 in 0700 directories, written atomically by every successful `deck prefs get`.
+/// mode 0600 in 0700 directories, written atomically with what the service answered last: every
+/// command that reads or writes a category (`PrefsService`) keeps it.
 struct PrefsCache: Sendable {
   struct Entry: Codable, Sendable, Equatable {
     var category: PrefsCategory
@@ -94,18 +95,9 @@ struct PrefsReader: Sendable {
   }
 
   func read(_ category: PrefsCategory) async throws -> Result {
-    let service = PrefsService(context: context)
+    let service = PrefsService(context: context, caches: useCache)
     do {
-      let fetched = try await service.fetch(category)
-      if useCache {
-        do {
-          try await PrefsCache(context: context).store(fetched)
-        } catch {
-          context.output.info(
-            "warning: could not cache the \(category.noun): \(ErrorPresenter.deckError(for: error).message)")
-        }
-      }
-      return Result(fetched: fetched, cachedAt: nil)
+      return Result(fetched: try await service.fetch(category), cachedAt: nil)
     } catch {
       let problem = ErrorPresenter.deckError(for: error)
       guard useCache, case .unavailable = problem.kind,

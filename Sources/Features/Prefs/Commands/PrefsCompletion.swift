@@ -10,16 +10,36 @@ enum PrefsCompletion {
     words.lazy.compactMap { PrefsCategory(rawValue: $0) }.first
   }
 
-  /// `key=` for the category's keys starting with `prefix`; after `=`, the key's values.
+  /// `key=` for the category's keys starting with `prefix`; after `=`, the key's values (for a
+  /// list, the values of its last item). Positions are the sport's named on the line
+  /// (`primarySport=Soccer`), else every sport's.
   static func assignments(words: [String], prefix: String) -> [String] {
     guard let category = category(in: words), category.acceptsAssignments else { return [] }
     if let equals = prefix.firstIndex(of: "=") {
       let key = String(prefix[..<equals])
-      let typed = String(prefix[prefix.index(after: equals)...])
+      var typed = String(prefix[prefix.index(after: equals)...])
       guard let spec = try? category.field(named: key) else { return [] }
-      return matching(spec.completions, typed).map { "\(key)=\($0)" }
+      var head = "\(key)="
+      if spec.kind == .stringList, let comma = typed.lastIndex(of: ",") {
+        head += typed[...comma]
+        typed = String(typed[typed.index(after: comma)...])
+      }
+      let candidates = spec.rule == .position ? positions(words: words) : spec.completions
+      return matching(candidates, typed.trimmingCharacters(in: .whitespaces)).map { head + $0 }
     }
     return matching(category.fields.map(\.key), prefix).map { "\($0)=" }
+  }
+
+  /// The positions of the sport a `primarySport=` (or `sport=`) word on the line names, or of
+  /// every sport when none does.
+  static func positions(words: [String]) -> [String] {
+    for word in words.reversed() {
+      guard let equals = word.firstIndex(of: "="),
+        (try? PrefsCategory.player.field(named: String(word[..<equals])))?.key == "primarySport"
+      else { continue }
+      if let sport = Sport.matching(String(word[word.index(after: equals)...])) { return sport.positions }
+    }
+    return Sport.allPositions
   }
 
   /// The values of a school preference type (the word before the one being completed).

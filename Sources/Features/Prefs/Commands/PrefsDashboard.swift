@@ -9,11 +9,13 @@ struct PrefsDashboard: ParsableCommand {
       """
       The dashboard has 8 summary statistics cards (section statsCards) and 17 widgets (section
       widgets); deck prefs get dashboard shows them as a grid. Items are named by their JSON name
-      (socialMedia, social-media) or their label ("School Map"). --all SECTION shows every item of
-      the section and --none SECTION hides them all (the page's Select All and Deselect All);
-      either works with show and hide and is applied before the names, so
-      show --none widgets quickTasks leaves quickTasks the only widget shown. With everything
-      hidden the dashboard shows its empty state, and deck warns.
+      (socialMedia, social-media) or their label ("School Map"). --all SECTION applies the
+      command to every item of the section: show --all is the page's Select All, hide --all its
+      Deselect All. --none SECTION applies it to none of them, the rest getting the opposite:
+      show --none is Deselect All, hide --none is Select All. Sections are applied before the
+      names, so show --none widgets quickTasks leaves quickTasks the only widget shown. When a
+      section has nothing left shown, the dashboard shows that section's empty state, and deck
+      warns.
 
       $ deck prefs dashboard hide quickTasks socialMedia
       $ deck prefs dashboard show --none widgets recentNotifications upcomingDeadlines
@@ -28,12 +30,17 @@ struct DashboardToggles: ParsableArguments {
   var names: [String] = []
 
   @Option(
-    name: .customLong("all"), help: ArgumentHelp("Show every item of a section (Select All).", valueName: "section"),
+    name: .customLong("all"),
+    help: ArgumentHelp(
+      "Every item of a section: show --all is Select All, hide --all Deselect All.", valueName: "section"),
     completion: .list(PrefsCompletion.sections))
   var allSections: [String] = []
 
   @Option(
-    name: .customLong("none"), help: ArgumentHelp("Hide every item of a section (Deselect All).", valueName: "section"),
+    name: .customLong("none"),
+    help: ArgumentHelp(
+      "No item of a section, the others the opposite: show --none is Deselect All, hide --none Select All.",
+      valueName: "section"),
     completion: .list(PrefsCompletion.sections))
   var noneSections: [String] = []
 
@@ -43,11 +50,12 @@ struct DashboardToggles: ParsableArguments {
     }
   }
 
-  /// `dashboard` with the sections selected or deselected, then `names` shown (or hidden).
+  /// `dashboard` with the sections given to --all set as the command says (shown by show, hidden
+  /// by hide) and those given to --none the opposite, then `names` shown (or hidden).
   func apply(to dashboard: DashboardWidgetVisibility, showing: Bool) throws(Validation) -> DashboardWidgetVisibility {
     var result = dashboard
     var issues: [ValidationIssue] = []
-    for (sections, select) in [(allSections, true), (noneSections, false)] {
+    for (sections, select) in [(allSections, showing), (noneSections, !showing)] {
       for name in sections {
         do {
           let section = try DashboardSection.named(name)
@@ -57,8 +65,14 @@ struct DashboardToggles: ParsableArguments {
         }
       }
     }
+    // Unknown sections and unknown names are reported together.
+    do {
+      result = showing ? try result.showing(names) : try result.hiding(names)
+    } catch {
+      issues += error.issues
+    }
     try Validation(issues).check()
-    return showing ? try result.showing(names) : try result.hiding(names)
+    return result
   }
 
   func run(_ context: DeckContext, showing: Bool) async throws {
@@ -75,10 +89,8 @@ struct DashboardToggles: ParsableArguments {
         guard case .dashboard(let dashboard) = value else { return }
         PrefsText(output: context.output).showDashboard(dashboard)
       })
-    if case .dashboard(let dashboard) = stored, dashboard.isEverythingHidden {
-      context.output.info(
-        "warning: every card and widget is hidden; the dashboard will show its empty state. Show some with: deck prefs dashboard show --all widgets"
-      )
+    if case .dashboard(let dashboard) = stored {
+      for warning in dashboard.emptyStateWarnings { context.output.info("warning: \(warning)") }
     }
   }
 }
@@ -86,7 +98,7 @@ struct DashboardToggles: ParsableArguments {
 struct DashboardShow: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "show", _superCommandName: "deck",
-    abstract: "Show cards or widgets (--all/--none SECTION: Select/Deselect All first).",
+    abstract: "Show cards or widgets; --all SECTION shows all (Select All), --none SECTION hides all (Deselect All).",
     discussion: HelpText.discussion(
       "See deck prefs dashboard --help.",
       exits: [.usage("an unknown name or section (nothing was sent)"), .rejected(), .unavailable(), .unauthorized()]))
@@ -100,7 +112,7 @@ struct DashboardShow: DeckCommand {
 struct DashboardHide: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "hide", _superCommandName: "deck",
-    abstract: "Hide cards or widgets (--all/--none SECTION: Select/Deselect All first).",
+    abstract: "Hide cards or widgets; --all SECTION hides all (Deselect All), --none SECTION shows all (Select All).",
     discussion: HelpText.discussion(
       "See deck prefs dashboard --help.",
       exits: [.usage("an unknown name or section (nothing was sent)"), .rejected(), .unavailable(), .unauthorized()]))

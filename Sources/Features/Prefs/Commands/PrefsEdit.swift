@@ -79,7 +79,7 @@ struct PrefsEdit: DeckCommand {
         try await update.save(value, over: fetched)
         return
       case .failure(let validation):
-        rejected = (text, validation.summary)
+        rejected = (text, validation.cappedSummary)
         shown = PrefsEditDocument.render(
           fetched.value, owner: fetched.owner, environment: environment, problems: validation.messages, body: text)
         try file.write(shown)

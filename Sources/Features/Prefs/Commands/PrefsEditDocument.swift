@@ -24,7 +24,7 @@ enum PrefsEditDocument {
       header.append("#")
       header.append("# The file had problems, so nothing was sent. Fix them and save again, or empty the file")
       header.append("# to cancel:")
-      header += problems.map { "#   " + TerminalText.sanitize($0) }
+      header += Validation.capped(problems).map { "#   " + TerminalText.sanitize($0) }
     }
     header.append(headerEnd)
     return (header + [body.map(stripHeader) ?? renderBody(value)]).joined(separator: "\n")
@@ -160,14 +160,11 @@ enum PrefsEditDocument {
     case .school: json = schoolJSON(mapping)
     default: json = .object(object(mapping, kinds: kinds(category)))
     }
-    let (value, issues) = PrefsValue.read(json, as: category)
-    let shape = PrefsValue.shapeIssues(json, as: category, .noUnknownKeys)
     // Values that read are checked even when other keys are wrong: every problem at once.
-    let values = issues.isEmpty ? value.normalized().validate().issues : []
-    guard issues.isEmpty && shape.isEmpty && values.isEmpty else {
-      return .failure(Validation(issues + shape + values))
-    }
-    return .success(value.normalized())
+    let (value, issues) = PrefsValue.readAll(json, as: category)
+    let shape = PrefsValue.shapeIssues(json, as: category, .noUnknownKeys)
+    guard issues.isEmpty && shape.isEmpty else { return .failure(Validation(issues + shape)) }
+    return .success(value)
   }
 
   /// The most values (scalars, lists, mappings, keys included) an edited file may hold with its

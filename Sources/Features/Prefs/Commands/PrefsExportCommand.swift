@@ -48,7 +48,9 @@ struct PrefsImportCommand: DeckCommand {
       """
       Reads a document deck prefs export wrote (version 1). Every category in it is checked first
       (types, unknown keys, values, as set does); if any is wrong, nothing is sent and every
-      problem is listed (exit 64). Then each category is written (a category equal to what is
+      problem is named (exit 64; the first 20, then how many more). A school preference without
+      an id or a priority is a new one, as in deck prefs edit: it gets an id, and the priorities
+      after the highest given, in the file's order. Then each category is written (a category equal to what is
       stored is skipped) and its changes recorded in the history. A parent cannot import player
       details (exit 77, nothing sent).
       """,
@@ -72,10 +74,9 @@ struct PrefsImportCommand: DeckCommand {
     let data = try read()
     let document: PrefsExport
     do {
-      document = try PrefsExport.parse(data)
+      document = try PrefsExport.parse(data) { UUID().uuidString.lowercased() }
     } catch {
-      throw DeckError.usage(
-        "The document has problems; nothing was sent:\n" + error.messages.map { "  " + $0 }.joined(separator: "\n"))
+      throw DeckError.usage("The document has problems; nothing was sent:\n" + PrefsProblem.lines(error.listed))
     }
     guard !document.values.isEmpty else { throw DeckError.usage("The document has no categories; nothing was sent.") }
     let service = PrefsService(context: context)

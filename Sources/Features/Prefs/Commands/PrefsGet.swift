@@ -16,9 +16,10 @@ struct PrefsGet: DeckCommand {
       effect. A stored document that does not validate is shown as the defaults, with a warning
       naming the bad fields.
 
-      Each get keeps a copy per environment and account ($XDG_STATE_HOME/deck/prefs, mode 0600).
-      When the service cannot be reached, get shows that copy with a warning naming its age and
-      exits 0; --no-cache turns that off (exit 69).
+      Every command that reads or writes a category keeps what the service answered last, per
+      environment and account ($XDG_STATE_HOME/deck/prefs, mode 0600). When the service cannot
+      be reached, get shows that copy with a warning naming its age and exits 0; --no-cache
+      turns that off (exit 69).
 
       With --json: {category, source (stored, defaults or cache), owner, readOnly, updatedAt,
       cachedAt, warnings, inactive, data}, data being the category's JSON document.
@@ -44,6 +45,8 @@ struct PrefsGet: DeckCommand {
     var warnings: [String]
     var inactive: [String]
     var data: PrefsValue
+    /// The player details' profile photo: set or not, its type and size (player only).
+    var photo: PhotoSummary.View?
   }
 
   func run(_ context: DeckContext) async throws {
@@ -54,11 +57,16 @@ struct PrefsGet: DeckCommand {
     let view = View(
       category: category, source: source, owner: fetched.owner, readOnly: fetched.readOnly,
       updatedAt: fetched.updatedAt, cachedAt: result.cachedAt, warnings: fetched.warnings,
-      inactive: PrefsText.inactive(fetched.value), data: fetched.value)
+      inactive: PrefsText.inactive(fetched.value), data: fetched.value,
+      photo: category == .player ? await PhotoSummary.look(context, offline: result.cachedAt != nil) : nil)
     try context.output.emit(view) {
       for warning in fetched.warnings { context.output.info("warning: \(warning)") }
       context.output.info(Self.summary(category, fetched, source: source))
+      if let photo = view.photo { PhotoSummary.show(photo, on: context.output) }
       PrefsText(output: context.output).show(fetched.value)
+      if case .dashboard(let dashboard) = fetched.value {
+        for warning in dashboard.emptyStateWarnings { context.output.info("warning: \(warning)") }
+      }
     }
   }
 

@@ -19,15 +19,19 @@ struct LocationSet: DeckCommand {
       Changes the fields given (an empty value clears one); the state is upper-cased. --geocode
       looks the address up with the geocoder service (the US Census Bureau's in real
       environments, a ZIP-centroid table in the sandbox; no token is sent to it), fills latitude
-      and longitude and says "coordinates ready" (the form's ✓); it warns when the ZIP code's
-      state is not --state. When the geocoder finds nothing, nothing is saved.
+      and longitude and says "coordinates ready" (the form's ✓). When the geocoder finds
+      nothing, nothing is saved. A ZIP code in another state than the address's is refused
+      (exit 64, nothing saved) unless --force. Without --geocode, a changed address clears the
+      old address's coordinates (here, with set and with edit), so they are never shown as
+      ready for an address they do not belong to.
 
       $ deck prefs location set --address "77 Massachusetts Ave" --city Cambridge --state ma --zip 02139 --geocode
       """,
       exits: exits))
 
   static let exits: [ExitDoc] = [
-    .failure("the geocoder found no match (nothing was saved)"), .usage("a bad value (nothing was sent)"),
+    .failure("the geocoder found no match (nothing was saved)"),
+    .usage("a bad value, or a ZIP code in another state without --force (nothing was saved)"),
     .rejected(), .unavailable("the recruiting service or the geocoder could not be reached"), .unauthorized(),
   ]
 
@@ -47,6 +51,9 @@ struct LocationSet: DeckCommand {
 
   @Flag(help: "Look up the coordinates of the address and store them.")
   var geocode = false
+
+  @Flag(help: "With --geocode: save even when the ZIP code is in another state than --state.")
+  var force = false
 
   func validate() throws {
     guard address != nil || city != nil || state != nil || zip != nil || geocode else {
@@ -96,20 +103,21 @@ struct LocationSet: DeckCommand {
       location.latitude = found.latitude
       location.longitude = found.longitude
       if let state = location.state, found.state != state {
-        context.output.info(
-          "warning: ZIP code \(found.zip) is in \(found.state), not \(state) (the geocoder matched \(found.matchedAddress))."
-        )
+        let problem =
+          "ZIP code \(found.zip) is in \(found.state), not \(state) (the geocoder matched \(found.matchedAddress))"
+        guard force else {
+          throw DeckError.usage(
+            "\(problem); nothing was saved.",
+            hint: "Correct --state or --zip, or add --force to save the address as it is.")
+        }
+        context.output.info("warning: \(problem); saved anyway (--force).")
       }
-    } else if location.hasCoordinates, fetched.value != .location(location),
-      ["address", "city", "state", "zip"].contains(where: { key in assignments.contains { $0.hasPrefix(key + "=") } })
-    {
-      context.output.info("note: the coordinates are the old address's; add --geocode to look up the new one.")
     }
     let located = match
     let value: PrefsValue
     do { value = try PrefsValue.location(location).validated() } catch { throw PrefsProblem.invalid(error, "location") }
     try await update.save(
-      value, over: fetched,
+      value, over: fetched, reconciling: located == nil,
       after: { value in
         guard case .location(let saved) = value, saved.hasCoordinates, let located else { return }
         context.output.info(

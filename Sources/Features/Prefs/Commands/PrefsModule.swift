@@ -35,6 +35,7 @@ struct PrefsCommand: ParsableCommand {
     subcommands: [
       PrefsGet.self, PrefsSet.self, PrefsEdit.self, PrefsReset.self, PrefsDelete.self, PrefsHistory.self,
       PrefsSchool.self, PrefsDashboard.self, PrefsLocation.self, PrefsExportCommand.self, PrefsImportCommand.self,
+      PrefsPhoto.self,
     ])
 }
 
@@ -47,13 +48,15 @@ struct CategoryOption: ParsableArguments {
   var category: PrefsCategory
 }
 
-/// Problems found before anything was sent: exit 64, one line per problem, each naming its field.
+/// Problems found before anything was sent: exit 64, one line per problem, each naming its field;
+/// every problem at once, at most `Validation.shownLimit` of them and then how many more.
 enum PrefsProblem {
   static func invalid(_ validation: Validation, _ what: String, hint: String? = nil) -> DeckError {
-    DeckError.usage(
-      "Invalid \(what), nothing was sent:\n" + validation.messages.map { "  " + $0 }.joined(separator: "\n"),
-      hint: hint)
+    DeckError.usage("Invalid \(what), nothing was sent:\n" + lines(validation.listed()), hint: hint)
   }
+
+  /// `messages` one per line, indented.
+  static func lines(_ messages: [String]) -> String { messages.map { "  " + $0 }.joined(separator: "\n") }
 }
 
 /// What a write printed with --json: the category, what changed, and the value now stored.
@@ -97,12 +100,16 @@ struct PrefsUpdate {
     return try await save(updated, over: fetched, after: after)
   }
 
-  /// Saves `updated` (validated) over what was fetched, unless nothing changed, and prints the
-  /// result. Returns the value stored now.
+  /// Saves `value` (validated, then reconciled with what was fetched: see `PrefsValue.reconciled`)
+  /// over what was fetched, unless nothing changed, and prints the result. `reconciling: false`
+  /// when the value is already what follows (coordinates just looked up for the new address).
+  /// Returns the value stored now.
   @discardableResult
-  func save(_ updated: PrefsValue, over fetched: FetchedPrefs, after: (PrefsValue) -> Void = { _ in }) async throws
-    -> PrefsValue
-  {
+  func save(
+    _ value: PrefsValue, over fetched: FetchedPrefs, reconciling: Bool = true, after: (PrefsValue) -> Void = { _ in }
+  ) async throws -> PrefsValue {
+    let (updated, notes) = reconciling ? value.reconciled(with: fetched.value) : (value, [])
+    for note in notes { context.output.info("note: \(note)") }
     let changes = fetched.value.changes(to: updated)
     // A stored document that did not validate is replaced even when the new value equals the defaults.
     guard !changes.isEmpty || !fetched.warnings.isEmpty else {

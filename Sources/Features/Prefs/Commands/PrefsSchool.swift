@@ -9,19 +9,9 @@ struct PrefsSchool: ParsableCommand {
     discussion: HelpText.discussion(
       """
       School preferences are ranked criteria (priority 1 first), each a type with a value and
-      optionally a dealbreaker. Types and values:
-      - max_distance_miles: 50-3000
-      - preferred_regions: a list of regions
-      - preferred_states: a list of state codes
-      - min_academic_rating: 1-5
-      - school_size: small|medium|large|very_large
-      - division: a list of D1, D2, D3, NAIA, JUCO
-      - conference_type: a list of Power 4, Group of 5, Mid-Major, Small Conference
-      - scholarship_required: yes|no
-      - must_have, nice_to_have: text
-
-      Every change renumbers the priorities 1 to n and is recorded in the history.
-      """,
+      optionally a dealbreaker. Every change renumbers the priorities 1 to n and is recorded in
+      the history (a move as one change). Types and values:
+      """ + "\n\n" + PrefsHelp.schoolTypes,
       exits: [.usage(), .rejected(), .unavailable(), .unauthorized()]),
     subcommands: [SchoolList.self, SchoolTemplateCommand.self, SchoolAdd.self, SchoolMove.self, SchoolRemove.self])
 

@@ -41,6 +41,8 @@ struct FetchedPrefs: Sendable {
 /// successful write records its changes in the category's history.
 struct PrefsService: Sendable {
   let context: DeckContext
+  /// Whether what the service answers is kept in the offline cache (`--no-cache` turns it off).
+  var caches = true
 
   typealias Schemas = RecruitingAPI.Components.Schemas
 
@@ -68,7 +70,22 @@ struct PrefsService: Sendable {
       case .dashboard: try await client.getDashboardPreferences().ok.body.json
       case .location: try await client.getLocationPreferences().ok.body.json
       }
-    return try Self.fetched(category, envelope)
+    let fetched = try Self.fetched(category, envelope)
+    await remember(fetched)
+    return fetched
+  }
+
+  /// Keeps `fetched` (what the service said last) in the offline cache, so that every command
+  /// that reads or writes a category leaves the cache as the service has it. A cache that
+  /// cannot be written only warns: the command itself succeeded.
+  func remember(_ fetched: FetchedPrefs) async {
+    guard caches else { return }
+    do {
+      try await PrefsCache(context: context).store(fetched)
+    } catch {
+      context.output.info(
+        "warning: could not cache the \(fetched.category.noun): \(ErrorPresenter.deckError(for: error).message)")
+    }
   }
 
   static func fetched(_ category: PrefsCategory, _ envelope: Schemas.Preferences) throws -> FetchedPrefs {
@@ -115,14 +132,17 @@ struct PrefsService: Sendable {
     case .location(let location):
       envelope = try await client().saveLocationPreferences(body: .json(try PrefsBody.typed(location))).ok.body.json
     }
+    await remember(try Self.fetched(value.category, envelope))
     let changes = previous.changes(to: value)
     return Saved(
       value: value, changes: changes, historyProblem: await recordQuietly(value.category, changes),
       fitScoreRecalculated: envelope.fitScoreRecalculated ?? false)
   }
 
-  /// Deletes the stored document; false when nothing was stored.
-  func delete(_ category: PrefsCategory) async throws -> Bool {
+  /// Deletes the stored document of `previous`'s category; false when nothing was stored. The
+  /// cache then holds "nothing stored" for `previous`'s owner.
+  func delete(_ previous: FetchedPrefs) async throws -> Bool {
+    let category = previous.category
     let client = try await client()
     let deleted: Schemas.Deleted =
       switch category {
@@ -132,6 +152,8 @@ struct PrefsService: Sendable {
       case .dashboard: try await client.deleteDashboardPreferences().ok.body.json
       case .location: try await client.deleteLocationPreferences().ok.body.json
       }
+    await remember(
+      try FetchedPrefs(category: category, document: .null, owner: previous.owner, readOnly: false, updatedAt: nil))
     return deleted.deleted
   }
 

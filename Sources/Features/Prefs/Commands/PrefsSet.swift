@@ -12,7 +12,8 @@ struct PrefsSet: DeckCommand {
       (true/false, yes/no, on/off, 1/0), lists comma-separated (positions=SS,2B), heights as
       5'11" or inches. key= clears an optional field. Text is trimmed and state codes upper-cased.
       Everything is checked before anything is sent: an unknown key or a value out of range exits
-      64 naming the field, the value and what is allowed. A nested notification setting can only
+      64 naming the field, the value and what is allowed (every problem at once). Positions must
+      be the primary sport's (short forms such as SS are stored by name: Shortstop). A nested notification setting can only
       be set while its toggle is on (set both in one command: enableEmailNotifications=true
       emailOnlyHighPriority=true).
 
@@ -21,8 +22,10 @@ struct PrefsSet: DeckCommand {
       use deck prefs school.
 
       $ deck prefs set notifications followUpReminderDays=14 enableDailyDigest=off
-      $ deck prefs set player positions=SS,2B height=5'11" gpa=3.8
-      """,
+      $ deck prefs set player sport=Baseball positions=SS,2B height=5'11"
+
+      The keys of each category, with their type and what they allow:
+      """ + "\n\n" + PrefsHelp.setKeys,
       exits: [
         .usage("an unknown key, a bad value, or school (nothing was sent)"), .rejected(), .unavailable(),
         .unauthorized("not signed in, or a parent changing the player details"),

@@ -33,16 +33,23 @@ extension FieldRecord {
   }
 
   /// The value with `assignments` (`key=value` texts) applied, normalised and validated as a whole,
-  /// and what changed. Every problem of every assignment is reported together; nothing is applied
-  /// if there is any.
+  /// and what changed. Every problem of every assignment is reported together (a value that
+  /// does not read and another out of range, both); nothing is applied if there is any.
   public func applying(_ assignments: [String]) throws(Validation) -> (value: Self, changes: [FieldChange]) {
     var parsed: [Assignment] = []
     var issues: [ValidationIssue] = []
     for text in assignments {
       do { parsed.append(try Self.assignment(text)) } catch { issues += error.issues }
     }
-    try Validation(issues).check()
-    return try applying(parsed)
+    // The assignments that read are applied and checked too, so that their problems are named
+    // in the same answer.
+    do {
+      let result = try applying(parsed)
+      if issues.isEmpty { return result }
+    } catch {
+      issues += error.issues
+    }
+    throw Validation(issues)
   }
 
   /// The value with `assignments` applied, normalised and validated as a whole, and what changed.

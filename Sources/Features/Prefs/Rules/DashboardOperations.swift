@@ -17,6 +17,33 @@ extension DashboardWidgetVisibility {
   /// Whether nothing at all is shown: the dashboard then shows its empty state.
   public var isEverythingHidden: Bool { statsCards.shown.isEmpty && widgets.shown.isEmpty }
 
+  /// The sections with nothing shown, in page order: the page shows an empty state for each
+  /// ("Dashboard with all widgets disabled: Dashboard shows empty state message").
+  public var emptySections: [DashboardSection] {
+    DashboardSection.allCases.filter { section in
+      switch section {
+      case .statsCards: statsCards.shown.isEmpty
+      case .widgets: widgets.shown.isEmpty
+      }
+    }
+  }
+
+  /// The warning for each section with nothing shown, naming the section and how to show it
+  /// again; one sentence for the whole dashboard when both are empty.
+  public var emptyStateWarnings: [String] {
+    let empty = emptySections
+    if empty.count == DashboardSection.allCases.count {
+      return [
+        "every card and widget is hidden; the dashboard will show its empty state. Show some with: deck prefs dashboard show --all widgets"
+      ]
+    }
+    return empty.map { section in
+      let items = section == .statsCards ? "summary statistics card" : "widget"
+      return
+        "every \(items) is hidden; the \(section.title) section will show its empty state. Show some with: deck prefs dashboard show --all \(section.rawValue)"
+    }
+  }
+
   private func setting(_ names: [String], shown: Bool) throws(Validation) -> Self {
     var copy = self
     var issues: [ValidationIssue] = []

@@ -25,6 +25,9 @@ public enum FieldRule: Sendable, Equatable {
   case phone
   /// `HH:MM`, 00:00–23:59; `7:30` is padded to `07:30`.
   case time
+  /// A position of the player's primary sport (text, checked against the sport by
+  /// `PlayerDetails`: see `Sport`).
+  case position
 
   /// The longest free text a field keeps.
   public static let maxTextLength = 200
@@ -47,6 +50,7 @@ public enum FieldRule: Sendable, Equatable {
     case .handle: "1–30 letters, digits, _ or . (no @, no spaces)"
     case .phone: "7–15 digits, optionally with +, spaces, dashes, dots or parentheses"
     case .time: "HH:MM from 00:00 to 23:59"
+    case .position: "a position of the primary sport, e.g. Shortstop (SS) for Baseball"
     }
   }
 
@@ -55,6 +59,7 @@ public enum FieldRule: Sendable, Equatable {
     switch self {
     case .oneOf(let values): values
     case .usState: USStates.codes
+    case .position: Sport.allPositions
     case _ where kind == .bool: ["true", "false"]
     default: []
     }
@@ -122,7 +127,7 @@ public enum FieldRule: Sendable, Equatable {
       isValid ? nil : .invalid(field, value, problem, allowed: allowed)
     }
     switch self {
-    case .text:
+    case .text, .position:
       return text.isEmpty
         ? .invalid(field, value, "is empty", allowed: allowed)
         : require(

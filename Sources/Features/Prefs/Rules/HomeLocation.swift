@@ -26,6 +26,23 @@ public struct HomeLocation: FieldRecord {
   /// Whether both coordinates are set (the form's "Coordinates ready").
   public var hasCoordinates: Bool { latitude != nil && longitude != nil }
 
+  /// Whether the address (street, city, state or ZIP) differs from `other`'s.
+  public func addressDiffers(from other: HomeLocation) -> Bool {
+    address != other.address || city != other.city || state != other.state || zip != other.zip
+  }
+
+  /// This location (a change of `old`) without coordinates when its address changed but its
+  /// coordinates did not: they were the old address's, and "Coordinates ready" would be untrue.
+  public func clearingStaleCoordinates(from old: HomeLocation) -> HomeLocation {
+    guard addressDiffers(from: old), latitude != nil || longitude != nil, latitude == old.latitude,
+      longitude == old.longitude
+    else { return self }
+    var copy = self
+    copy.latitude = nil
+    copy.longitude = nil
+    return copy
+  }
+
   /// The catalog: the form's Address and Coordinates sections.
   public static let fields: [Field<HomeLocation>] =
     Field.section(

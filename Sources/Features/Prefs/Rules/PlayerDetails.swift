@@ -63,6 +63,10 @@ public struct PlayerDetails: FieldRecord {
   /// Weight in pounds.
   public static let weights = 50...500
 
+  /// Positions are the primary sport's (see `Sport`).
+  public func normalizedAcrossFields() -> PlayerDetails { normalizedPositions() }
+  public var crossFieldIssues: [ValidationIssue] { positionIssues }
+
   /// The catalog: the spec's form sections 2–11 (the photo has no field), in order.
   public static let fields: [Field<PlayerDetails>] =
     Field.section(
@@ -75,9 +79,9 @@ public struct PlayerDetails: FieldRecord {
     + Field.section(
       "Athletic Profile",
       [
-        Field("primarySport", \.primarySport, "Sport", .text),
-        Field("primaryPosition", \.primaryPosition, "Primary position", .text),
-        Field("positions", \.positions, "All positions", .text),
+        Field("primarySport", \.primarySport, "Sport", .oneOf(Sport.names), aliases: ["sport"]),
+        Field("primaryPosition", \.primaryPosition, "Primary position", .position),
+        Field("positions", \.positions, "All positions", .position),
       ])
     + Field.section(
       "Physical Profile",

@@ -30,26 +30,28 @@ public struct PrefsExport: Sendable, Equatable, Codable {
   }
 
   /// An import file read, normalised and validated: the document, or every problem of every part.
-  public static func parse(_ data: Data) throws(PrefsExportProblems) -> PrefsExport {
+  /// A school preference without an id or a priority is a new one (as in `deck prefs edit`):
+  /// it gets an id from `newID` and the priorities after the highest given, in file order.
+  public static func parse(_ data: Data, newID: () -> String = { UUID().uuidString.lowercased() })
+    throws(PrefsExportProblems)
+    -> PrefsExport
+  {
     guard let json = JSONValue.parse(data) else {
       throw PrefsExportProblems(document: [
         ValidationIssue(
           field: "document", value: "", problem: "is not valid JSON", advice: "use \(shape)", allowed: shape)
       ])
     }
-    var (document, problems) = read(json)
-    document.categories = document.categories.mapValues { $0.normalized() }
-    for (category, validation) in document.validateAll() {
-      problems.categories[category, default: .valid].issues += validation.issues
-    }
+    let (document, problems) = read(json, newID: newID)
     if !problems.isEmpty { throw problems }
     return document
   }
 
   static let shape = "{\"version\": 1, \"categories\": {\"player\": {…}, …}}"
 
-  /// `json` as a document, naming every problem of its shape and of each category's fields.
-  static func read(_ json: JSONValue) -> (PrefsExport, PrefsExportProblems) {
+  /// `json` as a document, its values normalised, naming every problem of its shape and of each
+  /// category's fields and values.
+  static func read(_ json: JSONValue, newID: () -> String) -> (PrefsExport, PrefsExportProblems) {
     var document = PrefsExport([])
     var problems = PrefsExportProblems()
     guard case .object(let object) = json else {
@@ -74,7 +76,9 @@ public struct PrefsExport: Sendable, Equatable, Codable {
           problems.document.append(NameMatching.unknown(name, what: "category", candidates: names))
           continue
         }
-        let (value, read) = PrefsValue.read(json, as: category)
+        let json = category == .school ? SchoolPreferences.numberingNewRows(json, newID: newID) : json
+        // Every problem of the category at once: its keys, its types and its values.
+        let (value, read) = PrefsValue.readAll(json, as: category)
         let issues = read + PrefsValue.shapeIssues(json, as: category, .noUnknownKeys)
         document.categories[category] = value
         if !issues.isEmpty { problems.categories[category] = Validation(issues) }
@@ -86,7 +90,7 @@ public struct PrefsExport: Sendable, Equatable, Codable {
   }
 
   public init(from decoder: any Decoder) throws {
-    let (document, problems) = Self.read(try JSONValue(from: decoder))
+    let (document, problems) = Self.read(try JSONValue(from: decoder)) { UUID().uuidString.lowercased() }
     guard problems.isEmpty else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
@@ -118,6 +122,9 @@ public struct PrefsExportProblems: Error, Sendable, Equatable, CustomStringConve
   }
 
   public var isEmpty: Bool { document.isEmpty && categories.values.allSatisfy(\.isValid) }
+
+  /// `messages`, at most `Validation.shownLimit` of them, then how many more.
+  public var listed: [String] { Validation.capped(messages) }
 
   /// The document's messages, then each category's as `category: message`, in category order.
   public var messages: [String] {

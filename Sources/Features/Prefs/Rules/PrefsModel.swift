@@ -14,6 +14,9 @@ public protocol PrefsModel: Codable, Sendable, Equatable {
   /// `json` as this category's value, with every wrongly typed field named; the value falls back to
   /// the default for those fields.
   static func read(_ json: JSONValue) -> (value: Self, issues: [ValidationIssue])
+  /// `json` as this category's value, normalised, with every problem at once: the fields that do
+  /// not read (which take the default) and the problems of the values that do.
+  static func readAll(_ json: JSONValue) -> (value: Self, issues: [ValidationIssue])
   /// The problems of `json`'s keys that `read` lets pass: unknown keys, and with `.complete`,
   /// missing or null keys the model always has (see `ShapeCheck`).
   static func shapeIssues(_ json: JSONValue, _ check: ShapeCheck) -> [ValidationIssue]
@@ -57,6 +60,11 @@ extension PrefsModel {
 public protocol FieldRecord: PrefsModel {
   /// Every field, in form order.
   static var fields: [Field<Self>] { get }
+  /// The value after each field is normalised, with what depends on other fields normalised
+  /// too (player: positions spelt as the sport spells them).
+  func normalizedAcrossFields() -> Self
+  /// The problems that involve more than one field (player: a position of another sport).
+  var crossFieldIssues: [ValidationIssue] { get }
 }
 
 extension FieldRecord {
@@ -91,6 +99,12 @@ extension FieldRecord {
     return (value, issues)
   }
 
+  public static func readAll(_ json: JSONValue) -> (value: Self, issues: [ValidationIssue]) {
+    let (value, issues) = read(json)
+    let normalized = value.normalized()
+    return (normalized, issues + normalized.validate().issues)
+  }
+
   /// The value as a JSON object in the spec's shape, unset optionals left out.
   public var json: JSONValue {
     var object: [String: JSONValue] = [:]
@@ -110,14 +124,17 @@ extension FieldRecord {
 
   public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
+  public func normalizedAcrossFields() -> Self { self }
+  public var crossFieldIssues: [ValidationIssue] { [] }
+
   public func normalized() -> Self {
     var copy = self
     for field in Self.fields { field.write(&copy, field.spec.normalize(field.read(self))) }
-    return copy
+    return copy.normalizedAcrossFields()
   }
 
   public func validate() -> Validation {
-    Validation(Self.fields.flatMap { $0.spec.check($0.read(self)) })
+    Validation(Self.fields.flatMap { $0.spec.check($0.read(self)) } + crossFieldIssues)
   }
 
   public func changes(to new: Self) -> [FieldChange] {

@@ -39,6 +39,17 @@ public enum PrefsValue: Sendable, Equatable, Encodable {
     return read(category.modelType)
   }
 
+  /// `json` as a value of `category`, normalised, with every problem; see `PrefsModel.readAll`.
+  public static func readAll(_ json: JSONValue, as category: PrefsCategory) -> (
+    value: PrefsValue, issues: [ValidationIssue]
+  ) {
+    func read<Model: PrefsModel>(_ type: Model.Type) -> (PrefsValue, [ValidationIssue]) {
+      let (value, issues) = type.readAll(json)
+      return (value.tagged, issues)
+    }
+    return read(category.modelType)
+  }
+
   /// A stored blob of `category`; see `PrefsModel.decodeStored`.
   public static func decodeStored(_ category: PrefsCategory, _ data: Data?) -> (
     value: PrefsValue, warnings: [String]
@@ -73,6 +84,21 @@ public enum PrefsValue: Sendable, Equatable, Encodable {
 }
 
 extension PrefsValue {
+  /// This value as a change of `old` should be saved, with a note for each thing that follows
+  /// from the change itself: a home location whose address changed loses the old address's
+  /// coordinates (`HomeLocation.clearingStaleCoordinates`).
+  public func reconciled(with old: PrefsValue) -> (value: PrefsValue, notes: [String]) {
+    guard case .location(let new) = self, case .location(let previous) = old else { return (self, []) }
+    let cleared = new.clearingStaleCoordinates(from: previous)
+    guard cleared != new else { return (self, []) }
+    return (
+      .location(cleared),
+      [
+        "the address changed, so the old address's coordinates were cleared; look them up with: deck prefs location set --geocode"
+      ]
+    )
+  }
+
   /// The value with `key=value` assignments applied (see `FieldRecord.applying`), and what
   /// changed. School preferences are a list and take no assignments.
   public func applying(_ assignments: [String]) throws(Validation) -> (value: PrefsValue, changes: [FieldChange]) {

@@ -141,3 +141,30 @@ extension SchoolPreferences {
     return copy
   }
 }
+
+extension SchoolPreferences {
+  /// A school list's JSON with its new rows completed, as an import reads it: a preference
+  /// (an object) without an `id` gets one from `newID`; one without a `priority` comes after
+  /// the highest priority given, in the list's order. Everything else is left for `read`.
+  public static func numberingNewRows(_ json: JSONValue, newID: () -> String) -> JSONValue {
+    guard case .object(var object) = json, case .array(let items) = object["preferences"] else { return json }
+    let given = items.compactMap { item -> Int? in
+      guard case .object(let preference) = item, let raw = preference["priority"],
+        case .int(let priority)? = FieldKind.int.coerce(raw)
+      else { return nil }
+      return priority
+    }
+    var next = (given.max() ?? 0).addingReportingOverflow(1)
+    object["preferences"] = .array(
+      items.map { item in
+        guard case .object(var preference) = item else { return item }
+        if [nil, .null].contains(preference["id"]) { preference["id"] = .string(newID()) }
+        if [nil, .null].contains(preference["priority"]), !next.overflow {
+          preference["priority"] = .int(next.partialValue)
+          next = next.partialValue.addingReportingOverflow(1)
+        }
+        return .object(preference)
+      })
+    return .object(object)
+  }
+}

@@ -15,7 +15,7 @@ public struct StoredPrefs<Model: PrefsModel>: Sendable, Equatable {
 extension PrefsModel {
   /// A stored JSON blob (the `data` column) as this category's value. Nothing stored (nil or JSON
   /// `null`) gives the defaults without a warning. A blob that is not JSON, not an object, has
-  /// wrongly typed fields or fails validation gives the defaults and a warning naming the problems,
+  /// wrongly typed fields or fails validation gives the defaults and a warning naming every problem,
   /// e.g. `stored notifications are invalid (followUpReminderDays: 500 is out of range; allowed
   /// 1–90); showing the defaults`. Unknown keys are ignored. The value returned is normalised.
   public static func decodeStored(_ data: Data?) -> StoredPrefs<Self> {
@@ -29,12 +29,9 @@ extension PrefsModel {
     case .object: break
     default: return fallback("are not a JSON object (found \(json.kindDescription))")
     }
-    let (value, issues) = read(json)
-    guard issues.isEmpty else { return fallback("are invalid (\(Validation(issues).summary))") }
-    do {
-      return StoredPrefs(value: try value.validated())
-    } catch {
-      return fallback("are invalid (\(error.summary))")
-    }
+    // Every problem is named (at most `Validation.shownLimit`, then how many more).
+    let (value, issues) = readAll(json)
+    guard issues.isEmpty else { return fallback("are invalid (\(Validation(issues).cappedSummary))") }
+    return StoredPrefs(value: value)
   }
 }

@@ -69,4 +69,19 @@ public struct Validation: Error, Sendable, Equatable, Codable, CustomStringConve
 
   /// Throws `self` when there is any issue.
   public func check() throws(Validation) { if !isValid { throw self } }
+
+  /// How many problems a list shows before "and N more", as compilers cap their errors.
+  public static let shownLimit = 20
+
+  /// The messages, at most `limit` of them and then `and N more`.
+  public func listed(limit: Int = shownLimit) -> [String] { Self.capped(messages, limit: limit) }
+
+  /// `listed` on one line, separated by `; `.
+  public var cappedSummary: String { listed().joined(separator: "; ") }
+
+  /// The first `limit` of `messages`, then `and N more` for the rest.
+  public static func capped(_ messages: [String], limit: Int = shownLimit) -> [String] {
+    guard messages.count > limit, limit >= 0 else { return messages }
+    return Array(messages.prefix(limit)) + ["and \(messages.count - limit) more"]
+  }
 }

@@ -133,7 +133,7 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
       let owner = try Self.owner(db, user: user, category: category)
       let stored = try PrefsStore.document(db, userID: owner.id, category: category)
       return try Self.envelope(
-        category, stored, owner: owner.email, readOnly: category == .player && PrefsAccess.isParent(user))
+        category, stored, owner: owner, readOnly: category == .player && PrefsAccess.isParent(user))
     }
   }
 
@@ -160,7 +160,7 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
       }
       let stored = try PrefsStore.store(db, userID: user.id, category: category, json: try value.storedJSON())
       if category == .player { try PrefsStore.recalculateFitScores(db, userID: user.id) }
-      var envelope = try Self.envelope(category, stored, owner: user.email, readOnly: false)
+      var envelope = try Self.envelope(category, stored, owner: (user.id, user.email), readOnly: false)
       if category == .player { envelope.fitScoreRecalculated = true }
       return envelope
     }
@@ -193,11 +193,12 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
     return (user.id, user.email)
   }
 
-  static func envelope(_ category: PrefsCategory, _ stored: StoredDocument?, owner: String, readOnly: Bool) throws
-    -> Schemas.Preferences
-  {
+  static func envelope(
+    _ category: PrefsCategory, _ stored: StoredDocument?, owner: (id: String, email: String), readOnly: Bool
+  ) throws -> Schemas.Preferences {
     Schemas.Preferences(
-      category: schema(category), data: try PrefsJSON.container(stored?.data), owner: owner, readOnly: readOnly,
+      category: schema(category), data: try PrefsJSON.container(stored?.data), owner: owner.email,
+      ownerId: owner.id, readOnly: readOnly,
       createdAt: stored.flatMap { PrefsJSON.date($0.createdAt) },
       updatedAt: stored.flatMap { PrefsJSON.date($0.updatedAt) })
   }

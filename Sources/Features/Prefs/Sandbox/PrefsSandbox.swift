@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Hummingbird
+import PrefsRules
 import SandboxKit
 
 /// The preferences' part of the sandbox (preferences.md): the recruiting service's V2 category
@@ -15,6 +16,7 @@ package enum PrefsSandbox: SandboxFeature {
 
   package static func registerMigrations(in migrator: inout DatabaseMigrator) {
     PrefsSchema.register(in: &migrator)
+    PhotoStorageSchema.register(in: &migrator)
   }
 
   /// `athlete@sandbox.test` (role athlete) and `parent@sandbox.test` (role parent, linked to the
@@ -56,6 +58,11 @@ package enum PrefsSandbox: SandboxFeature {
     try GeocoderHandlers().registerHandlers(
       on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [ErrorResponseMiddleware(requestError: GeocoderHandlers.requestError)])
+    // The profile photo: Supabase Storage's object API, bodies up to the bucket's 5 MB.
+    routes.limitBodies(under: StorageHandlers.prefix, to: ProfilePhoto.maximumBytes, refusal: StorageErrors.tooLarge)
+    try StorageHandlers(state: state).registerHandlers(
+      on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
+      middlewares: [ErrorResponseMiddleware(requestError: StorageHandlers.requestError)])
     try PrefsAdminHandlers(state: state).registerHandlers(
       on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self), configuration: SandboxRoutes.configuration,
       middlewares: [
@@ -71,7 +78,10 @@ package enum PrefsSandbox: SandboxFeature {
   }
 
   package static func counts(_ db: Database) throws -> [String: Int] {
-    ["preferences": try Int.fetchOne(db, sql: "SELECT count(*) FROM user_preferences") ?? 0]
+    [
+      "preferences": try Int.fetchOne(db, sql: "SELECT count(*) FROM user_preferences") ?? 0,
+      "photos": try PhotoStorageStore.count(db),
+    ]
   }
 
   /// A request the generated server could not decode (a category or limit that is not one).

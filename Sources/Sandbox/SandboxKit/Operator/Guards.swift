@@ -10,35 +10,38 @@ import Synchronization
 struct BodyLimitMiddleware: RouterMiddleware {
   static let limit = 1 << 20
   static let message = "The request body is larger than 1 MB (1048576 bytes)."
+  /// Paths that take other limits (``SandboxRoutes/limitBodies(under:to:refusal:)``).
+  var limits = BodyLimits()
 
   func handle(
     _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
+    let (limit, refusal) = limits.limit(for: request.uri.path) ?? (Self.limit, .simple(.contentTooLarge, Self.message))
     if let declared = request.headers[.contentLength] {
       guard let length = Int(declared.trimmingCharacters(in: .whitespaces)), length >= 0 else {
-        return Self.refusal(.badRequest, "Invalid Content-Length.")
+        return Self.refusal(.simple(.badRequest, "Invalid Content-Length."))
       }
-      if length > Self.limit { return Self.refusal(.contentTooLarge, Self.message) }
+      if length > limit { return Self.refusal(refusal) }
       return try await next(request, context)
     }
     // Streamed: count the bytes as they arrive, and fail the stream when they pass the limit.
     let exceeded = Flag()
     var limited = request
-    limited.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: Self.limit, exceeded: exceeded))
+    limited.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: limit, exceeded: exceeded))
     do {
       let response = try await next(limited, context)
-      if exceeded.isSet { return Self.refusal(.contentTooLarge, Self.message) }
+      if exceeded.isSet { return Self.refusal(refusal) }
       return response
     } catch {
-      if exceeded.isSet { return Self.refusal(.contentTooLarge, Self.message) }
+      if exceeded.isSet { return Self.refusal(refusal) }
       throw error
     }
   }
 
   /// An error response that also closes the connection (the rest of the body is never read).
-  static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
-    var response = Response.json(.simple(status, message))
+  static func refusal(_ error: SandboxAPIError) -> Response {
+    var response = Response.json(error)
     response.headers[.connection] = "close"
     return response
   }
@@ -67,6 +70,22 @@ struct BodyLimitMiddleware: RouterMiddleware {
           throw TooLarge()
         }
         return buffer
+      }
+    }
+  }
+
+  /// Body limits of the paths under some prefixes, which features set while their routes are
+  /// registered (a storage bucket takes bigger bodies than the JSON APIs).
+  final class BodyLimits: Sendable {
+    private let prefixes = Mutex<[(prefix: String, bytes: Int, refusal: SandboxAPIError)]>([])
+
+    func set(under prefix: String, to bytes: Int, refusal: SandboxAPIError) {
+      prefixes.withLock { $0.append((prefix, bytes, refusal)) }
+    }
+
+    func limit(for path: String) -> (Int, SandboxAPIError)? {
+      prefixes.withLock { list in
+        list.first { path.hasPrefix($0.prefix) }.map { ($0.bytes, $0.refusal) }
       }
     }
   }
