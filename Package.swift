@@ -139,6 +139,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+    .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -181,6 +182,11 @@ let package = Package(
       name: "SandboxLaunch", dependencies: ["DeckSupport", "DeckConfig", argumentParser],
       path: "Sources/Shared/SandboxLaunch",
       swiftSettings: swiftSettings),
+    // `deck contract check`'s pure part: the OpenAPI documents' operations (OpenAPIKit) and the
+    // check of a response against them, with its own JSON Schema validator.
+    .target(
+      name: "ContractCheck", dependencies: [.product(name: "OpenAPIKit", package: "OpenAPIKit"), yams],
+      path: "Sources/Shared/ContractCheck", swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output
     // libjq for --jq, linked like readline: a module map, no pkg-config (Debian: libjq-dev).
@@ -312,6 +318,9 @@ let package = Package(
           "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, yams, httpTypes, argumentParser,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "ContractCheckTests", dependencies: ["ContractCheck"], path: "Tests/ContractCheckTests",
+        swiftSettings: swiftSettings),
       .testTarget(
         name: "SandboxTests",
         dependencies: [
