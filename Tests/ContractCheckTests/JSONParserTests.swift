@@ -64,3 +64,26 @@ struct JSONParserTests {
     #expect((try? JSONParser.parse(Array("\u{FEFF}[]".utf8))) == .array([]))
   }
 }
+
+@Suite("Reading YAML as JSON")
+struct YAMLTreeTests {
+  @Test("YAML 1.2 core scalars: only true/false are booleans, base-60 numbers are strings")
+  func scalars() throws {
+    let value = try YAMLTree.load(
+      """
+      words: [on, off, yes, no, True]
+      time: 12:30
+      numbers: [1, -2, 0x10, 1.5, 1e3, 99999999999999999999]
+      quoted: ["1", "true"]
+      nothing: ~
+      date: 2024-01-01
+      """)
+    #expect(value["words"] == .array([.string("on"), .string("off"), .string("yes"), .string("no"), .bool(true)]))
+    #expect(value["time"] == .string("12:30"))
+    #expect(value["numbers"]?.arrayValue?.map(\.jsonText) == ["1", "-2", "16", "1.5", "1000", "99999999999999999999"])
+    #expect(value["quoted"] == .array([.string("1"), .string("true")]))
+    #expect(value["nothing"] == .null)
+    #expect(value["date"] == .string("2024-01-01"))
+    #expect(value.objectValue?.keys == ["words", "time", "numbers", "quoted", "nothing", "date"])
+  }
+}
