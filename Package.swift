@@ -330,6 +330,9 @@ let package = Package(
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(
+        name: "ContractCheckTests", dependencies: ["ContractCheck"], path: "Tests/ContractCheckTests",
+        swiftSettings: swiftSettings),
+      .testTarget(
         name: "SandboxTests",
         dependencies: [
           "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageSandbox", grdb, hummingbird,
