@@ -211,13 +211,13 @@ _deck() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    env|auth|brokerage|workspace|kiosk|mbti|prefs|sandbox|repl|run|completion|plugins|doctor|help)
+    env|auth|brokerage|workspace|kiosk|mbti|prefs|sandbox|repl|run|completion|plugins|doctor|contract|help)
         # Offer subcommand argument completions
         "_deck_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti prefs sandbox repl run completion plugins doctor help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti prefs sandbox repl run completion plugins doctor contract help' -- "${cur}"))
         ;;
     esac
 }
@@ -2959,6 +2959,135 @@ _deck_doctor() {
     case "${prev}" in
     '--env')
         __deck_add_live_completions "$(__deck_custom_complete ---completion doctor -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_contract() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    check|fixtures|list)
+        # Offer subcommand argument completions
+        "_deck_contract_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'check fixtures list' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_contract_check() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --write-baseline --version -h --help)
+    repeating_options=(--service --operation)
+    non_repeating_options=(--env --format --jq --timeout --report --out --baseline --fixtures --rate --max-requests)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion contract check -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--service')
+        return
+        ;;
+    '--operation')
+        return
+        ;;
+    '--report')
+        __deck_add_completions -W 'junit'$'\n''json'
+        return
+        ;;
+    '--out')
+        return
+        ;;
+    '--baseline')
+        return
+        ;;
+    '--fixtures')
+        return
+        ;;
+    '--rate')
+        return
+        ;;
+    '--max-requests')
+        return
+        ;;
+    esac
+}
+
+_deck_contract_fixtures() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --force --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout --fixtures)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion contract fixtures -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--fixtures')
+        return
+        ;;
+    esac
+}
+
+_deck_contract_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion contract list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')

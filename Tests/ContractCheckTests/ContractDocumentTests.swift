@@ -74,7 +74,7 @@ struct ContractDocumentTests {
     #expect(search.parameters.map(\.location) == [.query, .query])
     #expect(search.parameters.map(\.required) == [true, false])
     #expect(search.parameters[1].examples == ["15"])
-    #expect(search.parameters[0].examples.isEmpty)
+    #expect(search.parameters[0].examples == ["keller"])
   }
 
   @Test("security: the document's applies unless the operation sets its own")

@@ -51,7 +51,8 @@ struct ContractCatalog: Sendable {
     let known = Set(entries.map(\.service.rawValue))
     for name in services where !known.contains(name) {
       throw DeckError.usage(
-        "No contract is served by \"\(name)\".", hint: "Services with contracts: \(known.sorted().joined(separator: ", ")).")
+        "No contract is served by \"\(name)\".",
+        hint: "Services with contracts: \(known.sorted().joined(separator: ", ")).")
     }
     let all = entries.filter { services.isEmpty || services.contains($0.service.rawValue) }
       .flatMap { entry in entry.document.operations.map { (entry, $0) } }

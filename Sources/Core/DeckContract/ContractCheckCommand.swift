@@ -40,7 +40,8 @@ struct ContractCheckCommand: DeckCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Option(name: .customLong("service"), help: ArgumentHelp("Only this service's contracts (repeatable).", valueName: "name"))
+  @Option(
+    name: .customLong("service"), help: ArgumentHelp("Only this service's contracts (repeatable).", valueName: "name"))
   var services: [String] = []
 
   @Option(name: .customLong("operation"), help: ArgumentHelp("Only this operation id (repeatable).", valueName: "id"))
@@ -142,7 +143,8 @@ struct ContractCheckCommand: DeckCommand {
     if result.counts.drifted > 0 {
       throw DeckError.failure(
         "Drift: \(result.counts.findings) finding\(result.counts.findings == 1 ? "" : "s") in \(result.counts.drifted) operation\(result.counts.drifted == 1 ? "" : "s").",
-        hint: baseline == nil ? "Accept the known ones with: deck contract check --baseline FILE --write-baseline" : nil)
+        hint: baseline == nil ? "Accept the known ones with: deck contract check --baseline FILE --write-baseline" : nil
+      )
     }
   }
 

@@ -41,7 +41,8 @@ struct ContractFixtures: Sendable, Equatable {
   {
     let root: Node?
     do { root = try Yams.compose(yaml: text) } catch let error as YamlError {
-      throw DeckError.usage("\(file): \(Self.describe(error))", hint: "Fix the YAML, or start again with: deck contract fixtures --force")
+      throw DeckError.usage(
+        "\(file): \(Self.describe(error))", hint: "Fix the YAML, or start again with: deck contract fixtures --force")
     } catch {
       throw DeckError.usage("\(file): \(error)")
     }
@@ -57,19 +58,23 @@ struct ContractFixtures: Sendable, Equatable {
       case "parameters":
         fixtures.parameters = try values(value, problem: problem)
       case "operations":
-        guard let operations = value.mapping else { throw problem(value, "operations: expected a mapping of operation ids") }
+        guard let operations = value.mapping else {
+          throw problem(value, "operations: expected a mapping of operation ids")
+        }
         for (idNode, parameters) in operations {
           let id = idNode.string ?? ""
           guard allOperations.contains(id) else {
             throw problem(idNode, "no operation has the id \"\(id)\" (list them with: deck contract list)")
           }
           guard safeOperations.contains(id) else {
-            throw problem(idNode, "\(id) changes data: deck contract check sends only GET and HEAD, so it takes no fixtures")
+            throw problem(
+              idNode, "\(id) changes data: deck contract check sends only GET and HEAD, so it takes no fixtures")
           }
           fixtures.operations[id] = try values(parameters, problem: problem)
         }
       default:
-        throw problem(keyNode, "unknown key \"\(keyNode.string ?? "?")\": a fixtures file has parameters and operations")
+        throw problem(
+          keyNode, "unknown key \"\(keyNode.string ?? "?")\": a fixtures file has parameters and operations")
       }
     }
     return fixtures

@@ -78,9 +78,11 @@ struct ContractFixturesCommand: DeckCommand {
       guard case .failure = probe.build(operation) else { continue }
       for parameter in operation.parameters
       where (parameter.required || parameter.location == .path) && parameter.examples.isEmpty {
-        if let (value, from) = found[parameter.name] ?? found.first(where: {
-          $0.key.caseInsensitiveCompare(parameter.name) == .orderedSame
-        })?.value {
+        if let (value, from) = found[parameter.name]
+          ?? found.first(where: {
+            $0.key.caseInsensitiveCompare(parameter.name) == .orderedSame
+          })?.value
+        {
           if file.parameters[parameter.name] == nil {
             file.parameters[parameter.name] = value
             notes.append("\(parameter.name): from the answer of \(from)")

@@ -26,14 +26,18 @@ struct ContractListCommand: DeckCommand {
       entry.document.operations.map {
         Row(
           service: entry.service.rawValue, document: entry.document.name, operation: $0.id, method: $0.method,
-          path: entry.document.basePath.trimmingSuffix("/") + $0.path, checked: $0.isSafe, requiresAuth: $0.requiresAuth)
+          path: entry.document.basePath.trimmingSuffix("/") + $0.path, checked: $0.isSafe, requiresAuth: $0.requiresAuth
+        )
       }
     }
     try context.output.emit(rows) {
       context.output.table(
         ["SERVICE", "OPERATION", "METHOD", "PATH", "CHECKED", "TOKEN"],
         rows.map {
-          [$0.service, $0.operation, $0.method, $0.path, $0.checked ? "yes" : "no (writes)", $0.requiresAuth ? "yes" : "-"]
+          [
+            $0.service, $0.operation, $0.method, $0.path, $0.checked ? "yes" : "no (writes)",
+            $0.requiresAuth ? "yes" : "-",
+          ]
         })
     }
   }

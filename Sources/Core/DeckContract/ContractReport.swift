@@ -102,7 +102,8 @@ struct ContractBaseline: Codable, Sendable, Equatable {
   static func load(_ path: String) throws -> ContractBaseline {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw DeckError.usage(
-        "The baseline file \(path) does not exist.", hint: "Write it with: deck contract check --baseline \(path) --write-baseline")
+        "The baseline file \(path) does not exist.",
+        hint: "Write it with: deck contract check --baseline \(path) --write-baseline")
     }
     do {
       return try JSONDecoder().decode(ContractBaseline.self, from: data)
@@ -211,12 +212,15 @@ struct ContractReport: Encodable, Sendable {
         case "skipped": ("-", "plain")
         default: ("?", "yellow")
         }
-      var line = "\(style(symbol, color)) \(operation.service) \(operation.operation)  \(operation.method) \(operation.path)"
+      var line =
+        "\(style(symbol, color)) \(operation.service) \(operation.operation)  \(operation.method) \(operation.path)"
       if let status = operation.status { line += "  → \(status)" }
       if let reason = operation.reason { line += "  (\(operation.result): \(reason))" }
       lines.append(line)
       for finding in operation.findings {
-        lines.append("    \(finding.path.isEmpty ? finding.kind : finding.path): expected \(finding.expected), got \(finding.actual)")
+        lines.append(
+          "    \(finding.path.isEmpty ? finding.kind : finding.path): expected \(finding.expected), got \(finding.actual)"
+        )
       }
     }
     return lines.joined(separator: "\n") + "\n"
@@ -273,7 +277,9 @@ struct ContractReport: Encodable, Sendable {
       case "'": escaped += "&apos;"
       case "\n", "\t": escaped.unicodeScalars.append(scalar)
       default:
-        if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF { escaped.unicodeScalars.append(scalar) }
+        if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF {
+          escaped.unicodeScalars.append(scalar)
+        }
       }
     }
     return escaped
