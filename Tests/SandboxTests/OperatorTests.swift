@@ -289,8 +289,15 @@ import Testing
     _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"drop-field","field":"nope","times":1}"#)
     let unchanged = try #require(try await Self.curl([search]).jsonArray)
     #expect(unchanged.map { $0["name"] as? String } == real.map { $0["name"] as? String })
-    #expect(try await server.addFault(#"{"path":"/a","action":"drop-field"}"#).status == 400)
-    #expect(try await server.addFault(#"{"path":"/a","action":"enum-value","field":"state"}"#).status == 400)
+    // The contract's lengths hold for every action; a shape change without a field changes nothing.
+    let long = String(repeating: "x", count: 201)
+    #expect(try await server.addFault(#"{"path":"/a","action":"reset","value":"\#(long)"}"#).status == 400)
+    #expect(try await server.addFault(#"{"path":"/a","action":"drop-field","field":""}"#).status == 400)
+    #expect(try await server.addFault(#"{"path":"/a","action":"enum-value","field":"a","value":null}"#).status == 400)
+    _ = try await server.admin("POST", "/__sandbox/v1/faults/clear", body: "{}")
+    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"drop-field","times":1}"#)
+    let fieldless = try #require(try await Self.curl([search]).jsonArray)
+    #expect(fieldless.map { $0["name"] as? String } == real.map { $0["name"] as? String })
   }
 
   @Test func shapeChangesAreBreadthFirstAndLeaveOtherDocumentsAlone() {

@@ -105,13 +105,13 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     guard let action = FaultRule.Action(rawValue: request.action.rawValue) else {
       return badRequest("unknown action")
     }
-    if action.changesShape {
-      guard let field = request.field, !field.isEmpty, field.count <= 200 else {
-        return badRequest("\(action.rawValue) needs the name of the property it changes (field)")
-      }
-      if action == .enumValue, request.value == nil {
-        return badRequest("enum-value needs the value to give it (value)")
-      }
+    // The contract's lengths, in code points as JSON Schema counts them. A shape change without
+    // a field is accepted as the contract allows it, and changes nothing (the CLI asks for one).
+    if let field = request.field, !(1...200).contains(field.unicodeScalars.count) {
+      return badRequest("field must be 1 to 200 characters")
+    }
+    if let value = request.value, value.unicodeScalars.count > 200 {
+      return badRequest("value must be at most 200 characters")
     }
     let method = request.method.flatMap { $0 == .ANY ? nil : $0.rawValue }
     let rule = FaultRule(

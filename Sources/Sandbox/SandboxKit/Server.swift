@@ -108,7 +108,9 @@ public enum SandboxServer {
         RejectNullsMiddleware(
           operations: [
             "seed": ["brokerages"], "setDelay": ["milliseconds"], "clearFaults": ["id"],
-            "addFault": ["method", "path", "action", "status", "retryAfter", "latencyMs", "times", "probability"],
+            "addFault": [
+              "method", "path", "action", "field", "value", "status", "retryAfter", "latencyMs", "times", "probability",
+            ],
           ],
           error: { AdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
