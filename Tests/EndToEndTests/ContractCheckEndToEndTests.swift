@@ -42,6 +42,7 @@ struct ContractCheckEndToEndTests {
     // One operation of every service with a contract, public and signed-in alike.
     for id in [
       "getUser", "searchBrokerages", "getAccessState", "getQuestions", "getPlayerPreferences", "geocodeOneLineAddress",
+      "getNextSession", "getObjectInfo",
     ] {
       #expect(passed.contains(id), "\(id) did not pass: \(results.first { $0["operation"] as? String == id } ?? [:])")
     }
@@ -144,6 +145,16 @@ struct ContractCheckEndToEndTests {
     let report = try Self.report(limited)
     #expect(report["requests"] as? Int == 3, "three 429s in a row, then nothing more")
     _ = server
+  }
+
+  @Test func anOperationThatNeedsATokenNeedsASignIn() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let result = try deck.run(["contract", "check", "--operation", "getUser"])
+    #expect(result.status == 77, "\(result.stderr)")
+    #expect(result.stderr.contains("Not signed in"))
+    let fixtures = try deck.run(["contract", "fixtures"])
+    #expect(fixtures.status == 0, "public operations only: \(fixtures.stderr)")
   }
 
   @Test func nothingListeningIsUnavailable() throws {

@@ -78,11 +78,7 @@ struct ContractFixturesCommand: DeckCommand {
       guard case .failure = probe.build(operation) else { continue }
       for parameter in operation.parameters
       where (parameter.required || parameter.location == .path) && parameter.examples.isEmpty {
-        if let (value, from) = found[parameter.name]
-          ?? found.first(where: {
-            $0.key.caseInsensitiveCompare(parameter.name) == .orderedSame
-          })?.value
-        {
+        if let (value, from) = Self.candidates(parameter.name).lazy.compactMap({ found[$0] }).first {
           if file.parameters[parameter.name] == nil {
             file.parameters[parameter.name] = value
             notes.append("\(parameter.name): from the answer of \(from)")
@@ -98,8 +94,18 @@ struct ContractFixturesCommand: DeckCommand {
     try context.output.emit(["file": path, "parameters": "\(file.parameters.count)", "missing": "\(missing.count)"]) {
       context.output.line(
         "Wrote \(path): \(file.parameters.count) value\(file.parameters.count == 1 ? "" : "s") from \(environment.name)"
-          + (missing.isEmpty ? "." : "; \(missing.count) parameter\(missing.count == 1 ? "" : "s") still need one."))
+          + (missing.isEmpty
+            ? "." : "; \(missing.count) parameter\(missing.count == 1 ? " still needs" : "s still need") one."))
     }
+  }
+
+  /// The property names whose value a parameter takes, best first: `owner` takes an `ownerId`
+  /// (or `owner_id`) before an `owner`, which may be a name or an address; `storeId` takes a
+  /// `storeId` or `store_id`.
+  static func candidates(_ parameter: String) -> [String] {
+    if parameter.hasSuffix("Id") { return [parameter, parameter.dropLast(2) + "_id"] }
+    if parameter.hasSuffix("_id") { return [parameter, parameter.dropLast(3) + "Id"] }
+    return [parameter + "Id", parameter + "_id", parameter]
   }
 
   /// Calls `found` with each property of `json` that holds a string or a number, breadth first.
