@@ -162,7 +162,7 @@ struct MbtiQuizScreenEndToEndTests {
 /// A terminal screen as xterm keeps it, for what the quiz sends: cursor moves (CUP), erase
 /// (ED 2, EL), colours and modes (ignored), text with automatic margins (a character written
 /// past the last column wraps to the next line, and a line feed at the bottom scrolls).
-struct ScreenModel {
+private struct ScreenModel {
   private(set) var columns: Int
   private(set) var rows: Int
   private var grid: [[Character]]
