@@ -84,7 +84,9 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
     // A repeat of a key already recorded for this user stores nothing and answers the stored
     // event: the client resends what it never got an answer for (its outbox), and the event is
     // recorded once. The unique index settles two copies that arrive together.
-    let stored = try await state.pool.write { db -> Row? in
+    // The stored event's fields, not its Row (not Sendable: the closure would run on the
+    // synchronous write, blocking a cooperative thread).
+    let stored = try await state.pool.write { db -> StoredEvent? in
       try db.execute(
         sql: """
           INSERT INTO mbti_events (user_id, event_type, details, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?)
@@ -93,25 +95,38 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
         arguments: [
           user, body.event_type, String(decoding: detailsJSON, as: UTF8.self), createdAt.formatted(.iso8601), key,
         ])
-      guard let key else {
-        return try Row.fetchOne(db, sql: Self.selectEvent + " WHERE id = ?", arguments: [db.lastInsertedRowID])
+      let row =
+        if let key {
+          try Row.fetchOne(
+            db, sql: Self.selectEvent + " WHERE user_id = ? AND idempotency_key = ?", arguments: [user, key])
+        } else {
+          try Row.fetchOne(db, sql: Self.selectEvent + " WHERE id = ?", arguments: [db.lastInsertedRowID])
+        }
+      return row.map {
+        StoredEvent(id: $0["id"], eventType: $0["event_type"], details: $0["details"], createdAt: $0["created_at"])
       }
-      return try Row.fetchOne(
-        db, sql: Self.selectEvent + " WHERE user_id = ? AND idempotency_key = ?", arguments: [user, key])
     }
     guard let stored else { throw SandboxAPIError.internalError }
-    let storedDetails: String = stored["details"]
-    let storedAt: String = stored["created_at"]
+    let storedDetails = stored.details
+    let storedAt = stored.createdAt
     return .created(
       .init(
         body: .json(
           .init(
-            id: stored["id"], user_id: body.user_id, event_type: stored["event_type"],
+            id: stored.id, user_id: body.user_id, event_type: stored.eventType,
             details: (try? JSONDecoder().decode(Schemas.EventDetails.self, from: Data(storedDetails.utf8))) ?? details,
             created_at: (try? Date(storedAt, strategy: .iso8601)) ?? createdAt))))
   }
 
   static let selectEvent = "SELECT id, user_id, event_type, details, created_at FROM mbti_events"
+
+  /// A stored event's columns, as the write hands them out.
+  struct StoredEvent: Sendable {
+    var id: Int
+    var eventType: String
+    var details: String
+    var createdAt: String
+  }
 
   static func error(_ message: String) -> NudgeAPI.Components.Responses._Error {
     .init(body: .json(.init(detail: message)))
