@@ -174,16 +174,11 @@ struct ContractProbe {
     return try await client.send(request, operationID: operation.id)
   }
 
-  /// Retry-After as seconds or an HTTP date.
+  /// Retry-After as seconds or an HTTP date, read as the retry middleware reads it
+  /// (`RetryPolicy.parseRetryAfter`: finite, at most a year, fuzzed).
   static func retryAfter(_ value: String?) -> Duration? {
-    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-    if let seconds = Int(value), seconds >= 0 { return .seconds(min(seconds, 86_400)) }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let date = formatter.date(from: value) else { return nil }
-    return .seconds(max(0, min(Int(date.timeIntervalSinceNow.rounded(.up)), 86_400)))
+    guard let value, let seconds = RetryPolicy.parseRetryAfter(value) else { return nil }
+    return .milliseconds(Int64((seconds * 1000).rounded(.up)))
   }
 
   enum Allowed { case segment, query }
