@@ -214,6 +214,12 @@ let package = Package(
         httpTypes, yams,
       ],
       path: "Sources/Core/DeckContract", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedContracts")]),
+    // `deck qa`: the specs' checklists as scenarios of deck lines. The shipped scenarios
+    // (Sources/Features/<name>/QA) are embedded at build time (EmbedScenarios).
+    .target(
+      name: "DeckQA",
+      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckNetworking", argumentParser, yams],
+      path: "Sources/Core/DeckQA", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedScenarios")]),
 
     // MARK: The interactive shell: REPL on GNU readline, script mode, completion, plugins
     .systemLibrary(name: "CReadline", path: "Sources/Core/CReadline"),
@@ -282,7 +288,7 @@ let package = Package(
       .target(
         name: "DeckApp",
         dependencies: [
-          "DeckCore", "DeckBuiltins", "DeckContract", "DeckREPL", "SandboxModule", "DeckLive", "DeckSupport",
+          "DeckCore", "DeckBuiltins", "DeckContract", "DeckQA", "DeckREPL", "SandboxModule", "DeckLive", "DeckSupport",
           argumentParser,
         ]
           + features.map { .target(name: "\($0.name)Module") },
@@ -311,6 +317,7 @@ let package = Package(
       // Compiles the `*.csv` files in a feature's Data folder into its Sandbox target as strings.
       .plugin(name: "EmbedData", capability: .buildTool(), path: "Plugins/EmbedData"),
       .plugin(name: "EmbedContracts", capability: .buildTool(), path: "Plugins/EmbedContracts"),
+      .plugin(name: "EmbedScenarios", capability: .buildTool(), path: "Plugins/EmbedScenarios"),
 
       // MARK: Tests: the core's here, each feature's in its own Tests/<name>Tests (above)
       // What tests share: the in-process deck (a session against a server run in the test's
@@ -329,6 +336,9 @@ let package = Package(
           "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, yams, httpTypes, argumentParser,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "QATests", dependencies: ["DeckQA", "DeckSupport"], path: "Tests/QATests", exclude: ["junit.xsd"],
+        swiftSettings: swiftSettings),
       .testTarget(
         name: "ContractCheckTests", dependencies: ["ContractCheck"], path: "Tests/ContractCheckTests",
         swiftSettings: swiftSettings),

@@ -211,13 +211,13 @@ _deck() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    env|auth|brokerage|workspace|kiosk|mbti|prefs|sandbox|repl|run|completion|plugins|doctor|contract|help)
+    env|auth|brokerage|workspace|kiosk|mbti|prefs|sandbox|repl|run|completion|plugins|doctor|contract|qa|help)
         # Offer subcommand argument completions
         "_deck_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti prefs sandbox repl run completion plugins doctor contract help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti prefs sandbox repl run completion plugins doctor contract qa help' -- "${cur}"))
         ;;
     esac
 }
@@ -407,7 +407,7 @@ _deck_env_set() {
         return
         ;;
     *)
-        __deck_add_completions -W 'auth='$'\n''flyr='$'\n''kiosk='$'\n''nudge='$'\n''recruiting='$'\n''geocoder='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''sandbox-admin-token='
+        __deck_add_completions -W 'auth='$'\n''flyr='$'\n''kiosk='$'\n''nudge='$'\n''recruiting='$'\n''geocoder='$'\n''allow-insecure-http='$'\n''sandbox='$'\n''production='$'\n''sandbox-admin-token='
         return
         ;;
     esac
@@ -3088,6 +3088,144 @@ _deck_contract_list() {
     case "${prev}" in
     '--env')
         __deck_add_live_completions "$(__deck_custom_complete ---completion contract list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_qa() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __deck_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    run|list|coverage)
+        # Offer subcommand argument completions
+        "_deck_qa_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'run list coverage' -- "${cur}"))
+        ;;
+    esac
+}
+
+_deck_qa_run() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --fail-fast --allow-writes --version -h --help)
+    repeating_options=(--tag --id)
+    non_repeating_options=(--env --format --jq --timeout --jobs --report --out)
+    __deck_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa run -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--tag')
+        return
+        ;;
+    '--id')
+        return
+        ;;
+    '--jobs')
+        return
+        ;;
+    '--report')
+        return
+        ;;
+    '--out')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __deck_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    esac
+}
+
+_deck_qa_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=(--tag --id)
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa list -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--tag')
+        return
+        ;;
+    '--id')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __deck_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        return
+        ;;
+    esac
+}
+
+_deck_qa_coverage() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa coverage -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     '--format')

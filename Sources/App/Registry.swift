@@ -1,6 +1,7 @@
 import DeckBuiltins
 import DeckContract
 import DeckCore
+import DeckQA
 import DeckREPL
 import SandboxModule
 
@@ -10,6 +11,6 @@ import SandboxModule
 public enum Registry {
   public static let modules = DeckRegistry(
     [EnvModule.self, AuthModule.self] + FeatureRegistry.modules + [
-      SandboxModule.self, ShellModule.self, DoctorModule.self, ContractModule.self,
+      SandboxModule.self, ShellModule.self, DoctorModule.self, ContractModule.self, QAModule.self,
     ])
 }

@@ -25,9 +25,17 @@ struct RetryPolicyTests {
     #expect(policy.shouldRetry(method: .get, attempt: 1, status: status, connectError: false))
   }
 
-  @Test(arguments: [400, 401, 404, 409, 500, 501])
+  @Test(arguments: [400, 401, 404, 409, 501])
   func otherStatusesAreFinal(status: Int) {
     #expect(!policy.shouldRetry(method: .get, attempt: 1, status: status, connectError: false))
+  }
+
+  /// workspace-onboarding.md §6: "500: retry once; show a generic error" (found by the
+  /// shipped QA scenario workspace-6.15). Once only, and never a request that writes.
+  @Test func aServerErrorIsRetriedOnce() {
+    #expect(policy.shouldRetry(method: .get, attempt: 1, status: 500, connectError: false))
+    #expect(!policy.shouldRetry(method: .get, attempt: 2, status: 500, connectError: false))
+    #expect(!policy.shouldRetry(method: .post, attempt: 1, status: 500, connectError: false))
   }
 
   @Test func triesAreBounded() {

@@ -18,7 +18,8 @@ struct ContractCatalog: Sendable {
   /// The embedded documents, parsed. A document that does not parse, or names a service deck
   /// does not know, is a build mistake: the tests load them all (ContractCatalogTests).
   static func embedded() throws -> ContractCatalog {
-    try ContractCatalog(documents: EmbeddedContracts.documents, services: Service.allCases)
+    try ContractCatalog(
+      documents: EmbeddedContracts.files.map { (name: $0.name, yaml: $0.text) }, services: Service.allCases)
   }
 
   init(documents: [(name: String, yaml: String)], services: [Service]) throws {

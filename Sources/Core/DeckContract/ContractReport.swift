@@ -1,4 +1,5 @@
 import ContractCheck
+import DeckCore
 import DeckSupport
 import Foundation
 
@@ -265,23 +266,5 @@ struct ContractReport: Encodable, Sendable {
     return xml + "</testsuites>\n"
   }
 
-  /// XML text: the five entities, and control characters (which XML 1.0 cannot hold) dropped.
-  static func escape(_ text: String) -> String {
-    var escaped = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "'": escaped += "&apos;"
-      case "\n", "\t": escaped.unicodeScalars.append(scalar)
-      default:
-        if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF {
-          escaped.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return escaped
-  }
+  static func escape(_ text: String) -> String { XMLText.escape(text) }
 }

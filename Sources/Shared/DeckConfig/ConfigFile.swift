@@ -21,17 +21,21 @@ public struct ConfigFile: Sendable, Equatable {
     public var urls: [Service: String] = [:]
     public var allowInsecureHTTP: Bool?
     public var isSandbox: Bool?
+    /// `production: true`: the environment is production (`deck qa run` refuses scenarios that
+    /// write to it unless `--allow-writes`).
+    public var isProduction: Bool?
     /// The admin token of the served sandbox this environment points at (`deck sandbox serve`
     /// writes it; the file is 0600). A secret: never printed.
     public var sandboxAdminToken: String?
     public init(
       urls: [Service: String] = [:], allowInsecureHTTP: Bool? = nil, isSandbox: Bool? = nil,
-      sandboxAdminToken: String? = nil
+      sandboxAdminToken: String? = nil, isProduction: Bool? = nil
     ) {
       self.urls = urls
       self.allowInsecureHTTP = allowInsecureHTTP
       self.isSandbox = isSandbox
       self.sandboxAdminToken = sandboxAdminToken
+      self.isProduction = isProduction
     }
   }
 
@@ -71,7 +75,7 @@ public struct ConfigFile: Sendable, Equatable {
 
   static var entryKeys: Set<String> {
     Set(
-      Service.allCases.map(\.rawValue) + ["allow-insecure-http", "sandbox", sandboxAdminTokenKey])
+      Service.allCases.map(\.rawValue) + ["allow-insecure-http", "sandbox", "production", sandboxAdminTokenKey])
   }
   public static let sandboxAdminTokenKey = "sandbox-admin-token"
 
@@ -129,6 +133,9 @@ public struct ConfigFile: Sendable, Equatable {
               case "sandbox":
                 guard let flag = value.bool else { throw malformed("`sandbox` must be true or false", value) }
                 entry.isSandbox = flag
+              case "production":
+                guard let flag = value.bool else { throw malformed("`production` must be true or false", value) }
+                entry.isProduction = flag
               case sandboxAdminTokenKey:
                 guard let token = value.string, !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace })
                 else { throw malformed("`\(sandboxAdminTokenKey)` must be a token (no spaces)", value) }
@@ -137,7 +144,7 @@ public struct ConfigFile: Sendable, Equatable {
                 guard let service = Service(rawValue: key) else {
                   let known = Service.allCases.map(\.rawValue).joined(separator: ", ")
                   throw malformed(
-                    "unknown key \"\(key)\" in environment \"\(name)\" (known: \(known), allow-insecure-http, sandbox, \(sandboxAdminTokenKey))",
+                    "unknown key \"\(key)\" in environment \"\(name)\" (known: \(known), allow-insecure-http, sandbox, production, \(sandboxAdminTokenKey))",
                     settingNode)
                 }
                 guard let url = value.string else { throw malformed("\(key) must be an absolute http(s) URL", value) }
@@ -179,12 +186,14 @@ public struct ConfigFile: Sendable, Equatable {
       for (name, entry) in environments {
         let values = entry.urls.sorted { $0.key < $1.key }
         if values.isEmpty && entry.allowInsecureHTTP == nil && entry.isSandbox == nil && entry.sandboxAdminToken == nil
+          && entry.isProduction == nil
         {
           lines.append("  \(Self.quote(name)): {}")
           continue
         }
         lines.append("  \(Self.quote(name)):")
         if let sandbox = entry.isSandbox { lines.append("    sandbox: \(sandbox)") }
+        if let production = entry.isProduction { lines.append("    production: \(production)") }
         if let insecure = entry.allowInsecureHTTP { lines.append("    allow-insecure-http: \(insecure)") }
         for (service, url) in values { lines.append("    \(service.rawValue): \(Self.quote(url))") }
         if let token = entry.sandboxAdminToken {

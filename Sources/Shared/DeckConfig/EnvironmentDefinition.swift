@@ -12,18 +12,22 @@ public struct EnvironmentDefinition: Sendable, Equatable {
   public var isSandbox: Bool
   /// The environment is the sandbox that deck starts in-process (the built-in `sandbox`).
   public var isManaged: Bool
+  /// The environment is production: `deck qa run` refuses scenarios tagged `writes` there
+  /// unless `--allow-writes` (the built-in `production`; `production: true` in config.yml).
+  public var isProduction: Bool
   /// The served sandbox's admin token, from the config file (never printed).
   public var sandboxAdminToken: String?
 
   public init(
     name: String, urls: [Service: String] = [:], allowInsecureHTTP: Bool = false, isSandbox: Bool = false,
-    isManaged: Bool = false
+    isManaged: Bool = false, isProduction: Bool = false
   ) {
     self.name = name
     self.urls = urls
     self.allowInsecureHTTP = allowInsecureHTTP
     self.isSandbox = isSandbox
     self.isManaged = isManaged
+    self.isProduction = isProduction
   }
 }
 
@@ -57,7 +61,7 @@ public enum BuiltinEnvironments {
           urls: Dictionary(
             uniqueKeysWithValues: services.compactMap { service in
               service.defaultURLs[name].map { (service, $0) }
-            }))
+            }), isProduction: name == "production")
       }
   }
 

@@ -73,6 +73,7 @@ public struct EnvironmentResolver: Sendable {
       definition.urls.merge(entry.urls) { _, new in new }
       if let insecure = entry.allowInsecureHTTP { definition.allowInsecureHTTP = insecure }
       if let sandbox = entry.isSandbox { definition.isSandbox = sandbox }
+      if let production = entry.isProduction { definition.isProduction = production }
       definition.sandboxAdminToken = entry.sandboxAdminToken
     }
     return definition

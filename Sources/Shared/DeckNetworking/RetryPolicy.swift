@@ -3,7 +3,8 @@ import HTTPTypes
 
 /// When deck retries a request, and how long it waits first. Pure, so it is unit-tested.
 ///
-/// Only idempotent requests are retried, only on connect errors and 429/502/503/504, with
+/// Only idempotent requests are retried, only on connect errors and 429/502/503/504 (and a 500
+/// once: workspace-onboarding.md §6, "500: retry once; show a generic error"), with
 /// exponential backoff and jitter, honouring `Retry-After`, for a bounded number of tries.
 public struct RetryPolicy: Sendable, Equatable {
   /// Tries in all, the first included.
@@ -30,6 +31,7 @@ public struct RetryPolicy: Sendable, Equatable {
   /// (nil when the request failed before a response) or a connect error.
   public func shouldRetry(method: HTTPRequest.Method, attempt: Int, status: Int?, connectError: Bool) -> Bool {
     guard attempt < maxAttempts, Self.idempotentMethods.contains(method) else { return false }
+    if status == 500 { return attempt < 2 }
     if let status { return Self.retryableStatuses.contains(status) }
     return connectError
   }

@@ -119,7 +119,7 @@ public enum Redactor {
   /// Masks secret query parameters (`?token=…`).
   public static func redact(url: String) -> String {
     url.replacingOccurrences(
-      of: "([?&](?:token|access_token|refresh_token)=)[^&#]*", with: "$1\(mask)", options: .regularExpression)
+      of: "([?&](?:token|access_token|refresh_token)=)[^&#\\s\"']*", with: "$1\(mask)", options: .regularExpression)
   }
 }
 

@@ -35,6 +35,7 @@ struct EnvironmentView: Encodable {
   var current: Bool
   var builtin: Bool
   var sandbox: Bool
+  var production: Bool
   var embedded: Bool
   var allowInsecureHTTP: Bool
   var services: [String: String]
@@ -44,13 +45,14 @@ struct EnvironmentView: Encodable {
     self.current = current
     self.builtin = builtin
     sandbox = definition.isSandbox
+    production = definition.isProduction
     embedded = definition.isManaged
     allowInsecureHTTP = definition.allowInsecureHTTP
     services = Dictionary(uniqueKeysWithValues: definition.urls.map { ($0.key.rawValue, $0.value) })
   }
 
   enum CodingKeys: String, CodingKey {
-    case name, current, builtin, sandbox, embedded, services
+    case name, current, builtin, sandbox, production, embedded, services
     case allowInsecureHTTP = "allow-insecure-http"
   }
 }

@@ -10,7 +10,9 @@ struct EnvSet: DeckCommand {
     discussion: HelpText.discussion(
       """
       Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")). An empty URL (SERVICE=) unsets one.
-      Settings: allow-insecure-http=true|false, sandbox=true|false, sandbox-admin-token=TOKEN (the
+      Settings: allow-insecure-http=true|false, sandbox=true|false, production=true|false \
+      (`deck qa run` refuses scenarios that write to a production environment unless \
+      --allow-writes), sandbox-admin-token=TOKEN (the
       admin token `deck sandbox serve` prints, for a sandbox it could not save it for; empty unsets it).
       Plain http is allowed only to loopback hosts unless allow-insecure-http is true.
       --all URL sets every service the environment has (all of them when it has none) to URL; when
@@ -29,7 +31,9 @@ struct EnvSet: DeckCommand {
   @Argument(
     help: ArgumentHelp("Assignments such as flyr=https://flyrpro.app.", valueName: "service=url"),
     completion: .list(
-      Service.allCases.map { "\($0.rawValue)=" } + ["allow-insecure-http=", "sandbox=", "sandbox-admin-token="]))
+      Service.allCases.map { "\($0.rawValue)=" } + [
+        "allow-insecure-http=", "sandbox=", "production=", "sandbox-admin-token=",
+      ]))
   var assignments: [String] = []
 
   @Option(
@@ -90,12 +94,14 @@ struct EnvSet: DeckCommand {
             throw DeckError.usage("\(key) must be a token with no spaces.")
           }
           entry.sandboxAdminToken = value.isEmpty ? nil : value
-        case "allow-insecure-http", "sandbox":
+        case "allow-insecure-http", "sandbox", "production":
           guard let flag = Bool(value.lowercased()) else {
             throw DeckError.usage("\(key) must be true or false, got \"\(value)\".")
           }
           if key == "sandbox" {
             entry.isSandbox = flag
+          } else if key == "production" {
+            entry.isProduction = flag
           } else {
             entry.allowInsecureHTTP = flag
             allowInsecure = flag
@@ -105,7 +111,7 @@ struct EnvSet: DeckCommand {
             throw DeckError.usage(
               "Unknown service \"\(key)\".",
               hint:
-                "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox, sandbox-admin-token."
+                "Services: \(Service.allCases.map(\.rawValue).joined(separator: ", ")); settings: allow-insecure-http, sandbox, production, sandbox-admin-token."
             )
           }
           urls.append((service, value))

@@ -24,35 +24,92 @@ public enum LocalProcess {
   public static func spawnDetached(
     _ executable: String, arguments: [String], environment: [String: String], log: String
   ) throws -> pid_t {
+    do {
+      return try spawn(executable, arguments: arguments, environment: environment, flags: extraFlags) { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+      }
+    } catch {
+      throw DeckError(
+        .unavailable(status: nil), "Cannot start \(executable): \(error.reason).",
+        hint: "Reinstall deck (scripts/install), or point DECK_SANDBOX_PROGRAM at a deck-sandbox binary.")
+    }
+  }
+
+  /// Starts `executable` as a child in a process group of its own (so that a timeout can stop
+  /// it and whatever it started in the foreground), with exactly `environment`, stdin read from
+  /// the file `input` and stdout and stderr written to the files `output` and `errors`
+  /// (created 0600). `deck qa run` runs each step this way. Returns its pid; reap it with
+  /// ``exitStatus(_:)``.
+  public static func spawnChild(
+    _ executable: String, arguments: [String], environment: [String: String],
+    input: String, output: String, errors: String
+  ) throws -> pid_t {
+    do {
+      return try spawn(executable, arguments: arguments, environment: environment, flags: Int32(POSIX_SPAWN_SETPGROUP))
+      { actions in
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+      }
+    } catch {
+      throw DeckError(
+        .failure, "Cannot start \(executable): \(error.reason).", hint: "Reinstall deck (scripts/install).")
+    }
+  }
+
+  struct SpawnError: Error {
+    var reason: String
+  }
+
+  /// posix_spawn with the file actions `files` adds, default signal dispositions and an empty
+  /// mask (a child must not inherit an ignored SIGINT), `flags` besides, and nothing else of
+  /// deck's open: every descriptor above stderr is close-on-exec.
+  private static func spawn(
+    _ executable: String, arguments: [String], environment: [String: String], flags: Int32,
+    files: (inout posix_spawn_file_actions_t) -> Void
+  ) throws(SpawnError) -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    files(&actions)
     markInheritedDescriptorsCloseOnExec()
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    // Default signal dispositions and an empty mask: it must not inherit an ignored SIGINT.
     var all = sigset_t()
     sigfillset(&all)
     posix_spawnattr_setsigdefault(&attributes, &all)
     var none = sigset_t()
     sigemptyset(&none)
     posix_spawnattr_setsigmask(&attributes, &none)
+    // With POSIX_SPAWN_SETPGROUP: a group of its own, led by the child (pgroup 0).
+    posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(
-      &attributes, Int16(truncatingIfNeeded: Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | extraFlags))
+      &attributes, Int16(truncatingIfNeeded: Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | flags))
     var pid: pid_t = 0
     let result = withExecArrays([executable] + arguments, environment) { argv, envp in
       posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     }
-    guard result == 0 else {
-      throw DeckError(
-        .unavailable(status: nil), "Cannot start \(executable): \(String(cString: strerror(result))).",
-        hint: "Reinstall deck (scripts/install), or point DECK_SANDBOX_PROGRAM at a deck-sandbox binary.")
-    }
+    guard result == 0 else { throw SpawnError(reason: String(cString: strerror(result))) }
     return pid
+  }
+
+  /// A child's exit code once it has ended (128 + the signal's number when a signal ended it,
+  /// as shells report it), nil while it runs. Never blocks.
+  public static func exitStatus(_ pid: pid_t) -> Int32? {
+    var status: Int32 = 0
+    let result = waitpid(pid, &status, WNOHANG)
+    guard result == pid else { return result < 0 && errno == ECHILD ? 127 : nil }
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// Sends `signal` to the process group a child from ``spawnChild`` leads.
+  public static func signalGroup(_ pid: pid_t, _ signal: Int32) {
+    guard pid > 0 else { return }
+    kill(-pid, signal)
   }
 
   /// Nothing else deck has open (a pipe its caller passed on, a lock) may stay open in the

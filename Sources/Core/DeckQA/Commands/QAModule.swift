@@ -1,0 +1,57 @@
+import ArgumentParser
+import DeckCore
+import DeckSupport
+
+/// `deck qa`: the specs' QA checklists as scenarios of deck lines, run against any environment.
+public enum QAModule: DeckModule {
+  public static let name = "qa"
+  public static var commands: [any ParsableCommand.Type] { [QACommand.self] }
+}
+
+struct QACommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "qa",
+    abstract: "Run the specs' QA checklists as scenarios against an environment (JUnit, TAP, JSON).",
+    discussion: HelpText.discussion(
+      """
+      A scenario is a YAML list of deck lines, each with what it must do: its exit code, text \
+      in its output, jq expressions on its JSON. deck ships scenarios for every row of the five \
+      specs' checklists that a terminal can exercise (`deck qa list`, `deck qa coverage`); you \
+      can write your own (docs/QA.md) and run them the same way.
+      """, exits: QARunCommand.exits),
+    subcommands: [QARunCommand.self, QAListCommand.self, QACoverageCommand.self])
+}
+
+/// The scenarios' selection options, shared by `run` and `list`.
+struct ScenarioSelection: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp(
+      "Modules (brokerage, workspace, kiosk, prefs, mbti) or scenario files; all shipped scenarios when none.",
+      valueName: "module-or-file"),
+    completion: .file(extensions: ["yaml", "yml"]))
+  var sources: [String] = []
+
+  @Option(
+    name: .customLong("tag"),
+    help: ArgumentHelp(
+      "Only scenarios with this tag (readonly, writes, sandbox, exclusive; repeatable).", valueName: "tag"))
+  var tags: [String] = []
+
+  @Option(
+    name: .customLong("id"),
+    help: ArgumentHelp(
+      "Only scenarios whose id matches (shell pattern, e.g. 'prefs-6.*'; repeatable).", valueName: "pattern"))
+  var ids: [String] = []
+
+  func scenarios() throws -> [Scenario] {
+    let tags = try self.tags.map { text in
+      guard let tag = Scenario.Tag(rawValue: text) else {
+        throw DeckError.usage(
+          "Unknown tag \"\(TerminalText.sanitize(text))\".",
+          hint: "Tags: \(Scenario.Tag.allCases.map(\.rawValue).joined(separator: ", ")).")
+      }
+      return tag
+    }
+    return try ScenarioCatalog.select(sources, tags: tags, ids: ids)
+  }
+}

@@ -1,0 +1,102 @@
+/// A QA scenario: deck lines to run against an environment, and what each must do
+/// (docs/QA.md). Plain values, parsed from YAML by ``ScenarioParser``.
+public struct Scenario: Sendable, Equatable {
+  public enum Tag: String, Sendable, CaseIterable, Comparable {
+    /// Never changes state.
+    case readonly
+    /// Changes state: refused against a production environment unless `--allow-writes`.
+    case writes
+    /// Needs the sandbox's operator endpoints: skipped elsewhere.
+    case sandbox
+    /// Changes what the whole environment does (fault rules, delays): runs alone.
+    case exclusive
+
+    public static func < (lhs: Tag, rhs: Tag) -> Bool {
+      allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    }
+  }
+
+  /// A value made fresh for each run of the scenario.
+  public enum Generator: String, Sendable, CaseIterable {
+    /// A unique address at example.test.
+    case email
+    /// A random UUID.
+    case uuid
+    /// A short unique token: lowercase letters and digits.
+    case unique
+  }
+
+  public var id: String
+  public var title: String
+  public var module: String
+  /// Spec rows covered besides ``id``.
+  public var covers: [String]
+  public var tags: Set<Tag>
+  public var generate: [(name: String, generator: Generator)]
+  public var vars: [(name: String, value: String)]
+  public var steps: [Step]
+  /// The file it was read from (a path, or `module/name.yaml` for the ones deck ships) and its line.
+  public var file: String
+  public var line: Int
+
+  public var rows: [String] { [id] + covers }
+
+  public static func == (lhs: Scenario, rhs: Scenario) -> Bool {
+    lhs.id == rhs.id && lhs.title == rhs.title && lhs.module == rhs.module && lhs.covers == rhs.covers
+      && lhs.tags == rhs.tags && lhs.generate.map(\.name) == rhs.generate.map(\.name)
+      && lhs.generate.map(\.generator) == rhs.generate.map(\.generator) && lhs.vars.map(\.name) == rhs.vars.map(\.name)
+      && lhs.vars.map(\.value) == rhs.vars.map(\.value) && lhs.steps == rhs.steps && lhs.file == rhs.file
+      && lhs.line == rhs.line
+  }
+}
+
+/// One step: a deck line, its input, and its expectations.
+public struct Step: Sendable, Equatable {
+  public var run: String
+  public var stdin: String?
+  /// Seconds before the step is stopped (an error).
+  public var timeout: Double
+  /// Runs even after an earlier step failed.
+  public var always: Bool
+  public var expect: Expectation
+  /// Variables set from the step's JSON output: name and jq expression.
+  public var captures: [Capture]
+  /// Where it is in its file.
+  public var line: Int
+
+  public static let defaultTimeout = 30.0
+
+  public struct Capture: Sendable, Equatable {
+    public var name: String
+    public var expression: String
+    /// Where it is written (line, field), for an error about it.
+    public var line = 0
+    public var field = ""
+  }
+}
+
+/// What a step must do.
+public struct Expectation: Sendable, Equatable {
+  public var exit: Int32 = 0
+  public var stdout: [TextCheck] = []
+  public var stderr: [TextCheck] = []
+  public var jq: [JQCheck] = []
+
+  public enum TextCheck: Sendable, Equatable {
+    case contains(String)
+    case notContains(String)
+    case equals(String)
+    /// A regular expression that must match somewhere.
+    case matches(String)
+  }
+
+  /// A jq expression on the step's JSON output: it must give `true`, or, with `equals`, a
+  /// value equal (as jq compares) to this JSON text.
+  public struct JQCheck: Sendable, Equatable {
+    public var expression: String
+    public var equals: String?
+    /// Where it is written (line, field), for an error about it.
+    public var line = 0
+    public var field = ""
+  }
+}

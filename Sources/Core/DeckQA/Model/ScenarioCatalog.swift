@@ -1,0 +1,129 @@
+import DeckSupport
+import Foundation
+
+/// The scenarios deck ships (embedded at build time by EmbedScenarios) and the files a user
+/// names, and the selection `deck qa run|list` makes from them.
+enum ScenarioCatalog {
+  /// The variable that points deck at a checkout's `Sources/Features`, to read the shipped
+  /// scenarios from there instead of the copy built in (for writing them: no rebuild).
+  static let sourcesVariable = "DECK_QA_SOURCES"
+
+  /// The shipped files: path under Sources/Features, and text.
+  static func files() throws -> [(path: String, yaml: String)] {
+    guard let root = ProcessInfo.processInfo.environment[sourcesVariable], !root.isEmpty else {
+      return EmbeddedScenarios.files.map { (path: $0.name, yaml: $0.text) }
+    }
+    let manager = FileManager.default
+    guard let features = try? manager.contentsOfDirectory(atPath: root) else {
+      throw DeckError.usage(
+        "\(sourcesVariable)=\(root) is not a directory deck can read.",
+        hint: "Point it at a checkout's Sources/Features, or unset it to use the scenarios built in.")
+    }
+    var files: [(path: String, yaml: String)] = []
+    for feature in features.sorted() where !feature.hasPrefix(".") {
+      let names = (try? manager.contentsOfDirectory(atPath: "\(root)/\(feature)/QA")) ?? []
+      for name in names.sorted() where name.hasSuffix(".yaml") && !name.hasPrefix(".") {
+        let path = "\(root)/\(feature)/QA/\(name)"
+        let data = try InputFile.read(path, what: "the scenario file", hint: "Check its permissions.")
+        files.append(("\(feature)/QA/\(name)", String(decoding: data, as: UTF8.self)))
+      }
+    }
+    return files
+  }
+
+  /// Every shipped scenario, in module and file order. A shipped file that does not parse is a
+  /// bug in deck; it is reported like a user's file (64), naming it.
+  static func shipped() throws -> [Scenario] {
+    try files().filter { !$0.path.hasSuffix("/rows.yaml") }.flatMap {
+      try ScenarioParser.scenarios($0.yaml, file: "Sources/Features/\($0.path)")
+    }
+  }
+
+  /// Every shipped module's spec rows.
+  static func shippedRows() throws -> [SpecRows] {
+    try files().filter { $0.path.hasSuffix("/rows.yaml") }.map {
+      try ScenarioParser.rows($0.yaml, file: "Sources/Features/\($0.path)")
+    }
+  }
+
+  /// The scenarios `arguments` name: shipped modules by name, or scenario files by path; all
+  /// shipped ones when there are none. Then only those with every tag in `tags` and an id
+  /// matching one of `ids` (`*` and `?` as in the shell), when given.
+  static func select(_ arguments: [String], tags: [Scenario.Tag], ids: [String]) throws -> [Scenario] {
+    var chosen: [Scenario] = []
+    if arguments.isEmpty {
+      chosen = try shipped()
+    } else {
+      let all = try shipped()
+      let modules = Set(all.map(\.module))
+      for argument in arguments {
+        // A module's rows.yaml lists spec rows, not scenarios: `deck qa run QA/*.yaml` skips it.
+        if (argument as NSString).lastPathComponent == "rows.yaml" && FileManager.default.fileExists(atPath: argument) {
+          continue
+        }
+        if modules.contains(argument.lowercased()) && !FileManager.default.fileExists(atPath: argument) {
+          chosen += all.filter { $0.module == argument.lowercased() }
+          continue
+        }
+        guard FileManager.default.fileExists(atPath: argument) else {
+          throw DeckError.usage(
+            "No scenario module or file \"\(TerminalText.sanitize(argument))\".",
+            hint:
+              "Name a module (\(modules.sorted().joined(separator: ", "))) or a scenario file; `deck qa list` shows them."
+          )
+        }
+        let data = try InputFile.read(
+          argument, what: "the scenario file", hint: "Check the path and its permissions.")
+        guard let text = String(data: data, encoding: .utf8) else {
+          throw DeckError.usage("\(argument) is not UTF-8 text.", hint: "Save the scenario file as UTF-8.")
+        }
+        chosen += try ScenarioParser.scenarios(text, file: argument)
+      }
+    }
+    var seen: [String: Scenario] = [:]
+    for scenario in chosen {
+      if let other = seen[scenario.id], other.file != scenario.file || other.line != scenario.line {
+        throw DeckError.usage(
+          "The scenario id \"\(scenario.id)\" is used twice: \(other.file):\(other.line) and \(scenario.file):\(scenario.line).",
+          hint: "Give each scenario its own id.")
+      }
+      seen[scenario.id] = scenario
+    }
+    var unique: [Scenario] = []
+    var added = Set<String>()
+    for scenario in chosen where added.insert(scenario.id).inserted { unique.append(scenario) }
+    return unique.filter { scenario in
+      tags.allSatisfy(scenario.tags.contains) && (ids.isEmpty || ids.contains { Glob.matches($0, scenario.id) })
+    }
+  }
+}
+
+/// Shell-style patterns for `--id`: `*` any run of characters, `?` one character.
+enum Glob {
+  static func matches(_ pattern: String, _ text: String) -> Bool {
+    let pattern = Array(pattern)
+    let text = Array(text)
+    var p = 0
+    var t = 0
+    var star: Int?
+    var resume = 0
+    while t < text.count {
+      if p < pattern.count && (pattern[p] == "?" || pattern[p] == text[t]) {
+        p += 1
+        t += 1
+      } else if p < pattern.count && pattern[p] == "*" {
+        star = p
+        resume = t
+        p += 1
+      } else if let star {
+        p = star + 1
+        resume += 1
+        t = resume
+      } else {
+        return false
+      }
+    }
+    while p < pattern.count && pattern[p] == "*" { p += 1 }
+    return p == pattern.count
+  }
+}

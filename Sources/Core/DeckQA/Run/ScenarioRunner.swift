@@ -1,0 +1,217 @@
+import DeckCore
+import DeckSupport
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs scenarios: each step as its own `deck` process against one environment, each scenario
+/// in its own config and state directories (its own token store, pairing, caches), so that
+/// scenarios running side by side never see each other's accounts.
+struct ScenarioRunner: Sendable {
+  /// The deck program the steps run.
+  var deck: String
+  var environment: String
+  /// The caller's environment variables; the steps get them less deck's own selections.
+  var processEnvironment: [String: String]
+  /// The caller's config.yml, copied into each scenario's config directory when it exists.
+  var configFile: String
+  /// The run's private working directory (0700); removed by the caller.
+  var workDirectory: String
+
+  /// Variables the steps must not inherit: the scenario chooses its own account and environment.
+  static let removedVariables = ["DECK_TOKEN", "DECK_ENV", "DECK_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]
+
+  func run(_ scenario: Scenario, index: Int) async -> ScenarioResult {
+    let started = ContinuousClock.now
+    var variables = ScenarioVariables.initial(
+      for: scenario, environment: environment, token: ScenarioVariables.uniqueToken)
+    let redactor = ReportRedactor(variables: variables)
+    var steps: [StepResult] = []
+    var status = ScenarioResult.Status.passed
+    let directory = "\(workDirectory)/\(index)"
+    do {
+      try prepare(directory)
+    } catch {
+      let message = (error as? DeckError)?.message ?? "\(error)"
+      return ScenarioResult(
+        scenario: scenario, status: .error,
+        steps: [
+          StepResult(
+            number: 1, line: scenario.steps.first?.run ?? "", fileLine: scenario.line, status: .error, exitCode: nil,
+            seconds: 0, message: "cannot prepare the scenario's directory: \(message)")
+        ], seconds: 0)
+    }
+    for (offset, step) in scenario.steps.enumerated() {
+      let number = offset + 1
+      guard status == .passed || step.always else {
+        steps.append(
+          StepResult(
+            number: number, line: redactor.redact(step.run), fileLine: step.line, status: .skipped, exitCode: nil,
+            seconds: 0))
+        continue
+      }
+      if Task.isCancelled {
+        steps.append(
+          StepResult(
+            number: number, line: redactor.redact(step.run), fileLine: step.line, status: .skipped, exitCode: nil,
+            seconds: 0, message: "interrupted"))
+        continue
+      }
+      var result = await runStep(step, number: number, directory: directory, variables: &variables)
+      result = redactor.with(variables).redacting(result)
+      if result.status == .failed && status == .passed { status = .failed }
+      if result.status == .error && status == .passed { status = .error }
+      steps.append(result)
+    }
+    return ScenarioResult(
+      scenario: scenario, status: status, steps: steps, seconds: (ContinuousClock.now - started).seconds)
+  }
+
+  /// The scenario's own config and state directories (0700), with the caller's config.yml.
+  func prepare(_ directory: String) throws {
+    for path in [directory, "\(directory)/config", "\(directory)/state"] {
+      guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+        throw DeckError.failure("Cannot create \(path): \(String(cString: strerror(errno))).")
+      }
+    }
+    if let text = try? String(contentsOfFile: configFile, encoding: .utf8) {
+      try AtomicFile.write(Data(text.utf8), to: "\(directory)/config/config.yml", mode: 0o600)
+    }
+  }
+
+  func runStep(_ step: Step, number: Int, directory: String, variables: inout [String: String]) async -> StepResult {
+    let started = ContinuousClock.now
+    func result(_ status: StepResult.Status, exit: Int32? = nil, _ failure: StepChecks.Failure? = nil, line: String)
+      -> StepResult
+    {
+      StepResult(
+        number: number, line: line, fileLine: step.line, status: status, exitCode: exit,
+        seconds: (ContinuousClock.now - started).seconds, message: failure?.message, expected: failure?.expected,
+        actual: failure?.actual)
+    }
+    var words: [String]
+    do {
+      words = try ShellWords.expand(step.run, variables: variables)
+    } catch {
+      return result(.error, StepChecks.Failure(message: error.message, expected: "", actual: ""), line: step.run)
+    }
+    if words.first == "deck" { words.removeFirst() }
+    let shown = words.map(ShellWords.quote).joined(separator: " ")
+    guard !words.isEmpty else {
+      return result(
+        .error, StepChecks.Failure(message: "the line names no command", expected: "", actual: ""), line: shown)
+    }
+    let input: String
+    if let stdin = step.stdin {
+      let missing = ScenarioVariables.undefined(in: stdin, values: variables)
+      if let name = missing.first {
+        return result(
+          .error, StepChecks.Failure(message: "stdin: ${\(name)} is not defined", expected: "", actual: ""), line: shown
+        )
+      }
+      input = "\(directory)/step\(number).in"
+      do {
+        try AtomicFile.write(Data(ScenarioVariables.substitute(stdin) { variables[$0] }.utf8), to: input, mode: 0o600)
+      } catch {
+        return result(
+          .error, StepChecks.Failure(message: "cannot write the step's stdin: \(error)", expected: "", actual: ""),
+          line: shown)
+      }
+    } else {
+      input = "/dev/null"
+    }
+    let outputFile = "\(directory)/step\(number).out"
+    let errorFile = "\(directory)/step\(number).err"
+    var environment = processEnvironment
+    for name in Self.removedVariables { environment[name] = nil }
+    environment["DECK_CONFIG_DIR"] = "\(directory)/config"
+    environment["XDG_STATE_HOME"] = "\(directory)/state"
+    let exitCode: Int32
+    do {
+      guard
+        let code = try await Self.execute(
+          deck, arguments: ["--env", self.environment] + words, environment: environment, input: input,
+          output: outputFile, errors: errorFile, timeout: step.timeout)
+      else {
+        var failed = result(
+          .error,
+          StepChecks.Failure(
+            message: "timed out after \(Self.seconds(step.timeout)) (stopped)",
+            expected: "an exit within \(Self.seconds(step.timeout))", actual: "still running"), line: shown)
+        failed.stderr = Self.read(errorFile)
+        return failed
+      }
+      exitCode = code
+    } catch {
+      let message = (error as? DeckError)?.message ?? "\(error)"
+      return result(.error, StepChecks.Failure(message: message, expected: "", actual: ""), line: shown)
+    }
+    let stdout = Self.read(outputFile)
+    let stderr = Self.read(errorFile)
+    if let failure = StepChecks.check(
+      step.expect, exitCode: exitCode, stdout: stdout, stderr: stderr, variables: variables)
+    {
+      var failed = result(.failed, exit: exitCode, failure, line: shown)
+      failed.stdout = StepChecks.excerpt(stdout)
+      failed.stderr = StepChecks.excerpt(stderr)
+      return failed
+    }
+    for capture in step.captures {
+      switch StepChecks.capture(capture, stdout: stdout, variables: variables) {
+      case .success(let value): variables[capture.name] = value
+      case .failure(let problem):
+        var failed = result(.failed, exit: exitCode, problem.failure, line: shown)
+        failed.stdout = StepChecks.excerpt(stdout)
+        return failed
+      }
+    }
+    return result(.passed, exit: exitCode, line: shown)
+  }
+
+  /// Runs deck and waits for it, at most `timeout` seconds: its exit code, or nil when it had
+  /// to be stopped (SIGTERM to its process group, SIGKILL two seconds later).
+  static func execute(
+    _ program: String, arguments: [String], environment: [String: String], input: String, output: String,
+    errors: String, timeout: Double
+  ) async throws -> Int32? {
+    let pid = try LocalProcess.spawnChild(
+      program, arguments: arguments, environment: environment, input: input, output: output, errors: errors)
+    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+    var pause = Duration.milliseconds(1)
+    while ContinuousClock.now < deadline {
+      if let code = LocalProcess.exitStatus(pid) { return code }
+      if Task.isCancelled { break }
+      try? await Task.sleep(for: pause)
+      pause = min(pause * 2, .milliseconds(20))
+    }
+    LocalProcess.signalGroup(pid, SIGTERM)
+    let grace = ContinuousClock.now + .seconds(2)
+    while ContinuousClock.now < grace {
+      if LocalProcess.exitStatus(pid) != nil { return nil }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    LocalProcess.signalGroup(pid, SIGKILL)
+    while LocalProcess.exitStatus(pid) == nil { try? await Task.sleep(for: .milliseconds(10)) }
+    return nil
+  }
+
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+  }
+
+  /// A step's output file, at most 8 MB of it, as text (invalid UTF-8 replaced).
+  static func read(_ path: String) -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+    defer { try? handle.close() }
+    let data: Data? = try? handle.read(upToCount: 8 << 20)
+    return String(decoding: data ?? Data(), as: UTF8.self)
+  }
+}
+
+extension Duration {
+  var seconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}
