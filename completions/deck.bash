@@ -3169,7 +3169,7 @@ _deck_qa_run() {
     # Offer positional completions
     case "${positional_number}" in
     *)
-        __deck_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa run -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -3209,7 +3209,7 @@ _deck_qa_list() {
     # Offer positional completions
     case "${positional_number}" in
     *)
-        __deck_add_completions -o plusdirs -fX '!*.@(yaml|yml)'
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa list -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
+import Foundation
 
 /// `deck qa`: the specs' QA checklists as scenarios of deck lines, run against any environment.
 public enum QAModule: DeckModule {
@@ -28,7 +29,7 @@ struct ScenarioSelection: ParsableArguments {
     help: ArgumentHelp(
       "Modules (brokerage, workspace, kiosk, prefs, mbti) or scenario files; all shipped scenarios when none.",
       valueName: "module-or-file"),
-    completion: .file(extensions: ["yaml", "yml"]))
+    completion: ScenarioSourceCompletion.completion)
   var sources: [String] = []
 
   @Option(
@@ -53,5 +54,30 @@ struct ScenarioSelection: ParsableArguments {
       return tag
     }
     return try ScenarioCatalog.select(sources, tags: tags, ids: ids)
+  }
+}
+
+/// Completion of `qa run|list`'s arguments: the shipped modules, then scenario files (and
+/// folders) under what is typed.
+enum ScenarioSourceCompletion {
+  static let completion = CompletionKind.custom { _, _, prefix in candidates(prefix: prefix) }
+
+  static func candidates(prefix: String) -> [String] {
+    let modules = Set(EmbeddedScenarios.files.compactMap { $0.name.split(separator: "/").first?.lowercased() })
+    var result = modules.sorted().filter { $0.hasPrefix(prefix) }
+    let directory = prefix.lastIndex(of: "/").map { String(prefix[...$0]) } ?? ""
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
+    for name in names.sorted() where !name.hasPrefix(".") {
+      let path = directory + name
+      guard path.hasPrefix(prefix) else { continue }
+      var isDirectory: ObjCBool = false
+      _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      if isDirectory.boolValue {
+        result.append(path + "/")
+      } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+        result.append(path)
+      }
+    }
+    return result
   }
 }
