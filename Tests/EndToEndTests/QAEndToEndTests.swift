@@ -269,6 +269,44 @@ struct QAEndToEndTests {
     _ = server
   }
 
+  /// Ctrl-C stops the running step (its process group), still runs the cleanup steps, writes
+  /// the report and exits 130; nothing is left running and the run's directory is gone.
+  @Test func interruptingStopsTheStepsAndStillCleansUp() throws {
+    let (server, deck) = try Self.served()
+    let file = try Self.write(
+      deck, "slow.yaml",
+      """
+      module: brokerage
+      scenarios:
+        - id: slow
+          tags: [readonly, sandbox, exclusive]
+          steps:
+            - run: sandbox fault add /api/brokerages/search --latency 20000 --times 1
+            - run: brokerage search keller --json --timeout 61.25
+            - run: sandbox fault clear
+              always: true
+      """)
+    let child = try DeckCLI.start(
+      DeckCLI.binary, ["qa", "run", file, "--report", "json"], stdin: nil, environment: deck.environment, in: deck.home)
+    Thread.sleep(forTimeInterval: 3)
+    kill(child.process.processIdentifier, SIGINT)
+    let result = try child.finish(timeout: 30)
+    #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("Interrupted"))
+    let steps = Self.steps(try Self.report(result)["slow"])
+    #expect(["error", "skipped"].contains(steps[1]["status"] as? String), "\(steps)")
+    #expect(steps[2]["status"] as? String == "passed", "the cleanup step did not run: \(steps)")
+    let faults = try deck.run(["sandbox", "fault", "list", "--json"])
+    #expect(faults.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(faults.stdout)")
+    let left = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    let running = left.filter { pid in
+      guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+      return String(decoding: data, as: UTF8.self).contains("61.25")
+    }
+    #expect(running.isEmpty, "steps still running: \(running)")
+    _ = server
+  }
+
   /// On a terminal: a line per scenario, the summary, and each failure with its step, the
   /// expected and actual values and the command that reruns it.
   @Test func aTerminalShowsProgressAndHowToRerun() throws {

@@ -98,7 +98,7 @@ struct QARunCommand: DeckCommand {
       workDirectory: work)
     let progress = QAProgress(output: output, environment: environment.name, total: scenarios.count)
     let started = ContinuousClock.now
-    let results = await plan.run(runner) { progress.finished($0) }
+    let (results, interrupted) = await Interrupts.cancellable { await plan.run(runner) { progress.finished($0) } }
     let seconds = (ContinuousClock.now - started).seconds
     progress.summary(results, seconds: seconds)
     let report = QAReport(environment: environment.name, results: results, seconds: seconds, timestamp: Date())
@@ -112,7 +112,9 @@ struct QARunCommand: DeckCommand {
       }
     }
     let counts = QAReport.counts(results)
-    if Task.isCancelled { throw DeckError(.interrupted, "Interrupted.") }
+    if interrupted || Task.isCancelled {
+      throw DeckError(.interrupted, "Interrupted: the running steps were stopped, and cleanup steps ran.")
+    }
     if counts.failed + counts.errors > 0 {
       throw DeckError.failure(
         "\(counts.failed + counts.errors) of \(counts.total) scenario\(counts.total == 1 ? "" : "s") failed.")

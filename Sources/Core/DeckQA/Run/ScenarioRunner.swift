@@ -52,14 +52,25 @@ struct ScenarioRunner: Sendable {
             seconds: 0))
         continue
       }
+      var result: StepResult
       if Task.isCancelled {
-        steps.append(
-          StepResult(
-            number: number, line: redactor.redact(step.run), fileLine: step.line, status: .skipped, exitCode: nil,
-            seconds: 0, message: "interrupted"))
-        continue
+        guard step.always else {
+          steps.append(
+            StepResult(
+              number: number, line: redactor.redact(step.run), fileLine: step.line, status: .skipped, exitCode: nil,
+              seconds: 0, message: "interrupted"))
+          if status == .passed { status = .error }
+          continue
+        }
+        // Cleanup still runs after Ctrl-C, in a task the interruption does not cancel.
+        let values = variables
+        result = await Task {
+          var copy = values
+          return await runStep(step, number: number, directory: directory, variables: &copy)
+        }.value
+      } else {
+        result = await runStep(step, number: number, directory: directory, variables: &variables)
       }
-      var result = await runStep(step, number: number, directory: directory, variables: &variables)
       result = redactor.with(variables).redacting(result)
       if result.status == .failed && status == .passed { status = .failed }
       if result.status == .error && status == .passed { status = .error }
@@ -135,11 +146,13 @@ struct ScenarioRunner: Sendable {
           deck, arguments: ["--env", self.environment] + words, environment: environment, input: input,
           output: outputFile, errors: errorFile, timeout: step.timeout)
       else {
+        let interrupted = Task.isCancelled
         var failed = result(
           .error,
           StepChecks.Failure(
-            message: "timed out after \(Self.seconds(step.timeout)) (stopped)",
-            expected: "an exit within \(Self.seconds(step.timeout))", actual: "still running"), line: shown)
+            message: interrupted ? "interrupted (stopped)" : "timed out after \(Self.seconds(step.timeout)) (stopped)",
+            expected: interrupted ? "" : "an exit within \(Self.seconds(step.timeout))", actual: "still running"),
+          line: shown)
         failed.stderr = Self.read(errorFile)
         return failed
       }
