@@ -92,6 +92,21 @@ struct LocalSandboxTests {
     _ = try deck.run(["sandbox", "stop"])
   }
 
+  /// A dropped connection in the default environment does not send the user to `deck sandbox
+  /// serve --port N` (a port of deck's own server, found by the mbti QA scenarios): the hint
+  /// says deck runs that sandbox and where a reset may come from.
+  @Test func aResetInTheDefaultEnvironmentHintsAtTheLocalSandbox() throws {
+    let deck = try DeckCLI()
+    _ = try search(deck)
+    let fault = try deck.run(["sandbox", "fault", "add", "/api/brokerages/search", "--reset"])
+    #expect(fault.status == 0, "\(fault.stderr)")
+    let result = try deck.run(["brokerage", "search", "keller"])
+    #expect(result.status == 69, "\(result.stderr)")
+    #expect(!result.stderr.contains("deck sandbox serve"), "\(result.stderr)")
+    #expect(result.stderr.contains("deck sandbox fault list"), "\(result.stderr)")
+    _ = try deck.run(["sandbox", "stop"])
+  }
+
   @Test func aShellsCompletionRestartsAKilledServerWithoutWritingToTheTerminal() throws {
     let deck = try DeckCLI()
     _ = try search(deck)

@@ -105,7 +105,9 @@ public final class DeckContext: Sendable {
       middlewares.append(TraceMiddleware(level: options.traceBody ? .bodies : .requests) { output.trace($0) })
     }
     let timeout = timeout ?? Duration.milliseconds(Int64(options.timeout * 1000))
-    return try make(serverURL, session.transport(timeout: timeout), middlewares)
+    let transport = session.transport(timeout: timeout)
+    let local = if case .localSandbox = try environment().endpoint(for: service) { true } else { false }
+    return try make(serverURL, local ? LocalSandboxTransport(base: transport) : transport, middlewares)
   }
 
   // MARK: Where a token may go

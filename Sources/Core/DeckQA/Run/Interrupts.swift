@@ -15,7 +15,8 @@ enum Interrupts {
   }
 
   /// `body`'s result, and whether a signal cancelled it.
-  static func cancellable<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> (value: T, interrupted: Bool) {
+  static func cancellable<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> (value: T, interrupted: Bool)
+  {
     let task = Task { await body() }
     let state = State()
     let signals = [SIGINT, SIGTERM, SIGHUP]
