@@ -125,6 +125,11 @@ struct QAEndToEndTests {
     #expect(xml.components(separatedBy: "<failure ").count - 1 == 3)
     #expect(xml.components(separatedBy: "<error ").count - 1 == 1)
 
+    // --jq works on the report as on every command's JSON.
+    let filtered = try deck.run(["qa", "run", file, "--jq", "[.counts.failed, .counts.errors]"])
+    #expect(filtered.status == 1)
+    #expect(filtered.stdout == "[3,1]\n", "\(filtered.stdout)")
+
     let tap = try deck.run(["qa", "run", file])
     #expect(tap.status == 1)
     #expect(tap.stdout.hasPrefix("TAP version 13\n1..5\n"))

@@ -75,7 +75,10 @@ struct QARunCommand: DeckCommand {
       scenarios: scenarios, definition: environment.definition, jobs: jobs, failFast: failFast,
       allowWrites: allowWrites)
     let output = context.output
-    let format = report.flatMap(QAReport.Format.init(rawValue:)) ?? (output.stdoutIsTerminal && out == nil ? nil : .tap)
+    // --json, --format and --jq choose the JSON report, as they choose every command's result.
+    let format =
+      report.flatMap(QAReport.Format.init(rawValue:))
+      ?? (!output.isHuman ? .json : output.stdoutIsTerminal && out == nil ? nil : .tap)
     let toRun = scenarios.filter { plan.skipReason($0) == nil }
     if !toRun.isEmpty {
       let unreachable = try await QAPreflight.unreachable(toRun, context: context)
@@ -102,7 +105,10 @@ struct QARunCommand: DeckCommand {
     let seconds = (ContinuousClock.now - started).seconds
     progress.summary(results, seconds: seconds)
     let report = QAReport(environment: environment.name, results: results, seconds: seconds, timestamp: Date())
-    if let format {
+    if format == .json, out == nil {
+      // Through the one output path: --jq filters it, --format yaml|csv turns it.
+      try (self.report == nil ? output : output.formatted(.json, jq: output.jq)).emit(report.document()) {}
+    } else if let format {
       let text = report.render(format)
       if let out {
         try AtomicFile.write(Data(text.utf8), to: out)

@@ -202,8 +202,14 @@ struct QAReport {
   }
 
   func json() -> String {
+    let data = (try? DeckJSON.encoder.encode(document())) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  /// The JSON report's document.
+  func document() -> JSONReport {
     let counts = Self.counts(results)
-    let report = JSONReport(
+    return JSONReport(
       environment: environment, seconds: (seconds * 1000).rounded() / 1000,
       counts: [
         "total": counts.total, "passed": counts.passed, "failed": counts.failed, "errors": counts.errors,
@@ -224,7 +230,5 @@ struct QAReport {
           },
           rerun: result.status == .passed ? nil : Self.rerun(result.scenario, environment: environment))
       })
-    let data = (try? DeckJSON.encoder.encode(report)) ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self) + "\n"
   }
 }
