@@ -104,6 +104,19 @@ struct QAEndToEndTests {
     _ = server
   }
 
+  /// --fail-fast starts nothing after the first failure; what did not run is skipped, saying why.
+  @Test func failFastStopsStartingScenarios() throws {
+    let (server, deck) = try Self.served()
+    let file = try Self.write(deck, "broken.yaml", Self.broken)
+    let result = try deck.run(["qa", "run", file, "--id", "wrong-exit", "--id", "false-jq", "--fail-fast", "--json"])
+    #expect(result.status == 1)
+    let report = try Self.report(result)
+    #expect(report["wrong-exit"]?["status"] as? String == "failed")
+    #expect(report["false-jq"]?["status"] as? String == "skipped")
+    #expect(report["false-jq"]?["reason"] as? String == "not run: --fail-fast stopped the run")
+    _ = server
+  }
+
   /// The JUnit report of a real run validates against the schema; TAP (the default without a
   /// terminal) parses with prove.
   @Test func reportsLoadInTheirConsumers() throws {
