@@ -16,6 +16,7 @@ import Testing
         generate: {owner: email, key: uuid}
         vars:
           password: Pa55-${owner}
+        from-env: {account: QA_ACCOUNT}
         steps:
           - run: brokerage search "kellr wiliams" --json
             timeout: 5
@@ -50,11 +51,11 @@ import Testing
     #expect(first.expect.jq.map(\.equals) == [nil, "\"Keller Williams\"", "3"])
     #expect(
       first.captures == [
-        Step.Capture(name: "first", expression: ".[0].id", line: 22, field: "scenarios[0].steps[0].capture.first")
+        Step.Capture(name: "first", expression: ".[0].id", line: 23, field: "scenarios[0].steps[0].capture.first")
       ])
     #expect(scenario.steps[1].always)
     #expect(scenario.steps[1].stdin == "x\n")
-    #expect(scenario.steps[1].line == 23)
+    #expect(scenario.steps[1].line == 24)
   }
 
   /// Each mistake is a usage error (64) that names the file, the line and the field.
@@ -147,13 +148,16 @@ import Testing
   @Test func variablesAreReplacedAndGeneratedFresh() {
     let scenario = try! ScenarioParser.scenarios(Self.valid, file: "a.yaml")[0]
     var count = 0
-    let values = ScenarioVariables.initial(for: scenario, environment: "local") {
+    let values = ScenarioVariables.initial(
+      for: scenario, environment: "local", processEnvironment: ["QA_ACCOUNT": "qa@example.com"]
+    ) {
       count += 1
       return "t\(count)"
     }
     #expect(values["owner"] == "qa-t1@example.test")
     #expect(values["password"] == "Pa55-qa-t1@example.test")
     #expect(values["ENV"] == "local")
+    #expect(values["account"] == "qa@example.com")
     #expect(values["SCENARIO"] == "brokerage-10.3")
     #expect(values["key"]?.count == 36)
     #expect(ScenarioVariables.substitute("a ${x} ${nope} $x") { $0 == "x" ? "1" : nil } == "a 1 ${nope} $x")

@@ -34,6 +34,9 @@ public struct Scenario: Sendable, Equatable {
   public var tags: Set<Tag>
   public var generate: [(name: String, generator: Generator)]
   public var vars: [(name: String, value: String)]
+  /// Variables read from the caller's environment (`from-env: {password: QA_PASSWORD}`): an
+  /// account's credentials for a real environment, kept out of the file. Always redacted.
+  public var fromEnvironment: [(name: String, variable: String)] = []
   public var steps: [Step]
   /// The file it was read from (a path, or `module/name.yaml` for the ones deck ships) and its line.
   public var file: String
@@ -45,7 +48,10 @@ public struct Scenario: Sendable, Equatable {
     lhs.id == rhs.id && lhs.title == rhs.title && lhs.module == rhs.module && lhs.covers == rhs.covers
       && lhs.tags == rhs.tags && lhs.generate.map(\.name) == rhs.generate.map(\.name)
       && lhs.generate.map(\.generator) == rhs.generate.map(\.generator) && lhs.vars.map(\.name) == rhs.vars.map(\.name)
-      && lhs.vars.map(\.value) == rhs.vars.map(\.value) && lhs.steps == rhs.steps && lhs.file == rhs.file
+      && lhs.vars.map(\.value) == rhs.vars.map(\.value)
+      && lhs.fromEnvironment.map(\.name) == rhs.fromEnvironment.map(\.name)
+      && lhs.fromEnvironment.map(\.variable) == rhs.fromEnvironment.map(\.variable) && lhs.steps == rhs.steps
+      && lhs.file == rhs.file
       && lhs.line == rhs.line
   }
 }

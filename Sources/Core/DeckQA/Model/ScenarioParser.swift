@@ -105,8 +105,9 @@ public enum ScenarioParser {
     var tags = Set<Scenario.Tag>()
     var generate: [(String, Scenario.Generator)] = []
     var vars: [(String, String)] = []
+    var fromEnvironment: [(String, String)] = []
     var steps: [Step]?
-    let known = ["id", "title", "covers", "tags", "generate", "vars", "steps"]
+    let known = ["id", "title", "covers", "tags", "generate", "vars", "from-env", "steps"]
     for (key, keyNode, value) in try mapping(node, file: file, field: field) {
       let path = "\(field).\(key)"
       switch key {
@@ -143,6 +144,15 @@ public enum ScenarioParser {
           try checkVariable(variable, variableNode, file: file, field: path)
           vars.append((variable, try string(text, file: file, field: "\(path).\(variable)")))
         }
+      case "from-env":
+        for (variable, variableNode, source) in try mapping(value, file: file, field: path) {
+          try checkVariable(variable, variableNode, file: file, field: path)
+          let name = try string(source, file: file, field: "\(path).\(variable)")
+          guard ShellWords.isVariableName(name) else {
+            throw problem(file, source, "\(path).\(variable)", "\"\(name)\" is not an environment variable's name")
+          }
+          fromEnvironment.append((variable, name))
+        }
       case "steps":
         let items = try sequence(value, file: file, field: path)
         guard !items.isEmpty else { throw problem(file, value, path, "a scenario needs at least one step") }
@@ -158,14 +168,16 @@ public enum ScenarioParser {
         tags.contains(.readonly)
           ? "a scenario is readonly or writes, not both" : "missing readonly or writes: say whether it changes state")
     }
-    let names = generate.map(\.0) + vars.map(\.0)
+    let names = generate.map(\.0) + vars.map(\.0) + fromEnvironment.map(\.0)
     if let twice = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-      throw problem(file, node, field, "the variable \"\(twice)\" is both generated and set")
+      throw problem(file, node, field, "the variable \"\(twice)\" is set twice (generate, vars, from-env)")
     }
-    return Scenario(
+    var scenario = Scenario(
       id: id, title: title, module: module, covers: covers, tags: tags,
       generate: generate.map { (name: $0.0, generator: $0.1) }, vars: vars.map { (name: $0.0, value: $0.1) },
       steps: steps, file: file, line: node.mark?.line ?? 0)
+    scenario.fromEnvironment = fromEnvironment.map { (name: $0.0, variable: $0.1) }
+    return scenario
   }
 
   static func checkVariable(_ name: String, _ node: Node, file: String, field: String) throws {

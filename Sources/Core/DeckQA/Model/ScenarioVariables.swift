@@ -9,8 +9,13 @@ public enum ScenarioVariables {
   public static let builtIn: Set<String> = ["ENV", "SCENARIO"]
 
   /// The values a run of `scenario` starts with. `token` makes generated values unique.
-  public static func initial(for scenario: Scenario, environment: String, token: () -> String) -> [String: String] {
+  public static func initial(
+    for scenario: Scenario, environment: String, processEnvironment: [String: String] = [:], token: () -> String
+  ) -> [String: String] {
     var values = ["ENV": environment, "SCENARIO": scenario.id]
+    for (name, variable) in scenario.fromEnvironment {
+      values[name] = processEnvironment[variable]
+    }
     for (name, generator) in scenario.generate {
       switch generator {
       case .email: values[name] = "qa-\(token())@example.test"

@@ -26,8 +26,23 @@ struct ScenarioRunner: Sendable {
   func run(_ scenario: Scenario, index: Int) async -> ScenarioResult {
     let started = ContinuousClock.now
     var variables = ScenarioVariables.initial(
-      for: scenario, environment: environment, token: ScenarioVariables.uniqueToken)
-    let redactor = ReportRedactor(variables: variables)
+      for: scenario, environment: environment, processEnvironment: processEnvironment,
+      token: ScenarioVariables.uniqueToken)
+    var redactor = ReportRedactor(variables: variables)
+    redactor.secrets += scenario.fromEnvironment.compactMap { variables[$0.name] }.filter { $0.count >= 4 }
+    redactor.secrets.sort { $0.count > $1.count }
+    if let missing = scenario.fromEnvironment.first(where: { variables[$0.name] == nil }) {
+      return ScenarioResult(
+        scenario: scenario, status: .error,
+        steps: [
+          StepResult(
+            number: 1, line: scenario.steps.first?.run ?? "", fileLine: scenario.line, status: .error, exitCode: nil,
+            seconds: 0,
+            message:
+              "from-env: \(missing.variable) is not set (it gives ${\(missing.name)}); set it in the environment deck runs in"
+          )
+        ], seconds: 0)
+    }
     var steps: [StepResult] = []
     var status = ScenarioResult.Status.passed
     let directory = "\(workDirectory)/\(index)"
