@@ -90,4 +90,25 @@ struct ServeTests {
     serve.process.interrupt()
     #expect(serve.wait(timeout: 10).status == 0)
   }
+
+  /// A `deck sandbox serve` killed with SIGKILL leaves its record behind; the next one removes
+  /// the records of servers that no longer run, so they do not pile up (and keeps its own).
+  @Test func recordsOfKilledServersDoNotPileUp() throws {
+    let deck = try DeckCLI()
+    let first = try deck.start(["sandbox", "serve", "--port", "0", "--db", deck.home + "/one.sqlite"])
+    let firstURL = first.firstLine()
+    let directory = deck.home + "/run/deck"
+    let firstRecord = "served-\(firstURL.split(separator: ":").last ?? "").json"
+    #expect(eventually(timeout: 10) { FileManager.default.fileExists(atPath: directory + "/" + firstRecord) })
+    kill(first.process.processIdentifier, SIGKILL)
+    _ = first.wait(timeout: 10).status
+    #expect(FileManager.default.fileExists(atPath: directory + "/" + firstRecord), "a killed server cannot clean up")
+    let second = try deck.start(["sandbox", "serve", "--port", "0", "--db", deck.home + "/two.sqlite"])
+    let secondURL = second.firstLine()
+    let secondRecord = "served-\(secondURL.split(separator: ":").last ?? "").json"
+    #expect(eventually(timeout: 10) { FileManager.default.fileExists(atPath: directory + "/" + secondRecord) })
+    #expect(!FileManager.default.fileExists(atPath: directory + "/" + firstRecord), "the dead server's record stayed")
+    second.process.interrupt()
+    #expect(second.wait(timeout: 10).status == 0)
+  }
 }

@@ -104,6 +104,7 @@ struct Serve: AsyncParsableCommand {
     let path = SandboxRuntime.servedRecordPath(directory: directory, port: port)
     do {
       try SandboxRuntime.ensurePrivateDirectory(directory)
+      SandboxRuntime.removeStaleServedRecords(directory: directory)
       try record.write(to: path)
       return path
     } catch {

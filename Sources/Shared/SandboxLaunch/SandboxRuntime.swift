@@ -25,6 +25,20 @@ public enum SandboxRuntime {
     directory + "/served-\(port).json"
   }
 
+  /// Removes the records of served sandboxes that no longer run (a `deck sandbox serve` killed
+  /// with SIGKILL cannot remove its own): `deck sandbox serve` sweeps them before it writes its
+  /// record, so they do not pile up in the runtime directory. A record whose process runs, or
+  /// that cannot be read, stays.
+  public static func removeStaleServedRecords(directory: String) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    for name in names where name.hasPrefix("served-") && name.hasSuffix(".json") {
+      let path = directory + "/" + name
+      guard let record = LocalSandboxRecord.read(path), record.pid > 0 else { continue }
+      let alive = kill(record.pid, 0) == 0 || errno == EPERM
+      if !alive { unlink(path) }
+    }
+  }
+
   /// Creates the directory 0700, or checks that it is private and makes it so.
   public static func ensurePrivateDirectory(_ path: String) throws {
     try AtomicFile.ensureDirectory(path, mode: 0o700)
