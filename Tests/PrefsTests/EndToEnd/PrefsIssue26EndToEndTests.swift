@@ -165,6 +165,8 @@ struct PrefsIssue26EndToEndTests {
     )
     #expect(!hidden.stderr.contains("every card and widget"), "the cards are still shown")
     #expect(try prefs(deck, ["get", "dashboard"]).stderr.contains("every widget is hidden"))
+    // With --json too (the prefs QA scenarios found it missing there).
+    #expect(try prefs(deck, ["get", "dashboard", "--json"]).stderr.contains("every widget is hidden"))
     _ = try prefs(deck, ["dashboard", "show", "--all", "widgets"])
     #expect(try widgets().values.allSatisfy { $0 })
     _ = try prefs(deck, ["dashboard", "show", "--none", "widgets", "quickTasks"])

@@ -64,9 +64,10 @@ struct PrefsGet: DeckCommand {
       context.output.info(Self.summary(category, fetched, source: source))
       if let photo = view.photo { PhotoSummary.show(photo, on: context.output) }
       PrefsText(output: context.output).show(fetched.value)
-      if case .dashboard(let dashboard) = fetched.value {
-        for warning in dashboard.emptyStateWarnings { context.output.info("warning: \(warning)") }
-      }
+    }
+    // Warnings go to stderr in every format (`--json` included), as `dashboard hide` says them.
+    if case .dashboard(let dashboard) = fetched.value {
+      for warning in dashboard.emptyStateWarnings { context.output.info("warning: \(warning)") }
     }
   }
 
