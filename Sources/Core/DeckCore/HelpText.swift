@@ -161,7 +161,11 @@ extension HelpText {
       if !dropping { kept.append(line) }
       end += 1
     }
-    let pointer = ["", "GLOBAL OPTIONS:", "  " + globalNames.joined(separator: ", ") + " (deck --help describes them)"]
+    // Two lines, so that the pointer fits in 80 columns as argument-parser's own lines do.
+    let pointer = [
+      "", "GLOBAL OPTIONS:", "  " + globalNames.joined(separator: ", "),
+      String(repeating: " ", count: 26) + "(deck --help describes them)",
+    ]
     lines.replaceSubrange((options + 1)..<end, with: kept + pointer)
     return lines.joined(separator: "\n")
   }
