@@ -10,9 +10,13 @@ public struct SandboxProgram: AsyncParsableCommand {
     commandName: "deck-sandbox",
     abstract: "The deck sandbox: every backend contract of deck's features on one SQLite database.",
     discussion: """
-      deck starts this program by itself for its default environment, and `deck sandbox serve`
-      runs it for other clients. Exit codes: 0 stopped (Ctrl-C, SIGTERM or the idle timeout);
-      1 it could not start (a taken port, an unusable database); 64 usage.
+      deck starts this program by itself for its default environment, and `deck sandbox \
+      serve` runs it for other clients.
+
+      Exit codes:
+        0    stopped (Ctrl-C, SIGTERM or the idle timeout)
+        1    it could not start (a taken port, an unusable database)
+        64   usage error
       """,
     version: DeckVersion.current,
     subcommands: [Serve.self, DatabaseInfo.self],
