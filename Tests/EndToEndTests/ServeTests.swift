@@ -111,4 +111,15 @@ struct ServeTests {
     second.process.interrupt()
     #expect(second.wait(timeout: 10).status == 0)
   }
+
+  /// The server program's help lists its exit codes as deck's commands do, within 80 columns.
+  @Test func theServerProgramsHelpListsItsExitCodes() throws {
+    let deck = try DeckCLI()
+    let help = try DeckCLI.execute(
+      DeckCLI.sandboxBinary, ["--help"], stdin: nil, environment: deck.environment, in: deck.home)
+    #expect(help.status == 0)
+    #expect(
+      help.stdout.contains("Exit codes:\n  0    stopped (Ctrl-C, SIGTERM or the idle timeout)\n"), "\(help.stdout)")
+    #expect(help.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(help.stdout)")
+  }
 }
