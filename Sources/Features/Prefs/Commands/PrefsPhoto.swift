@@ -99,9 +99,12 @@ struct PhotoSet: DeckCommand {
     let source = file == "-" ? "stdin" : file
     let data = try PhotoInput.read(file)
     let type = try PhotoInput.type(of: data, source: source)
-    let decoded = try PhotoInput.decode(data, type: type, source: source)
-    let original = Original(type: type, size: data.count, width: decoded.width, height: decoded.height)
-    let fitted = try PhotoInput.fit(data, original: original, source: source)
+    // libvips takes seconds on a large photo: not on a cooperative thread.
+    let (original, fitted) = try await BlockingWork.run(named: "deck-photo") {
+      let decoded = try PhotoInput.decode(data, type: type, source: source)
+      let original = Original(type: type, size: data.count, width: decoded.width, height: decoded.height)
+      return (original, try PhotoInput.fit(data, original: original, source: source))
+    }
     try await service.upload(fitted.data, type: fitted.type, owner: owner)
     let view = View(
       owner: owner.email, key: "\(ProfilePhoto.bucket)/\(owner.id)/\(ProfilePhoto.objectName)", type: fitted.type,
@@ -111,7 +114,7 @@ struct PhotoSet: DeckCommand {
       let who = TerminalText.sanitize(owner.email)
       if let compression = fitted.compression {
         context.output.info(
-          "\(source) is \(ProfilePhoto.sizeText(data.count)) (\(type.displayName), \(decoded.width)×\(decoded.height)), "
+          "\(source) is \(ProfilePhoto.sizeText(data.count)) (\(type.displayName), \(original.width)×\(original.height)), "
             + "over the \(ProfilePhoto.sizeText(ProfilePhoto.maximumBytes)) limit: compressed it to a JPEG of "
             + "\(fitted.width)×\(fitted.height) at quality \(compression.quality), "
             + "\(ProfilePhoto.sizeText(fitted.data.count)) (\(compression.tries) \(compression.tries == 1 ? "try" : "tries"))."
@@ -292,7 +295,7 @@ struct PhotoGet: DeckCommand {
         hint: owner.readOnly ? nil : "Set one with: deck prefs photo set FILE")
     }
     let type = PhotoType.detect(data)
-    let decoded = try? PhotoImage.decode(data)
+    let decoded = try? await BlockingWork.run(named: "deck-photo") { try PhotoImage.decode(data) }
     if let output, output != "-" {
       do {
         try AtomicFile.write(data, to: output)
