@@ -75,13 +75,17 @@ struct DeckTransport: ClientTransport {
     do {
       return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
     } catch {
-      throw Self.translate(error, baseURL: baseURL, timeout: timeout, operationID: operationID)
+      throw Self.translate(
+        error, baseURL: baseURL, timeout: timeout, operationID: operationID,
+        writes: ![.get, .head, .options].contains(request.method))
     }
   }
 
-  static func translate(_ error: any Error, baseURL: URL, timeout: Duration, operationID: String = "the request")
-    -> any Error
-  {
+  /// `writes`: the request changes something (POST, PUT, PATCH, DELETE). When it timed out,
+  /// the server may have made the change anyway, so "try again" is not the whole advice.
+  static func translate(
+    _ error: any Error, baseURL: URL, timeout: Duration, operationID: String = "the request", writes: Bool = false
+  ) -> any Error {
     if error is CancellationError || Task.isCancelled { return CancellationError() }
     let host = baseURL.host.map { h in baseURL.port.map { "\(h):\($0)" } ?? h } ?? baseURL.absoluteString
     let loopback = baseURL.host.map(URLPolicy.isLoopback) ?? false
@@ -100,7 +104,9 @@ struct DeckTransport: ClientTransport {
         return DeckError(
           .unavailable(status: nil),
           "\(host) did not answer within \(String(format: "%g", timeout / .seconds(1))) s.",
-          hint: "Try again, or allow more time with --timeout SECONDS.")
+          hint: writes
+            ? "The server may have made the change anyway: check before you try again (or allow more time with --timeout SECONDS)."
+            : "Try again, or allow more time with --timeout SECONDS.")
       case .getConnectionFromPoolTimeout:
         return DeckError(
           .unavailable(status: nil), "No connection to \(host) became free in time.",

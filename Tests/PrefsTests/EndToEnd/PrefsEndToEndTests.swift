@@ -349,6 +349,22 @@ struct PrefsEndToEndTests {
     #expect(cached.stderr.contains("did not answer within 0.5 s"))
     #expect(cached.stderr.contains("Showing the dashboard settings cached"))
     #expect(cached.stdout.contains("Summary Statistics (8 of 8 shown)"))
+    #expect(slow.stderr.contains("Try again, or allow more time"))
+  }
+
+  /// A save that timed out may still have been stored (the prefs QA scenarios saw it stored,
+  /// and "Try again" then said "Nothing changed"): the hint says to check first.
+  @Test("a timed-out save says the server may have made the change anyway")
+  func saveTimeouts() throws {
+    let (server, deck) = try signedIn()
+    defer { withExtendedLifetime(server) {} }
+    let fault = try deck.run([
+      "sandbox", "fault", "add", "/api/user/preferences/notifications", "--method", "POST", "--latency", "3000",
+    ])
+    #expect(fault.status == 0, "\(fault.stderr)")
+    let slow = try prefs(deck, ["set", "notifications", "followUpReminderDays=20", "--timeout", "0.5"], status: 69)
+    #expect(slow.stderr.contains("did not answer within 0.5 s"), "\(slow.stderr)")
+    #expect(slow.stderr.contains("may have made the change anyway: check before you try again"), "\(slow.stderr)")
   }
 
   @Test("corrupted stored data falls back to the defaults with a warning naming the bad fields")
