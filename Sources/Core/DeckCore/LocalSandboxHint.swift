@@ -4,8 +4,8 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// In the default environment, the sandbox is the one deck starts itself: a connection it
-/// refused or dropped is no reason to run `deck sandbox serve --port N` (the transport's hint
-/// for a loopback URL). This transport says what is true there instead.
+/// refused or dropped (the transport's connect errors) is no reason to run `deck sandbox serve
+/// --port N`, the transport's hint for a loopback URL. This transport says what is true there.
 struct LocalSandboxTransport: ClientTransport {
   static let hint =
     "deck runs this sandbox itself and starts it again on the next command if it stopped (`deck sandbox status`); a fault rule may be resetting connections (`deck sandbox fault list`)."
@@ -17,7 +17,7 @@ struct LocalSandboxTransport: ClientTransport {
   ) {
     do {
       return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
-    } catch var error as DeckError where error.hint?.contains("deck sandbox serve") == true {
+    } catch var error as DeckError where error.isConnectError {
       error.hint = Self.hint
       throw error
     }
