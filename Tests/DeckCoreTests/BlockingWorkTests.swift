@@ -7,12 +7,12 @@ import Testing
 /// its result or error comes back to the caller.
 @Suite("Blocking work off the cooperative threads")
 struct BlockingWorkTests {
-  @Test func workRunsOnItsOwnThreadAndReturns() async throws {
-    let name = try await BlockingWork.run(named: "deck-photo") {
+  @Test func workRunsOnItsOwnQueueAndReturns() async throws {
+    let name = await BlockingWork.run(named: "deck-editor") {
       DispatchQueue.getSpecific(key: BlockingWork.queueKey)
     }
-    #expect(name == "deck-photo")
-    let value = try await BlockingWork.run(named: "deck-photo") { 6 * 7 }
+    #expect(name == "deck-editor")
+    let value = try await BlockingWork.run(named: "deck-photo") { () throws -> Int in 6 * 7 }
     #expect(value == 42)
   }
 

@@ -1,5 +1,6 @@
 import ContractCheck
 import DeckCore
+import DeckNetworking
 import DeckSupport
 import Foundation
 
@@ -184,10 +185,8 @@ struct ContractReport: Encodable, Sendable {
       actual: redact(finding.actual), message: redact(finding.message))
   }
 
-  /// JSON Web Tokens (the shape of every token deck holds) replaced by `[redacted]`.
-  static func redact(_ text: String) -> String {
-    text.replacing(/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/, with: "[redacted]")
-  }
+  /// Tokens masked as `--trace` masks them (JSON Web Tokens, `Bearer` values).
+  static func redact(_ text: String) -> String { Redactor.redact(text: text) }
 
   var summary: String {
     var parts = ["\(operations.count) operation\(operations.count == 1 ? "" : "s"): \(counts.passed) passed"]

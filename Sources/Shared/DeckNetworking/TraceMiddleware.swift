@@ -116,6 +116,13 @@ public enum Redactor {
     return text
   }
 
+  /// Masks the tokens in free text (a report, what a command printed): JSON Web Tokens (the
+  /// shape of every token deck holds) and `Bearer` values.
+  public static func redact(text: String) -> String {
+    text.replacing(/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/, with: mask)
+      .replacing(/(?i)(bearer\s+)[A-Za-z0-9._~+\/=-]{8,}/) { $0.output.1 + mask }
+  }
+
   /// Masks secret query parameters (`?token=…`).
   public static func redact(url: String) -> String {
     url.replacingOccurrences(

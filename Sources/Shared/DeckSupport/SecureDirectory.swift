@@ -12,6 +12,20 @@ public enum SecureDirectory {
   /// What `DeckPaths` uses for HOME when it is not set: a relative path that `check` refuses.
   public static let missingHome = "$HOME"
 
+  /// A new private directory (0700, by mkdtemp) under the temporary directory (`TMPDIR`),
+  /// named `prefix` and six random characters: the editor's file, `deck qa run`'s scenarios.
+  public static func makeTemporary(prefix: String) throws -> String {
+    let base = FileManager.default.temporaryDirectory.path
+    var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+    guard let made else {
+      throw DeckError.failure(
+        "Cannot create a private directory in \(base): \(String(cString: strerror(errno))).",
+        hint: "Set TMPDIR to a directory you can write to.")
+    }
+    return String(cString: made)
+  }
+
   /// Throws when `path` exists and is unsafe; a missing directory is fine (deck creates it 0700).
   public static func check(_ path: String) throws {
     guard path.hasPrefix("/") else {

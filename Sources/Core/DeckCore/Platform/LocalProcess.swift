@@ -59,8 +59,48 @@ public enum LocalProcess {
     }
   }
 
-  struct SpawnError: Error {
-    var reason: String
+  /// Starts `executable` in deck's own process group, on deck's terminal (stdin, stdout and
+  /// stderr as deck has them): the user's editor. Returns its pid.
+  public static func spawnForeground(
+    _ executable: String, arguments: [String], environment: [String: String]
+  ) throws(SpawnError) -> pid_t {
+    try spawn(executable, arguments: arguments, environment: environment, flags: 0) { _ in }
+  }
+
+  /// Why posix_spawn failed (strerror's text).
+  public struct SpawnError: Error {
+    public var reason: String
+  }
+
+  /// Signal dispositions as they were before ``ignoreSignals(_:)``.
+  public struct SavedSignals {
+    fileprivate var saved: [(number: Int32, action: sigaction)] = []
+  }
+
+  /// Ignores `signals` (SIG_IGN), returning the dispositions to put back with
+  /// ``restoreSignals(_:)``: while deck waits for its editor, or lets dispatch sources take them.
+  public static func ignoreSignals(_ signals: [Int32]) -> SavedSignals {
+    var ignore = sigaction()
+    sigemptyset(&ignore.sa_mask)
+    #if canImport(Glibc)
+      ignore.__sigaction_handler.sa_handler = SIG_IGN
+    #else
+      ignore.__sigaction_u.__sa_handler = SIG_IGN
+    #endif
+    var saved = SavedSignals()
+    for number in signals {
+      var previous = sigaction()
+      sigaction(number, &ignore, &previous)
+      saved.saved.append((number, previous))
+    }
+    return saved
+  }
+
+  public static func restoreSignals(_ saved: SavedSignals) {
+    for (number, action) in saved.saved {
+      var action = action
+      sigaction(number, &action, nil)
+    }
   }
 
   /// posix_spawn with the file actions `files` adds, default signal dispositions and an empty

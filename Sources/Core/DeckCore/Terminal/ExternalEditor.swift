@@ -74,76 +74,29 @@ public struct ExternalEditor: Sendable {
   }
 
   private func run(_ path: String) async throws -> Status {
-    let ignored = Self.ignoreInterrupts()
+    let ignored = LocalProcess.ignoreSignals([SIGINT, SIGQUIT])
     var modes = termios()
     let terminal = tcgetattr(0, &modes) == 0
     defer {
       if terminal { tcsetattr(0, TCSANOW, &modes) }
-      Self.restore(ignored)
+      LocalProcess.restoreSignals(ignored)
     }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // The editor gets the default dispositions for the signals deck ignores while it waits.
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    sigaddset(&defaults, SIGINT)
-    sigaddset(&defaults, SIGQUIT)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    posix_spawnattr_setsigmask(&attributes, &unblocked)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-    // sh -c 'EDITOR "$@"' EDITOR FILE: the command is shell text, the file one argument.
-    let arguments = ["/bin/sh", "-c", command + " \"$@\"", command, path]
-    var child: pid_t = 0
-    let spawned = LocalProcess.withExecArrays(arguments, environment) { argv, envp in
-      posix_spawn(&child, "/bin/sh", nil, &attributes, argv, envp)
+    // sh -c 'EDITOR "$@"' EDITOR FILE: the command is shell text, the file one argument. It gets
+    // the default dispositions of the signals deck ignores while it waits.
+    let pid: pid_t
+    do {
+      pid = try LocalProcess.spawnForeground(
+        "/bin/sh", arguments: ["-c", command + " \"$@\"", command, path], environment: environment)
+    } catch {
+      throw DeckError.failure("Cannot start the editor `\(TerminalText.sanitize(command))`: \(error.reason).")
     }
-    guard spawned == 0 else {
-      throw DeckError.failure(
-        "Cannot start the editor `\(TerminalText.sanitize(command))`: \(String(cString: strerror(spawned))).")
+    // The editor owns the terminal until it exits, so a cancelled command still waits for it.
+    return await BlockingWork.run(named: "deck-editor") {
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+      let signal = status & 0x7f
+      return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
     }
-    let pid = child
-    // waitpid blocks: wait on a thread of its own, not on the cooperative pool. The editor owns
-    // the terminal until it exits, so a cancelled command still waits for it.
-    return await withCheckedContinuation { continuation in
-      let waiter = Thread {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let signal = status & 0x7f
-        continuation.resume(returning: signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal))
-      }
-      waiter.name = "deck-editor"
-      waiter.start()
-    }
-  }
-
-  private struct SavedHandlers {
-    var interrupt = sigaction()
-    var quit = sigaction()
-  }
-
-  /// Ignores SIGINT and SIGQUIT, returning the handlers to put back.
-  private static func ignoreInterrupts() -> SavedHandlers {
-    var saved = SavedHandlers()
-    var ignore = sigaction()
-    sigemptyset(&ignore.sa_mask)
-    #if canImport(Glibc)
-      ignore.__sigaction_handler.sa_handler = SIG_IGN
-    #else
-      ignore.__sigaction_u.__sa_handler = SIG_IGN
-    #endif
-    sigaction(SIGINT, &ignore, &saved.interrupt)
-    sigaction(SIGQUIT, &ignore, &saved.quit)
-    return saved
-  }
-
-  private static func restore(_ saved: SavedHandlers) {
-    var saved = saved
-    sigaction(SIGINT, &saved.interrupt, nil)
-    sigaction(SIGQUIT, &saved.quit, nil)
   }
 }
 
@@ -154,12 +107,7 @@ public struct EditFile: Sendable {
   public let path: String
 
   public init(name: String) throws {
-    var template = Array((FileManager.default.temporaryDirectory.path + "/deck-edit-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-    guard let made else {
-      throw AtomicFile.posixError("cannot create a temporary directory")
-    }
-    directory = String(cString: made)
+    directory = try SecureDirectory.makeTemporary(prefix: "deck-edit-")
     path = directory + "/" + name
   }
 

@@ -3,10 +3,6 @@ import DeckCore
 import DeckSupport
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// `deck qa run`: scenarios against an environment, in parallel, with a report.
 struct QARunCommand: DeckCommand {
   static let exits: [ExitDoc] = [
@@ -93,7 +89,8 @@ struct QARunCommand: DeckCommand {
       output.info(
         "\(environment.name) is production: scenarios tagged writes are skipped (give --allow-writes to run them).")
     }
-    let work = try Self.workDirectory()
+    // The run's private directory: each scenario's config and state, the steps' output.
+    let work = try SecureDirectory.makeTemporary(prefix: "deck-qa-")
     defer { try? FileManager.default.removeItem(atPath: work) }
     let runner = ScenarioRunner(
       deck: try Self.deckProgram(), environment: environment.name,
@@ -102,7 +99,7 @@ struct QARunCommand: DeckCommand {
     let progress = QAProgress(output: output, environment: environment.name, total: scenarios.count)
     let started = ContinuousClock.now
     let (results, interrupted) = await Interrupts.cancellable { await plan.run(runner) { progress.finished($0) } }
-    let seconds = (ContinuousClock.now - started).seconds
+    let seconds = (ContinuousClock.now - started) / .seconds(1)
     progress.summary(results, seconds: seconds)
     let report = QAReport(environment: environment.name, results: results, seconds: seconds, timestamp: Date())
     if format == .json, out == nil {
@@ -125,18 +122,6 @@ struct QARunCommand: DeckCommand {
       throw DeckError.failure(
         "\(counts.failed + counts.errors) of \(counts.total) scenario\(counts.total == 1 ? "" : "s") failed.")
     }
-  }
-
-  /// The run's private directory: each scenario's config and state, the steps' output.
-  static func workDirectory() throws -> String {
-    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
-    var template = Array("\(base)/deck-qa-XXXXXX".utf8CString)
-    guard let made = mkdtemp(&template) else {
-      throw DeckError.failure(
-        "Cannot create a working directory in \(base): \(String(cString: strerror(errno))).",
-        hint: "Set TMPDIR to a writable directory.")
-    }
-    return String(cString: made)
   }
 
   /// This deck program: the steps run it.

@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 import Synchronization
 
@@ -20,32 +21,19 @@ enum Interrupts {
     let task = Task { await body() }
     let state = State()
     let signals = [SIGINT, SIGTERM, SIGHUP]
-    var saved: [sigaction] = []
-    var sources: [any DispatchSourceSignal] = []
-    for number in signals {
-      var ignore = sigaction()
-      #if canImport(Glibc)
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-      #else
-        ignore.__sigaction_u.__sa_handler = SIG_IGN
-      #endif
-      var previous = sigaction()
-      sigaction(number, &ignore, &previous)
-      saved.append(previous)
+    let saved = LocalProcess.ignoreSignals(signals)
+    let sources = signals.map { number in
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
         if state.count.add(1, ordering: .relaxed).oldValue > 0 { _exit(130) }
         task.cancel()
       }
       source.resume()
-      sources.append(source)
+      return source
     }
     let value = await task.value
-    for (index, number) in signals.enumerated() {
-      sources[index].cancel()
-      var previous = saved[index]
-      sigaction(number, &previous, nil)
-    }
+    for source in sources { source.cancel() }
+    LocalProcess.restoreSignals(saved)
     return (value, state.count.load(ordering: .relaxed) > 0)
   }
 }

@@ -102,7 +102,7 @@ enum QAPreflight {
     var checked = Set<String>()
     for service in registry.services {
       let users = Set(registry.modules(using: service))
-      guard service.rawValue == "auth" || !users.isDisjoint(with: modules) else { continue }
+      guard service == .auth || !users.isDisjoint(with: modules) else { continue }
       guard (try? environment.endpoint(for: service)) != nil else { continue }
       let url: URL
       do {

@@ -28,20 +28,12 @@ struct ScenarioRunner: Sendable {
     var variables = ScenarioVariables.initial(
       for: scenario, environment: environment, processEnvironment: processEnvironment,
       token: ScenarioVariables.uniqueToken)
-    var redactor = ReportRedactor(variables: variables)
-    redactor.secrets += scenario.fromEnvironment.compactMap { variables[$0.name] }.filter { $0.count >= 4 }
-    redactor.secrets.sort { $0.count > $1.count }
+    let redactor = ReportRedactor(variables: variables, secretNames: scenario.fromEnvironment.map(\.name))
     if let missing = scenario.fromEnvironment.first(where: { variables[$0.name] == nil }) {
-      return ScenarioResult(
-        scenario: scenario, status: .error,
-        steps: [
-          StepResult(
-            number: 1, line: scenario.steps.first?.run ?? "", fileLine: scenario.line, status: .error, exitCode: nil,
-            seconds: 0,
-            message:
-              "from-env: \(missing.variable) is not set (it gives ${\(missing.name)}); set it in the environment deck runs in"
-          )
-        ], seconds: 0)
+      return Self.couldNotStart(
+        scenario,
+        "from-env: \(missing.variable) is not set (it gives ${\(missing.name)}); set it in the environment deck runs in"
+      )
     }
     var steps: [StepResult] = []
     var status = ScenarioResult.Status.passed
@@ -50,13 +42,7 @@ struct ScenarioRunner: Sendable {
       try prepare(directory)
     } catch {
       let message = (error as? DeckError)?.message ?? "\(error)"
-      return ScenarioResult(
-        scenario: scenario, status: .error,
-        steps: [
-          StepResult(
-            number: 1, line: scenario.steps.first?.run ?? "", fileLine: scenario.line, status: .error, exitCode: nil,
-            seconds: 0, message: "cannot prepare the scenario's directory: \(message)")
-        ], seconds: 0)
+      return Self.couldNotStart(scenario, "cannot prepare the scenario's directory: \(message)")
     }
     for (offset, step) in scenario.steps.enumerated() {
       let number = offset + 1
@@ -92,16 +78,23 @@ struct ScenarioRunner: Sendable {
       steps.append(result)
     }
     return ScenarioResult(
-      scenario: scenario, status: status, steps: steps, seconds: (ContinuousClock.now - started).seconds)
+      scenario: scenario, status: status, steps: steps, seconds: (ContinuousClock.now - started) / .seconds(1))
+  }
+
+  /// A scenario that could not start: an error at its first step.
+  static func couldNotStart(_ scenario: Scenario, _ message: String) -> ScenarioResult {
+    ScenarioResult(
+      scenario: scenario, status: .error,
+      steps: [
+        StepResult(
+          number: 1, line: scenario.steps.first?.run ?? "", fileLine: scenario.line, status: .error, exitCode: nil,
+          seconds: 0, message: message)
+      ], seconds: 0)
   }
 
   /// The scenario's own config and state directories (0700), with the caller's config.yml.
   func prepare(_ directory: String) throws {
-    for path in [directory, "\(directory)/config", "\(directory)/state"] {
-      guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-        throw DeckError.failure("Cannot create \(path): \(String(cString: strerror(errno))).")
-      }
-    }
+    for path in ["\(directory)/config", "\(directory)/state"] { try AtomicFile.ensureDirectory(path) }
     if let text = try? String(contentsOfFile: configFile, encoding: .utf8) {
       try AtomicFile.write(Data(text.utf8), to: "\(directory)/config/config.yml", mode: 0o600)
     }
@@ -114,7 +107,7 @@ struct ScenarioRunner: Sendable {
     {
       StepResult(
         number: number, line: line, fileLine: step.line, status: status, exitCode: exit,
-        seconds: (ContinuousClock.now - started).seconds, message: failure?.message, expected: failure?.expected,
+        seconds: (ContinuousClock.now - started) / .seconds(1), message: failure?.message, expected: failure?.expected,
         actual: failure?.actual)
     }
     var words: [String]
@@ -235,11 +228,5 @@ struct ScenarioRunner: Sendable {
     defer { try? handle.close() }
     let data: Data? = try? handle.read(upToCount: 8 << 20)
     return String(decoding: data ?? Data(), as: UTF8.self)
-  }
-}
-
-extension Duration {
-  var seconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
