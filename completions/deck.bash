@@ -3150,6 +3150,7 @@ _deck_qa_run() {
         return
         ;;
     '--tag')
+        __deck_add_completions -W 'readonly'$'\n''writes'$'\n''sandbox'$'\n''exclusive'
         return
         ;;
     '--id')
@@ -3199,6 +3200,7 @@ _deck_qa_list() {
         return
         ;;
     '--tag')
+        __deck_add_completions -W 'readonly'$'\n''writes'$'\n''sandbox'$'\n''exclusive'
         return
         ;;
     '--id')

@@ -104,6 +104,26 @@ struct QAEndToEndTests {
     _ = server
   }
 
+  /// `qa list` and `qa coverage` through the real binary, as a script reads them (--json).
+  @Test func listAndCoverageAnswerInJSON() throws {
+    let deck = try DeckCLI()
+    let list = try deck.run(["qa", "list", "kiosk", "--tag", "readonly", "--json"])
+    #expect(list.status == 0, "\(list.stderr)")
+    let scenarios = try #require(try json(list.stdout) as? [[String: Any]])
+    #expect(!scenarios.isEmpty)
+    #expect(scenarios.allSatisfy { $0["module"] as? String == "kiosk" })
+    #expect(scenarios.allSatisfy { ($0["tags"] as? [String])?.contains("readonly") == true })
+    let coverage = try deck.run(["qa", "coverage", "prefs", "--json"])
+    #expect(coverage.status == 0, "\(coverage.stderr)")
+    let rows = try #require(try json(coverage.stdout) as? [[String: Any]])
+    #expect(rows.allSatisfy { $0["module"] as? String == "prefs" })
+    #expect(rows.allSatisfy { ["covered", "not-applicable"].contains($0["status"] as? String) })
+    #expect(rows.filter { $0["status"] as? String == "not-applicable" }.allSatisfy { $0["reason"] is String })
+    #expect(coverage.stderr.contains("100% of the applicable rows"))
+    let unknown = try deck.run(["qa", "coverage", "nosuch"])
+    #expect(unknown.status == 64)
+  }
+
   /// --fail-fast starts nothing after the first failure; what did not run is skipped, saying why.
   @Test func failFastStopsStartingScenarios() throws {
     let (server, deck) = try Self.served()

@@ -35,7 +35,8 @@ struct ScenarioSelection: ParsableArguments {
   @Option(
     name: .customLong("tag"),
     help: ArgumentHelp(
-      "Only scenarios with this tag (readonly, writes, sandbox, exclusive; repeatable).", valueName: "tag"))
+      "Only scenarios with this tag (readonly, writes, sandbox, exclusive; repeatable).", valueName: "tag"),
+    completion: .list(Scenario.Tag.allCases.map(\.rawValue)))
   var tags: [String] = []
 
   @Option(
