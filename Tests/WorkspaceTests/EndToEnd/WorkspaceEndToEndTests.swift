@@ -332,7 +332,8 @@ struct WorkspaceEndToEndTests {
     #expect(try deck.run(["workspace", "subscribe", "--plan", "weekly", "--currency", "USD"]).status == 64)
   }
 
-  /// A user without an owner workspace cannot onboard (400 "No workspace found").
+  /// A user without an owner workspace cannot onboard or check out (400 "No workspace found"),
+  /// and deck says what to do.
   @Test func noWorkspaceFound() throws {
     let server = try SandboxProcess()
     let owner = try DeckCLI(server: server)
@@ -346,5 +347,9 @@ struct WorkspaceEndToEndTests {
     let result = try zoe.onboard([])
     #expect(result.status == 65)
     #expect(result.stderr.contains("No workspace found"))
+    #expect(result.stderr.contains("owns no workspace") && result.stderr.contains("ask support"))
+    let checkout = try zoe.run(["workspace", "subscribe", "--plan", "annual", "--currency", "USD"])
+    #expect(checkout.status == 65)
+    #expect(checkout.stderr.contains("No workspace found") && checkout.stderr.contains("ask support"))
   }
 }

@@ -116,7 +116,9 @@ actor OnboardingSubmitter {
     let spinner = Spinner(output: service.context.output)
     spinner.start("Completing onboarding…")
     defer { spinner.stop() }
-    return try await service.client().completeOnboarding(body: .json(.init(payload))).ok.body.json
+    return try await service.asOwner {
+      try await service.client().completeOnboarding(body: .json(.init(payload))).ok.body.json
+    }
   }
 }
 

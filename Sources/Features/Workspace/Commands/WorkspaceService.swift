@@ -31,6 +31,19 @@ struct WorkspaceService: Sendable {
     }
   }
 
+  /// Runs an owner's request (onboarding, checkout): a 400 "No workspace found" gets the hint
+  /// that says what to do about it.
+  func asOwner<T>(_ request: () async throws -> T) async throws -> T {
+    do {
+      return try await request()
+    } catch {
+      var failure = ErrorPresenter.deckError(for: error)
+      guard case .rejected = failure.kind, NoOwnerWorkspace.matches(failure.message) else { throw error }
+      failure.hint = NoOwnerWorkspace.hint
+      throw failure
+    }
+  }
+
   /// `GET /api/invites/validate` (no auth).
   func validateInvite(token: String) async throws -> Components.Schemas.InviteValidateResponse {
     try await client(auth: .none).validateInvite(query: .init(token: token)).ok.body.json

@@ -81,7 +81,9 @@ struct WorkspaceSubscribe: DeckCommand {
       // A price the document does not list is sent as nothing, which the server refuses alike.
       case .priceID(let id): .init(priceId: .init(rawValue: id))
       }
-    let url = try await service.client().createCheckoutSession(body: .json(body)).ok.body.json.url
+    let url = try await service.asOwner {
+      try await service.client().createCheckoutSession(body: .json(body)).ok.body.json.url
+    }
     func showURL() {
       context.output.info("Open the checkout page and pay:")
       context.output.line(url)

@@ -89,3 +89,17 @@ public struct AccessState: Sendable, Equatable {
     }
   }
 }
+
+/// The 400 "No workspace found" of onboarding and checkout (sections 3 and 6): the account owns
+/// no workspace, so it has nothing to onboard or pay for. The spec's advice is onboarding or
+/// support; onboarding is what failed, so the hint names support and what a member can check.
+public enum NoOwnerWorkspace {
+  /// Whether a server's error message is this one.
+  public static func matches(_ message: String) -> Bool {
+    message.localizedCaseInsensitiveContains("No workspace found")
+  }
+
+  public static let hint =
+    "This account owns no workspace (sign-up normally creates one): ask support to create it. "
+    + "If you joined someone else's workspace, its owner onboards and pays; see yours with: deck workspace access"
+}
