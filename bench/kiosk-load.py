@@ -2,7 +2,10 @@
 """The write-heavy row of bench/run: purchases created and walked to POSTED_INTENT by
 concurrent scripted kiosks against one served sandbox.
 
-    bench/kiosk-load.py DECK BASE_URL DATABASE KIOSKS SESSIONS_PER_KIOSK
+    bench/kiosk-load.py DECK ENVIRONMENT DATABASE KIOSKS SESSIONS_PER_KIOSK
+
+ENVIRONMENT is a deck environment whose every service is the served sandbox (bench/run adds one
+with `deck env add bench --sandbox URL`).
 
 Adds one store per kiosk to the (private) database, then starts at the same time one feeder
 (`deck run` of `sandbox trigger purchase` lines, one process on one connection) and the kiosks
@@ -21,7 +24,7 @@ import time
 
 
 def main():
-    deck, base, database, kiosks, per_kiosk = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    deck, environment, database, kiosks, per_kiosk = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
     stores = [f"store_bench_{index}" for index in range(kiosks)]
     with sqlite3.connect(database, timeout=30) as db:
         for store in stores:
@@ -29,7 +32,7 @@ def main():
                 "INSERT OR IGNORE INTO kiosk_stores (public_id, name, review_url, created_at) VALUES (?, ?, ?, ?)",
                 (store, f"Bench {store}", f"https://example.com/review/{store}", "2026-01-01T00:00:00Z"),
             )
-    env = dict(os.environ, DECK_ENV="local", DECK_FLYR_URL=base, DECK_KIOSK_URL=base)
+    env = dict(os.environ, DECK_ENV=environment)
     with tempfile.NamedTemporaryFile("w", suffix=".deck", delete=False) as script:
         for _ in range(per_kiosk):
             for store in stores:

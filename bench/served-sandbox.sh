@@ -6,6 +6,10 @@
 #                             waits for it. Sets server (its pid), port, db, base
 #                             (http://127.0.0.1:PORT) and admin_token. If the server prints no
 #                             admin token, shows its output and exits 1. The caller stops it.
+#                             Sets operator_env: the variables that give a command the
+#                             environment `bench`, every service at base (deck env add --sandbox),
+#                             for the operator commands, which use the auth service. Its config
+#                             file is its own: the measured commands read none, as before.
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 serve_sandbox() {
@@ -24,4 +28,6 @@ serve_sandbox() {
     cat "$work/serve.out" "$work/serve.log" >&2
     exit 1
   fi
+  operator_env="XDG_CONFIG_HOME=$work/operator-config DECK_ENV=bench"
+  env $operator_env "$deck" env add bench --sandbox "$base" >/dev/null
 }
