@@ -1,9 +1,9 @@
 import Dispatch
 
 /// Blocking work that takes a while (libvips decoding and re-encoding a large photo, waiting
-/// for the user's editor to exit) on a
-/// dispatch queue of its own, so that it does not hold one of Swift's cooperative threads
-/// (there are as many as cores: on two, one blocked thread halves what the rest of deck can do).
+/// for the user's editor to exit) on a dispatch queue of its own, so that it does not hold one
+/// of Swift's cooperative threads (there are as many as cores: on two, one blocked thread
+/// halves what the rest of deck can do).
 public enum BlockingWork {
   /// Set on the queues this type makes, so that a test can tell where work ran.
   public static let queueKey = DispatchSpecificKey<String>()

@@ -12,14 +12,13 @@ struct ReportRedactor: Sendable {
 
   init(variables: [String: String], secretNames: [String] = []) {
     self.secretNames = Set(secretNames)
-    secrets = []
-    secrets = self.secrets(variables)
+    secrets = Self.secrets(variables, names: self.secretNames)
   }
 
-  func secrets(_ variables: [String: String]) -> [String] {
+  static func secrets(_ variables: [String: String], names: Set<String>) -> [String] {
     variables.filter { name, value in
       let lower = name.lowercased()
-      let secret = secretNames.contains(name) || ["password", "secret", "token"].contains { lower.contains($0) }
+      let secret = names.contains(name) || ["password", "secret", "token"].contains { lower.contains($0) }
       return secret && value.count >= 4
     }.map(\.value).sorted { $0.count > $1.count }
   }
@@ -27,7 +26,7 @@ struct ReportRedactor: Sendable {
   /// The same, with the secrets of `variables` (captures may have added some).
   func with(_ variables: [String: String]) -> ReportRedactor {
     var copy = self
-    copy.secrets = Array(Set(secrets + self.secrets(variables))).sorted { $0.count > $1.count }
+    copy.secrets = Array(Set(secrets + Self.secrets(variables, names: secretNames))).sorted { $0.count > $1.count }
     return copy
   }
 
