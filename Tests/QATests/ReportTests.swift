@@ -153,17 +153,33 @@ import Testing
     let directory = NSTemporaryDirectory() + "deck-qa-timeout-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let started = Date()
+    // No bound on the wall time: the runner's timer is a task, and the test process's two
+    // cooperative threads are busy with hundreds of other tests at first, so how soon it fires
+    // measures the test run. Had the runner waited, the step would have exited 0 after five minutes;
+    // had it stopped the shell alone, the background sleep would live on.
     let code = try await ScenarioRunner.execute(
-      "/bin/sh", arguments: ["-c", "sleep 30 & sleep 30"], environment: [:], input: "/dev/null",
-      output: directory + "/out", errors: directory + "/err", timeout: 0.3)
+      "/bin/sh", arguments: ["-c", "sleep 300 & echo $! > \(directory)/background; sleep 300"], environment: [:],
+      input: "/dev/null", output: directory + "/out", errors: directory + "/err", timeout: 0.3)
     #expect(code == nil)
-    #expect(Date().timeIntervalSince(started) < 10)
+    let background = try #require(
+      Int32(ScenarioRunner.read(directory + "/background").trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(await Self.ends(background), "the step's background process outlived its timeout")
     let quick = try await ScenarioRunner.execute(
       "/bin/sh", arguments: ["-c", "echo hi; exit 7"], environment: [:], input: "/dev/null", output: directory + "/out",
       errors: directory + "/err", timeout: 10)
     #expect(quick == 7)
     #expect(ScenarioRunner.read(directory + "/out") == "hi\n")
+  }
+
+  /// Whether process `pid` is gone (or a zombie) within a minute.
+  private static func ends(_ pid: Int32) async -> Bool {
+    for _ in 0..<600 {
+      let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+        .split(separator: ")").last?.split(separator: " ").first
+      if state == nil || state == "Z" { return true }
+      try? await Task.sleep(for: .milliseconds(100))
+    }
+    return false
   }
 
   @Test func secretsAreRedactedAsTraceDoes() {
