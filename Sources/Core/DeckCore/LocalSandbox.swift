@@ -56,7 +56,7 @@ public struct LocalSandbox: Sendable {
   /// The server program deck starts.
   public func program() throws -> String {
     if let explicit = environment[Self.programVariable], !explicit.isEmpty {
-      guard FileManager.default.isExecutableFile(atPath: explicit) else {
+      guard LocalProcess.isExecutableFile(explicit) else {
         throw DeckError.configuration(
           "\(Self.programVariable)=\(explicit) is not an executable file.",
           hint: "Point it at a deck-sandbox binary, or unset it to use the one installed beside deck.")
@@ -64,11 +64,11 @@ public struct LocalSandbox: Sendable {
       return explicit
     }
     var candidates: [String] = []
-    if let own = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-      candidates.append(own.deletingLastPathComponent().appendingPathComponent("deck-sandbox").path)
+    if let own = LocalProcess.ownExecutable(), let slash = own.lastIndex(of: "/") {
+      candidates.append(own[...slash] + "deck-sandbox")
     }
     candidates += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/deck-sandbox" }
-    guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+    guard let found = candidates.first(where: LocalProcess.isExecutableFile) else {
       throw DeckError(
         .unavailable(status: nil), "Cannot find deck-sandbox, the sandbox server program, beside deck or on PATH.",
         hint: "Install deck with scripts/install (it installs both programs), or set \(Self.programVariable).")

@@ -1,6 +1,12 @@
 import DeckSupport
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a sandbox server that deck started on demand writes about itself once it listens, in
 /// the runtime directory (mode 0600, written atomically): how to reach it, who it is, and
 /// when it stops by itself. deck reads it to reuse the server, and removes it with the server.
@@ -47,13 +53,20 @@ public struct LocalSandboxRecord: Codable, Sendable, Equatable {
 }
 
 /// Names a build of a program by its file: size, modification time and inode. A new build or
-/// install of deck-sandbox changes it, so the server it started before is replaced.
+/// install of deck-sandbox changes it, so the server it started before is replaced. One
+/// `stat`, since every command in the default environment asks (FileManager's attributes cost
+/// about ten times as much).
 public enum ProgramIdentity {
   public static func of(_ path: String) -> String? {
-    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-      let size = attributes[.size] as? NSNumber, let modified = attributes[.modificationDate] as? Date,
-      let inode = attributes[.systemFileNumber] as? NSNumber
-    else { return nil }
-    return "\(size.int64Value)-\(Int64(modified.timeIntervalSince1970 * 1_000_000))-\(inode.uint64Value)"
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+      let modified = info.st_mtimespec
+    #else
+      let modified = info.st_mtim
+    #endif
+    // Wrapping arithmetic: a file's times are input, and an absurd one must not trap.
+    let microseconds = Int64(modified.tv_sec) &* 1_000_000 &+ Int64(modified.tv_nsec) / 1000
+    return "\(info.st_size)-\(microseconds)-\(info.st_ino)"
   }
 }

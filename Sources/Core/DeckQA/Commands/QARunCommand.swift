@@ -126,9 +126,7 @@ struct QARunCommand: DeckCommand {
 
   /// This deck program: the steps run it.
   static func deckProgram() throws -> String {
-    guard let own = Bundle.main.executableURL?.resolvingSymlinksInPath().path,
-      FileManager.default.isExecutableFile(atPath: own)
-    else {
+    guard let own = LocalProcess.ownExecutable(), LocalProcess.isExecutableFile(own) else {
       throw DeckError.failure("Cannot find deck's own program to run the steps with.", hint: "Reinstall deck.")
     }
     return own
