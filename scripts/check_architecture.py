@@ -23,7 +23,7 @@ RULES = {
     "sandbox-client": "a feature's Sandbox target depends on client code (Core, App, Commands, SandboxModule)",
     "core-feature": "a Core or Sources/Sandbox target other than SandboxApp depends on a feature",
     "shared": "a Shared target depends on a Core, Features, Sandbox or App target",
-    "contract": "a contract (API) target depends on anything but the OpenAPIRuntime product",
+    "contract": "a contract (API) target depends on anything but the OpenAPIRuntime and HTTPTypes products",
     "products": "a target other than DeckHTTPTransport, the server's and the tests' depends on "
     "NIO, AsyncHTTPClient, GRDB, Hummingbird, ServiceLifecycle or JWTKit",
     "client-server-target": "the dependency closure of `deck` holds a part of the sandbox server",
@@ -45,6 +45,8 @@ PRODUCT_MODULES = {"GRDB-dynamic": {"GRDB"}, "_NIOFileSystem": {"_NIOFileSystem"
 SERVER_TARGETS = {"SandboxKit", "SandboxApp", "deck-sandbox"}
 CLIENT_TARGETS = {"deck", "SandboxModule"}
 TRANSPORT = "DeckHTTPTransport"  # the one client target that may link NIO and AsyncHTTPClient
+# What generated contract code imports: the OpenAPI runtime and the HTTP types it is built on.
+CONTRACT_PRODUCTS = {"OpenAPIRuntime", "HTTPTypes"}
 
 
 def is_server_product(product):
@@ -234,10 +236,10 @@ def check(package, root, allowed):
             if m.area(name) == "Shared" and m.area(dep) in ("Core", "Features", "Sandbox", "App"):
                 report("shared", f"{name} (Shared) depends on {dep} ({m.path(dep)})")
             if m.is_contract(name):
-                report("contract", f"{name} is a contract; it depends on OpenAPIRuntime only, not on {dep}")
+                report("contract", f"{name} is a contract; it depends on OpenAPIRuntime and HTTPTypes only, not on {dep}")
         for product in m.products(name):
-            if m.is_contract(name) and product != "OpenAPIRuntime":
-                report("contract", f"{name} is a contract; it depends on OpenAPIRuntime only, not on {product}")
+            if m.is_contract(name) and product not in CONTRACT_PRODUCTS:
+                report("contract", f"{name} is a contract; it depends on OpenAPIRuntime and HTTPTypes only, not on {product}")
             exempt = name == TRANSPORT or m.is_server(name) or m.is_test(name) or m.is_contract(name)
             if is_heavy_product(product) and not exempt:
                 report("products", f"{name} depends on {product}; only {TRANSPORT} (the client's HTTP "
