@@ -60,6 +60,13 @@ struct CommandTests {
     #expect(completion.stdout.split(separator: "\n").contains("local"))
     #expect(!completion.stdout.contains("sandbox"))
     #expect(completion.stderr.isEmpty)
+    // One for an argument of a command it names is answered by that command (the end-to-end
+    // completion tests check the values a sandbox gives), one it cannot answer by the root.
+    let keys = await deck.run(
+      ["---completion", "prefs", "set", "--", "positional@1", "4", "3", "deck", "prefs", "set", "notifications", "fol"])
+    #expect(keys.stdout.split(separator: "\n").contains { $0.hasPrefix("followUpReminderDays=") }, "\(keys.stdout)")
+    let unknown = await deck.run(["---completion", "brokerage", "search", "--", "--nope", "3", "0", "deck"])
+    #expect(unknown.status != 0)
   }
 
   @Test("mbti: a submitted answer set gives its type and is kept in this session's state")
