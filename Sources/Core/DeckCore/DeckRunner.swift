@@ -127,15 +127,16 @@ public enum DeckRunner {
   /// (`---completion brokerage search -- positional@0 …`), answered by that command alone, as
   /// a one-shot line is: from the root, argument-parser would build the whole tree first, and
   /// with it every command's configuration and help text (about 3 ms of a 20 ms request). The
-  /// answer is thrown, as argument-parser throws it; a request the command cannot answer
-  /// returns, and the root answers it.
+  /// answer is thrown, as argument-parser throws it, an empty one too (a lookup past its
+  /// budget: asking the root again would ask the backend twice); a request the command cannot
+  /// parse returns, and the root answers it.
   static func answerCompletionInSubtree<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) throws {
     guard isCompletionRequest(arguments), let dashes = arguments.firstIndex(of: "--"), dashes > 1,
       let (command, rest) = deepestCommand(root, Array(arguments[1..<dashes])), rest.isEmpty
     else { return }
     do {
       _ = try command.parseAsRoot(["---completion"] + arguments[dashes...])
-    } catch  where command.exitCode(for: error) == .success && !command.fullMessage(for: error).isEmpty {
+    } catch  where command.exitCode(for: error) == .success {
       throw error
     } catch {
       return
