@@ -337,7 +337,8 @@ let package = Package(
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(
-        name: "QATests", dependencies: ["DeckQA", "DeckSupport"], path: "Tests/QATests", exclude: ["junit.xsd"],
+        name: "QATests", dependencies: ["DeckQA", "DeckCore", "DeckSupport"], path: "Tests/QATests",
+        exclude: ["junit.xsd"],
         swiftSettings: swiftSettings),
       .testTarget(
         name: "ContractCheckTests", dependencies: ["ContractCheck"], path: "Tests/ContractCheckTests",

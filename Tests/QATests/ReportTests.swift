@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 import Testing
 
@@ -174,9 +175,7 @@ import Testing
   /// Whether process `pid` is gone (or a zombie) within a minute.
   private static func ends(_ pid: Int32) async -> Bool {
     for _ in 0..<600 {
-      let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
-        .split(separator: ")").last?.split(separator: " ").first
-      if state == nil || state == "Z" { return true }
+      if !LocalProcess.isAlive(pid) { return true }
       try? await Task.sleep(for: .milliseconds(100))
     }
     return false

@@ -217,7 +217,7 @@ struct Doctor {
           })
       }
     }
-    found.append(try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    found.append(LocalProcess.ownExecutable())
     return found.isEmpty ? [nil] : found
   }
 
