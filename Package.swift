@@ -35,6 +35,8 @@ let contractDocuments = ["openapi.yaml", "openapi-generator-config.yaml"]
 
 let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let sqlKit = Target.Dependency.product(name: "SQLKit", package: "sql-kit")
+let sqliteKit = Target.Dependency.product(name: "SQLiteKit", package: "sqlite-kit")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
 /// A feature is one folder, `Sources/Features/<name>/`, and its tests, `Tests/<name>Tests/`:
@@ -105,7 +107,7 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
       path: "\(feature.folder)/Commands", swiftSettings: swiftSettings),
     .target(
       name: "\(name)Sandbox",
-      dependencies: ["SandboxKit", "DeckSupport", rules, grdb, hummingbird, openAPIRuntime] + contracts
+      dependencies: ["SandboxKit", "DeckSupport", rules, sqlKit, hummingbird, openAPIRuntime] + contracts
         + theirRules + theirSandboxes + feature.sandbox,
       path: "\(feature.folder)/Sandbox", swiftSettings: swiftSettings,
       plugins: feature.hasData ? [.plugin(name: "EmbedData")] : []),
@@ -118,7 +120,7 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
         name: "\(name)Tests",
         dependencies: [
           rules, .target(name: "\(name)Module"), .target(name: "\(name)Sandbox"), "TestSupport", "SandboxApp",
-          "SandboxKit", "deck", "deck-sandbox", grdb, hummingbird, openAPIRuntime, argumentParser,
+          "SandboxKit", "deck", "deck-sandbox", sqlKit, hummingbird, openAPIRuntime, argumentParser,
         ] + contracts + theirRules,
         path: "Tests/\(name)Tests", swiftSettings: swiftSettings))
   }
@@ -150,6 +152,8 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+    .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
     .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
@@ -252,7 +256,7 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, httpTypes, hummingbird, grdb, jwtKit,
+          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, httpTypes, hummingbird, sqlKit, sqliteKit, jwtKit,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
           .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -260,6 +264,7 @@ let package = Package(
           .product(name: "Logging", package: "swift-log"),
           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
           .product(name: "NIOCore", package: "swift-nio"),
+          .product(name: "NIOPosix", package: "swift-nio"),
         ],
         path: "Sources/Sandbox/SandboxKit", swiftSettings: swiftSettings),
       .target(
@@ -326,7 +331,7 @@ let package = Package(
         name: "TestSupport",
         dependencies: [
           "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit", "DeckSupport", "DeckConfig",
-          "BrokerageSandbox", argumentParser, grdb,
+          "BrokerageSandbox", argumentParser, sqlKit,
         ],
         path: "Tests/Support", swiftSettings: swiftSettings),
       .testTarget(
@@ -346,7 +351,7 @@ let package = Package(
       .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageSandbox", grdb, hummingbird,
+          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageSandbox", sqlKit, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
         ],
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),

@@ -5,7 +5,7 @@ import SandboxKit
 
 /// `deck-sandbox db-info --db PATH`: what is in a sandbox database, read only, as JSON (or
 /// `null` when there is no file), for `deck doctor`.
-struct DatabaseInfo: ParsableCommand {
+struct DatabaseInfo: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "db-info", abstract: "Print a sandbox database's size and migrations as JSON, read only.")
 
@@ -18,8 +18,8 @@ struct DatabaseInfo: ParsableCommand {
     var knownMigrations: [String]
   }
 
-  func run() throws {
-    let summary = try SandboxDatabaseFile.inspect(path: db, features: SandboxRegistry.features)
+  func run() async throws {
+    let summary = try await SandboxDatabaseFile.inspect(path: db, features: SandboxRegistry.features)
     let report = summary.map { Report(size: $0.size, appliedMigrations: $0.applied, knownMigrations: $0.known) }
     let data = try DeckJSON.encoder.encode(report)
     FileHandle.standardOutput.write(data + Data("\n".utf8))

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import SQLKit
 import Hummingbird
 import SandboxAdminAPI
 
@@ -18,8 +18,8 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     -> SandboxAdminAPI.Operations.reset.Output
   {
     let features = state.options.features
-    try await state.pool.write { db in try SandboxSeed.reset(db, features: features) }
-    await SandboxSeed.compact(state.pool, vacuum: true)
+    try await state.database.write { db in try await SandboxSeed.reset(db, features: features) }
+    await SandboxSeed.compact(state.database, vacuum: true)
     state.delayMilliseconds = 0
     _ = state.faults.clear()
     return .ok(.init(body: .json(try await currentInfo())))
@@ -28,7 +28,7 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   func seed(_ input: SandboxAdminAPI.Operations.seed.Input) async throws -> SandboxAdminAPI.Operations.seed.Output {
     guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
     let features = state.options.features
-    let generators = features.reduce(into: [String: @Sendable (Database, Int) throws -> Void]()) {
+    let generators = features.reduce(into: [String: SyntheticData]()) {
       $0.merge($1.syntheticData) { first, _ in first }
     }
     let wanted = request.synthetic?.additionalProperties ?? [:]
@@ -41,11 +41,11 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
         return .badRequest(.init(body: .json(.init(error: "\(kind) must be between 0 and \(Self.maximumSeed)"))))
       }
     }
-    try await state.pool.write { db in
-      try SandboxSeed.seedDefaults(db, features: features)
-      for (kind, count) in wanted.sorted(by: { $0.key < $1.key }) { try generators[kind]?(db, count) }
+    try await state.database.write { db in
+      try await SandboxSeed.seedDefaults(db, features: features)
+      for (kind, count) in wanted.sorted(by: { $0.key < $1.key }) { try await generators[kind]?(db, count) }
     }
-    if wanted.values.reduce(0, +) >= 10_000 { await SandboxSeed.compact(state.pool, vacuum: false) }
+    if wanted.values.reduce(0, +) >= 10_000 { await SandboxSeed.compact(state.database, vacuum: false) }
     return .ok(.init(body: .json(try await currentInfo())))
   }
 
@@ -148,10 +148,10 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
 
   private func currentInfo() async throws -> SandboxAdminAPI.Components.Schemas.Info {
     let state = self.state
-    let counts = try await state.pool.read { db in
-      var counts = ["users": try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0]
+    let counts = try await state.database.read { db in
+      var counts = ["users": try await db.fetchValue(Int.self, "SELECT count(*) FROM users") ?? 0]
       for feature in state.options.features {
-        counts.merge(try feature.counts(db)) { first, _ in first }
+        counts.merge(try await feature.counts(db)) { first, _ in first }
       }
       return counts
     }

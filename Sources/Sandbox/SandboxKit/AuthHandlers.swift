@@ -3,7 +3,7 @@ import Crypto
 import DeckSupport
 import ExtrasBase64
 import Foundation
-import GRDB
+internal import SQLKit
 import Hummingbird
 import OpenAPIRuntime
 
@@ -31,15 +31,15 @@ struct AuthHandlers: AuthAPI.APIProtocol {
     let metadata = try UserMetadata.encode(request.data?.additionalProperties ?? .init())
     let hash = await Passwords.hash(request.password)
     let state = self.state
-    let session = try await state.pool.write { db in
-      guard try UserRecord.fetch(db, email: email) == nil else { throw GoTrueError.userAlreadyExists }
+    let session = try await state.database.write { db in
+      guard try await UserRecord.fetch(db, email: email) == nil else { throw GoTrueError.userAlreadyExists }
       let user = UserRecord(
         id: UUID().uuidString.lowercased(), email: email, passwordHash: hash, createdAt: Timestamps.now(),
         userMetadata: metadata)
-      try user.insert(db)
-      try NewUserHooks(features: state.options.features).run(
+      try await user.insert(db)
+      try await NewUserHooks(features: state.options.features).run(
         db, user: NewUser(id: user.id, email: user.email, metadata: UserMetadata.strings(user.metadata)))
-      return try Sessions.start(db, for: user, state: state)
+      return try await Sessions.start(db, for: user, state: state)
     }.signed(by: state.signer)
     return .ok(.init(body: .json(session)))
   }
@@ -52,10 +52,10 @@ struct AuthHandlers: AuthAPI.APIProtocol {
       guard let email = request.email.map(EmailAddress.normalize), !email.isEmpty else {
         throw GoTrueError.validationFailed("missing email or phone")
       }
-      guard let user = try await state.pool.read({ try UserRecord.fetch($0, email: email) }),
+      guard let user = try await state.database.read({ try await UserRecord.fetch($0, email: email) }),
         await Passwords.verify(request.password ?? "", hash: user.passwordHash)
       else { throw GoTrueError.invalidCredentials }
-      let session = try await state.pool.write { db in try Sessions.start(db, for: user, state: state) }
+      let session = try await state.database.write { db in try await Sessions.start(db, for: user, state: state) }
         .signed(by: state.signer)
       return .ok(.init(body: .json(session)))
 
@@ -63,7 +63,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
       guard let token = request.refresh_token, !token.isEmpty else {
         throw GoTrueError.validationFailed("refresh_token required")
       }
-      let session = try await state.pool.write { db in try Sessions.refresh(db, token: token, state: state) }
+      let session = try await state.database.write { db in try await Sessions.refresh(db, token: token, state: state) }
         .signed(by: state.signer)
       return .ok(.init(body: .json(session)))
     }
@@ -96,15 +96,13 @@ struct AuthHandlers: AuthAPI.APIProtocol {
     }
     let passwordHash = newHash
     let changes = update.data?.additionalProperties
-    let user = try await state.pool.write { db in
+    let user = try await state.database.write { db in
       // Re-read inside the write: another request may have changed the metadata meanwhile.
-      guard var user = try UserRecord.fetch(db, id: current.id) else { throw GoTrueError.userNotFound }
+      guard var user = try await UserRecord.fetch(db, id: current.id) else { throw GoTrueError.userNotFound }
       if let changes { user.userMetadata = try UserMetadata.encode(UserMetadata.merge(changes, into: user.metadata)) }
       if let passwordHash { user.passwordHash = passwordHash }
       user.updatedAt = Timestamps.now()
-      try db.execute(
-        sql: "UPDATE users SET user_metadata = ?, password_hash = ?, updated_at = ? WHERE id = ?",
-        arguments: [user.userMetadata, user.passwordHash, user.updatedAt, user.id])
+      try await db.execute("UPDATE users SET user_metadata = ?, password_hash = ?, updated_at = ? WHERE id = ?", [user.userMetadata, user.passwordHash, user.updatedAt, user.id])
       return user
     }
     return .ok(.init(body: .json(user.api)))
@@ -113,15 +111,14 @@ struct AuthHandlers: AuthAPI.APIProtocol {
   func logout(_ input: AuthAPI.Operations.logout.Input) async throws -> AuthAPI.Operations.logout.Output {
     let user = try await state.authenticate().get()
     let scope = input.query.scope ?? .global
-    try await state.pool.write { db in
+    try await state.database.write { db in
       switch scope {
       case .global:
-        try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ?", arguments: [user.id])
+        try await db.execute("DELETE FROM auth_sessions WHERE user_id = ?", [user.id])
       case .local:
-        try db.execute(sql: "DELETE FROM auth_sessions WHERE id = ?", arguments: [user.sessionID])
+        try await db.execute("DELETE FROM auth_sessions WHERE id = ?", [user.sessionID])
       case .others:
-        try db.execute(
-          sql: "DELETE FROM auth_sessions WHERE user_id = ? AND id <> ?", arguments: [user.id, user.sessionID])
+        try await db.execute("DELETE FROM auth_sessions WHERE user_id = ? AND id <> ?", [user.id, user.sessionID])
       }
     }
     return .noContent(.init())
@@ -131,7 +128,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
   private func signedInUser() async throws -> UserRecord {
     let state = self.state
     let authenticated = try await state.authenticate().get()
-    guard let user = try await state.pool.read({ try UserRecord.fetch($0, id: authenticated.id) }) else {
+    guard let user = try await state.database.read({ try await UserRecord.fetch($0, id: authenticated.id) }) else {
       throw GoTrueError.userNotFound
     }
     return user
@@ -157,53 +154,49 @@ package enum Sessions {
 
   /// Starts a session for `user` (a sign-up or a password sign-in): records the sign-in and
   /// returns its first tokens.
-  static func start(_ db: Database, for user: UserRecord, state: SandboxState) throws -> Pending {
+  static func start(_ db: any SQLDatabase, for user: UserRecord, state: SandboxState) async throws -> Pending {
     let sessionID = UUID().uuidString.lowercased()
     let now = Timestamps.now()
-    try db.execute(
-      sql: "INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES (?, ?, ?, ?)",
-      arguments: [sessionID, user.id, now, Timestamps.unixNow()])
-    try db.execute(sql: "UPDATE users SET last_sign_in_at = ? WHERE id = ?", arguments: [now, user.id])
+    try await db.execute("INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES (?, ?, ?, ?)", [sessionID, user.id, now, Timestamps.unixNow()])
+    try await db.execute("UPDATE users SET last_sign_in_at = ? WHERE id = ?", [now, user.id])
     var user = user
     user.lastSignInAt = now
-    return try issue(db, for: user, sessionID: sessionID, state: state)
+    return try await issue(db, for: user, sessionID: sessionID, state: state)
   }
 
   /// Uses up `token` and returns the next tokens of its session.
-  static func refresh(_ db: Database, token: String, state: SandboxState) throws -> Pending {
+  static func refresh(_ db: any SQLDatabase, token: String, state: SandboxState) async throws -> Pending {
     guard
-      let row = try Row.fetchOne(
-        db, sql: "SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", arguments: [token]),
-      let sessionID = row["session_id"] as String?,
-      let user = try UserRecord.fetch(db, id: row["user_id"])
+      let row = try await db.fetchOne("SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", [token]),
+      let sessionID = try row["session_id"] as String?,
+      let user = try await UserRecord.fetch(db, id: try row["user_id"])
     else { throw GoTrueError.refreshTokenNotFound }
-    guard row["revoked"] as Int == 0 else { throw GoTrueError.refreshTokenAlreadyUsed }
-    try db.execute(sql: "UPDATE refresh_tokens SET revoked = 1 WHERE token = ?", arguments: [token])
-    return try issue(db, for: user, sessionID: sessionID, state: state)
+    // Used once: of two refreshes racing with one token (on any instance), one marks it.
+    let marked = try await db.fetchOne(
+      "UPDATE refresh_tokens SET revoked = 1 WHERE token = ? AND revoked = 0 RETURNING token", [token])
+    guard marked != nil else { throw GoTrueError.refreshTokenAlreadyUsed }
+    return try await issue(db, for: user, sessionID: sessionID, state: state)
   }
 
   /// Whether the session `id` of user `userID` is still live.
-  static func exists(_ db: Database, id: String, userID: String) throws -> Bool {
-    try Bool.fetchOne(
-      db, sql: "SELECT EXISTS (SELECT 1 FROM auth_sessions WHERE id = ? AND user_id = ?)", arguments: [id, userID])
-      ?? false
+  static func exists(_ db: any SQLDatabase, id: String, userID: String) async throws -> Bool {
+    try await db.fetchOne("SELECT 1 FROM auth_sessions WHERE id = ? AND user_id = ?", [id, userID]) != nil
   }
 
   /// The claims of an access token of `sessionID` for `user`, and a new stored refresh token.
-  private static func issue(_ db: Database, for user: UserRecord, sessionID: String, state: SandboxState) throws
+  private static func issue(
+    _ db: any SQLDatabase, for user: UserRecord, sessionID: String, state: SandboxState
+  ) async throws
     -> Pending
   {
     let now = Timestamps.unixNow()
     let ttl = state.options.accessTokenTTL
-    let signedInAt = try Int.fetchOne(
-      db, sql: "SELECT signed_in_at FROM auth_sessions WHERE id = ?", arguments: [sessionID])
+    let signedInAt = try await db.fetchValue(Int.self, "SELECT signed_in_at FROM auth_sessions WHERE id = ?", [sessionID])
     let claims = AccessTokenClaims(
       userID: user.id, email: user.email, sessionID: sessionID, userMetadata: user.metadata, issuedAt: now, ttl: ttl,
       signedInAt: signedInAt)
     let refreshToken = newRefreshToken()
-    try db.execute(
-      sql: "INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id) VALUES (?, ?, 0, ?, ?)",
-      arguments: [refreshToken, user.id, Timestamps.now(), sessionID])
+    try await db.execute("INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id) VALUES (?, ?, 0, ?, ?)", [refreshToken, user.id, Timestamps.now(), sessionID])
     return Pending(claims: claims, refreshToken: refreshToken, user: user, ttl: ttl)
   }
 

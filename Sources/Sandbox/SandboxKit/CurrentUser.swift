@@ -1,4 +1,3 @@
-import GRDB
 
 /// The user an access token was issued to, and the session it belongs to.
 package struct AuthenticatedUser: Sendable, Equatable {
@@ -21,9 +20,9 @@ extension SandboxState {
     case .failure(let failure): return .failure(.badJWT(failure))
     case .success(let valid): claims = valid
     }
-    return try await pool.read { db in
-      guard let user = try UserRecord.fetch(db, id: claims.sub) else { return .failure(.userNotFound) }
-      guard try Sessions.exists(db, id: claims.session_id, userID: user.id) else { return .failure(.sessionNotFound) }
+    return try await database.read { db in
+      guard let user = try await UserRecord.fetch(db, id: claims.sub) else { return .failure(.userNotFound) }
+      guard try await Sessions.exists(db, id: claims.session_id, userID: user.id) else { return .failure(.sessionNotFound) }
       return .success(
         AuthenticatedUser(
           id: user.id, email: user.email, createdAt: user.createdAt, sessionID: claims.session_id,

@@ -1,5 +1,8 @@
 import Foundation
-import GRDB
+import Logging
+import NIOPosix
+internal import SQLKit
+import SQLiteKit
 
 /// What `deck doctor` reports about a sandbox database: read without opening it for writing,
 /// so looking never creates, migrates or seeds it.
@@ -14,17 +17,29 @@ public enum SandboxDatabaseFile {
   }
 
   /// The summary of the database at `path`, or nil when there is no file there.
-  package static func inspect(path: String, features: [any SandboxFeature.Type]) throws -> Summary? {
+  package static func inspect(path: String, features: [any SandboxFeature.Type]) async throws -> Summary? {
     guard let size = fileSize(path) else { return nil }
-    var configuration = Configuration()
-    configuration.readonly = true
-    configuration.busyMode = .timeout(2)
-    configuration.label = "deck-sandbox-inspect"
-    let queue = try DatabaseQueue(path: path, configuration: configuration)
-    defer { try? queue.close() }
-    let migrator = SandboxDatabase.migrator(features)
-    let known = migrator.migrations
-    let recorded = try queue.read { db in try migrator.appliedIdentifiers(db) }
+    var logger = Logger(label: "deck-sandbox.inspect")
+    logger.logLevel = .error
+    var components = URLComponents()
+    components.scheme = "file"
+    components.path = path
+    components.queryItems = [URLQueryItem(name: "mode", value: "ro")]
+    let connection = try await SQLiteConnection.open(
+      storage: .file(path: components.string ?? path), threadPool: .singleton, logger: logger,
+      on: MultiThreadedEventLoopGroup.singleton.any()
+    ).get()
+    let recorded: Set<String>
+    do {
+      let db = connection.sql(queryLogLevel: nil)
+      try await db.execute("PRAGMA busy_timeout = 2000")
+      recorded = try await SchemaMigrations.applied(db)
+      try? await connection.close().get()
+    } catch {
+      try? await connection.close().get()
+      throw error
+    }
+    let known = SchemaMigrations.all(features).identifiers
     let applied = known.filter(recorded.contains) + recorded.subtracting(known).sorted()
     return Summary(size: size + (fileSize(path + "-wal") ?? 0), applied: applied, known: known)
   }

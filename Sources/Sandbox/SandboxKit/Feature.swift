@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import SQLKit
 import Hummingbird
 import OpenAPIRuntime
 
@@ -17,36 +17,40 @@ package protocol SandboxFeature: SendableMetatype {
   /// Appends the feature's schema migrations. Append only: a migration that has shipped is
   /// never edited, and its identifier never changes. Migrations run in registry order, after
   /// the core's (`meta`, `users`, sessions).
-  static func registerMigrations(in migrator: inout DatabaseMigrator)
+  static func registerMigrations(in migrations: inout SchemaMigrations)
 
   /// Inserts whatever default data of the feature is missing (a fresh database, a reset,
   /// `deck sandbox seed`); rows that exist are kept. Runs after the core seed (the JWT secret
   /// and the demo owner) and after the features registered before it.
-  static func seed(_ db: Database, sandbox: SeedContext) throws
+  static func seed(_ db: any SQLDatabase, sandbox: SeedContext) async throws
 
   /// What a new user gets, like the backend's triggers on `auth.users` (signup, and users
   /// that seeds create).
-  static func userCreated(_ user: NewUser, in db: Database) throws
+  static func userCreated(_ user: NewUser, in db: any SQLDatabase) async throws
 
   /// Registers the feature's contract routes, its operator routes (under
   /// `/__sandbox/v1/<name>`) and any pages it serves.
   static func registerRoutes(on routes: SandboxRoutes) throws
 
   /// Row counts for `deck sandbox status`, e.g. `["brokerages": 250]`.
-  static func counts(_ db: Database) throws -> [String: Int]
+  static func counts(_ db: any SQLDatabase) async throws -> [String: Int]
 
   /// Generators of synthetic data for benchmarks, by kind (`deck sandbox seed --brokerages N`
   /// asks for the kind `brokerages`). Each adds that many rows, continuing its sequence.
-  static var syntheticData: [String: @Sendable (Database, Int) throws -> Void] { get }
+  static var syntheticData: [String: SyntheticData] { get }
 }
 
 extension SandboxFeature {
-  package static func registerMigrations(in migrator: inout DatabaseMigrator) {}
-  package static func seed(_ db: Database, sandbox: SeedContext) throws {}
-  package static func userCreated(_ user: NewUser, in db: Database) throws {}
-  package static func counts(_ db: Database) throws -> [String: Int] { [:] }
-  package static var syntheticData: [String: @Sendable (Database, Int) throws -> Void] { [:] }
+  package static func registerMigrations(in migrations: inout SchemaMigrations) {}
+  package static func seed(_ db: any SQLDatabase, sandbox: SeedContext) async throws {}
+  package static func userCreated(_ user: NewUser, in db: any SQLDatabase) async throws {}
+  package static func counts(_ db: any SQLDatabase) async throws -> [String: Int] { [:] }
+  package static var syntheticData: [String: SyntheticData] { [:] }
 }
+
+/// Adds that many rows of one kind of synthetic data, continuing its sequence.
+package typealias SyntheticData = @Sendable (any SQLDatabase, Int) async throws -> Void
+
 
 /// A user that was just created.
 package struct NewUser: Sendable, Equatable {
@@ -71,14 +75,14 @@ package struct SeedContext: Sendable {
   /// user's id either way. Metadata values are strings (`{"role": "athlete"}`).
   @discardableResult
   package func createUser(
-    _ db: Database, id: String, email: String, passwordHash: String, metadata: [String: String] = [:]
-  ) throws -> String {
-    if let existing = try UserRecord.fetch(db, email: email) { return existing.id }
+    _ db: any SQLDatabase, id: String, email: String, passwordHash: String, metadata: [String: String] = [:]
+  ) async throws -> String {
+    if let existing = try await UserRecord.fetch(db, email: email) { return existing.id }
     let user = UserRecord(
       id: id, email: email, passwordHash: passwordHash, createdAt: Timestamps.now(),
       userMetadata: try UserMetadata.encode(OpenAPIObjectContainer(unvalidatedValue: metadata)))
-    try user.insert(db)
-    try NewUserHooks(features: features).run(db, user: NewUser(id: id, email: email, metadata: metadata))
+    try await user.insert(db)
+    try await NewUserHooks(features: features).run(db, user: NewUser(id: id, email: email, metadata: metadata))
     return id
   }
 }
@@ -87,8 +91,8 @@ package struct SeedContext: Sendable {
 struct NewUserHooks {
   let features: [any SandboxFeature.Type]
 
-  func run(_ db: Database, user: NewUser) throws {
-    for feature in features { try feature.userCreated(user, in: db) }
+  func run(_ db: any SQLDatabase, user: NewUser) async throws {
+    for feature in features { try await feature.userCreated(user, in: db) }
   }
 }
 

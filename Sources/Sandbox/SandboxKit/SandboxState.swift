@@ -1,11 +1,10 @@
 import Foundation
-import GRDB
 import Synchronization
 
 /// Everything the handlers share: the database, the options, the admin token, and the
 /// in-memory response delay and fault rules.
 package final class SandboxState: Sendable {
-  package let pool: DatabasePool
+  package let database: SandboxDatabase
   package let options: SandboxOptions
   /// The operator endpoints' bearer token (stored in the database; kept by a reset).
   let adminToken: String
@@ -23,8 +22,8 @@ package final class SandboxState: Sendable {
   private let delay = Mutex<Int>(0)
   private let listeningPort = Mutex<Int?>(nil)
 
-  private init(pool: DatabasePool, options: SandboxOptions, adminToken: String, signer: JWTSigner) async throws {
-    self.pool = pool
+  private init(database: SandboxDatabase, options: SandboxOptions, adminToken: String, signer: JWTSigner) async throws {
+    self.database = database
     self.options = options
     self.adminToken = adminToken
     self.signer = signer
@@ -34,18 +33,18 @@ package final class SandboxState: Sendable {
 
   /// Opens the database, migrates it and seeds it when empty. Cheap on an existing database.
   static func open(_ options: SandboxOptions) async throws -> SandboxState {
-    let pool = try SandboxDatabase.open(path: options.databasePath, features: options.features)
-    try SandboxSeed.seedIfEmpty(pool, features: options.features)
-    let token = try SandboxSeed.ensureAdminToken(pool)
-    guard let secret = try jwtSecret(pool) else { throw SandboxStateError.missingSecret }
-    return try await SandboxState(
-      pool: pool, options: options, adminToken: token, signer: await JWTSigner(secret: secret))
-  }
-
-  /// The JWT secret, read on the calling thread (GRDB's async read would hand the work to a
-  /// reader queue's thread and back, at every start of the embedded sandbox).
-  private static func jwtSecret(_ pool: DatabasePool) throws -> [UInt8]? {
-    try pool.read { try SandboxMeta.value($0, SandboxSeed.jwtSecretKey) }.flatMap(Hex.decode)
+    let database = try await SandboxDatabase.open(path: options.databasePath, features: options.features)
+    do {
+      try await SandboxSeed.seedIfEmpty(database, features: options.features)
+      let token = try await SandboxSeed.ensureAdminToken(database)
+      let secret = try await database.read { try await SandboxMeta.value($0, SandboxSeed.jwtSecretKey) }
+      guard let secret = secret.flatMap(Hex.decode) else { throw SandboxStateError.missingSecret }
+      return try await SandboxState(
+        database: database, options: options, adminToken: token, signer: await JWTSigner(secret: secret))
+    } catch {
+      await database.close()
+      throw error
+    }
   }
 
   /// How long every non-admin response is delayed, in milliseconds.

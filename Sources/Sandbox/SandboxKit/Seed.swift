@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GRDB
+package import SQLKit
 
 /// Default data of a fresh sandbox, resets and synthetic data for benchmarks.
 package enum SandboxSeed {
@@ -18,67 +18,56 @@ package enum SandboxSeed {
   /// reset keeps it, so that the clients that stored it keep working.
   static let adminTokenKey = "admin_token"
   /// Seeds the defaults unless the database was seeded already. One read when it was.
-  static func seedIfEmpty(_ pool: DatabasePool, features: [any SandboxFeature.Type]) throws {
-    if try pool.read(isSeeded) { return }
-    try pool.write { db in
-      if try !isSeeded(db) { try seedDefaults(db, features: features) }
+  static func seedIfEmpty(_ database: SandboxDatabase, features: [any SandboxFeature.Type]) async throws {
+    if try await database.read(isSeeded) { return }
+    try await database.write { db in
+      if try await !isSeeded(db) { try await seedDefaults(db, features: features) }
     }
   }
 
-  static func isSeeded(_ db: Database) throws -> Bool {
-    try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM meta WHERE key = ?)", arguments: [jwtSecretKey])
-      ?? false
+  @Sendable static func isSeeded(_ db: any SQLDatabase) async throws -> Bool {
+    try await SandboxMeta.value(db, jwtSecretKey) != nil
   }
 
   /// Inserts whatever default data is missing: the JWT secret, the demo account, then each
   /// feature's defaults, in registry order. Existing rows are kept.
-  static func seedDefaults(_ db: Database, features: [any SandboxFeature.Type]) throws {
+  static func seedDefaults(_ db: any SQLDatabase, features: [any SandboxFeature.Type]) async throws {
     let context = SeedContext(features: features)
-    try context.createUser(db, id: demoUserID, email: demoEmail, passwordHash: demoPasswordHash)
-    for feature in features { try feature.seed(db, sandbox: context) }
-    try db.execute(
-      sql: "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
-      arguments: [jwtSecretKey, newSecret()])
+    try await context.createUser(db, id: demoUserID, email: demoEmail, passwordHash: demoPasswordHash)
+    for feature in features { try await feature.seed(db, sandbox: context) }
+    try await SandboxMeta.insertIfMissing(db, jwtSecretKey, newSecret())
   }
 
   /// Drops all data (every table, including feature tables) and seeds the defaults again.
   /// The JWT secret and the admin token are kept, so the anon key and the operator clients
   /// stay valid; every session is gone, so every outstanding access and refresh token stops working.
-  static func reset(_ db: Database, features: [any SandboxFeature.Type]) throws {
-    let jwtSecret = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [jwtSecretKey])
-    let adminToken = try String.fetchOne(
-      db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [adminTokenKey])
-    try SandboxDatabase.deleteAllData(db)
-    if let jwtSecret {
-      try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [jwtSecretKey, jwtSecret])
-    }
-    if let adminToken {
-      try db.execute(
-        sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [adminTokenKey, adminToken])
-    }
-    try seedDefaults(db, features: features)
+  static func reset(_ db: any SQLDatabase, features: [any SandboxFeature.Type]) async throws {
+    let jwtSecret = try await SandboxMeta.value(db, jwtSecretKey)
+    let adminToken = try await SandboxMeta.value(db, adminTokenKey)
+    try await SandboxDatabase.deleteAllData(db)
+    if let jwtSecret { try await SandboxMeta.set(db, jwtSecretKey, jwtSecret) }
+    if let adminToken { try await SandboxMeta.set(db, adminTokenKey, adminToken) }
+    try await seedDefaults(db, features: features)
   }
 
   /// The database's admin token, made (random, 256 bits) the first time.
-  static func ensureAdminToken(_ pool: DatabasePool) throws -> String {
-    let read = { (db: Database) in
-      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [adminTokenKey])
-    }
-    if let token = try pool.read(read) { return token }
-    return try pool.write { db in
-      try db.execute(
-        sql: "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", arguments: [adminTokenKey, newSecret()])
-      guard let token = try read(db) else { throw SandboxStateError.missingAdminToken }
+  static func ensureAdminToken(_ database: SandboxDatabase) async throws -> String {
+    if let token = try await database.read({ try await SandboxMeta.value($0, adminTokenKey) }) { return token }
+    return try await database.write { db in
+      try await SandboxMeta.insertIfMissing(db, adminTokenKey, newSecret())
+      guard let token = try await SandboxMeta.value(db, adminTokenKey) else {
+        throw SandboxStateError.missingAdminToken
+      }
       return token
     }
   }
 
   /// After a reset or a large seed: fold the WAL into the database and truncate it, and with
   /// `vacuum`, give the space of deleted rows back. Best effort (other processes may be reading).
-  static func compact(_ pool: DatabasePool, vacuum: Bool) async {
-    try? await pool.writeWithoutTransaction { db in
-      if vacuum { try db.execute(sql: "VACUUM") }
-      try db.checkpoint(.truncate)
+  static func compact(_ database: SandboxDatabase, vacuum: Bool) async {
+    try? await database.writeWithoutTransaction { db in
+      if vacuum { try await db.execute("VACUUM") }
+      try await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
   }
 
@@ -90,16 +79,23 @@ package enum SandboxSeed {
 
 /// The `meta` table: the sandbox's own settings (secrets, counters), one text value per key.
 package enum SandboxMeta {
-  package static func value(_ db: Database, _ key: String) throws -> String? {
-    try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+  package static func value(_ db: any SQLDatabase, _ key: String) async throws -> String? {
+    try await db.fetchValue(String.self, "SELECT value FROM meta WHERE key = ?", [key])
   }
 
-  package static func int(_ db: Database, _ key: String) throws -> Int? {
-    try value(db, key).flatMap { Int($0) }
+  package static func int(_ db: any SQLDatabase, _ key: String) async throws -> Int? {
+    try await value(db, key).flatMap { Int($0) }
   }
 
-  package static func set(_ db: Database, _ key: String, _ value: String) throws {
-    try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+  package static func set(_ db: any SQLDatabase, _ key: String, _ value: String) async throws {
+    try await db.execute(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      [key, value])
+  }
+
+  /// Sets `key` unless it has a value already.
+  static func insertIfMissing(_ db: any SQLDatabase, _ key: String, _ value: String) async throws {
+    try await db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", [key, value])
   }
 }
 

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import SQLKit
 import HummingbirdBcrypt
 import OpenAPIRuntime
 
@@ -24,26 +24,24 @@ package struct UserRecord: Sendable, Equatable {
     self.userMetadata = userMetadata
   }
 
-  init(row: Row) {
+  init(row: any SQLRow) throws {
     self.init(
-      id: row["id"], email: row["email"], passwordHash: row["password_hash"], createdAt: row["created_at"],
-      userMetadata: row["user_metadata"])
-    self.updatedAt = row["updated_at"]
-    self.lastSignInAt = row["last_sign_in_at"]
+      id: try row["id"], email: try row["email"], passwordHash: try row["password_hash"],
+      createdAt: try row["created_at"], userMetadata: try row["user_metadata"])
+    self.updatedAt = try row["updated_at"]
+    self.lastSignInAt = try row["last_sign_in_at"]
   }
 
-  package static func fetch(_ db: Database, id: String) throws -> UserRecord? {
-    try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(UserRecord.init(row:))
+  package static func fetch(_ db: any SQLDatabase, id: String) async throws -> UserRecord? {
+    try await db.fetchOne("SELECT * FROM users WHERE id = ?", [id]).map(UserRecord.init(row:))
   }
 
-  package static func fetch(_ db: Database, email: String) throws -> UserRecord? {
-    try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ?", arguments: [email]).map(UserRecord.init(row:))
+  package static func fetch(_ db: any SQLDatabase, email: String) async throws -> UserRecord? {
+    try await db.fetchOne("SELECT * FROM users WHERE email = ?", [email]).map(UserRecord.init(row:))
   }
 
-  func insert(_ db: Database) throws {
-    try db.execute(
-      sql: "INSERT INTO users (id, email, password_hash, created_at, user_metadata) VALUES (?, ?, ?, ?, ?)",
-      arguments: [id, email, passwordHash, createdAt, userMetadata])
+  func insert(_ db: any SQLDatabase) async throws {
+    try await db.execute("INSERT INTO users (id, email, password_hash, created_at, user_metadata) VALUES (?, ?, ?, ?, ?)", [id, email, passwordHash, createdAt, userMetadata])
   }
 
   /// The string values of `user_metadata` (e.g. `role`).
@@ -58,10 +56,10 @@ package struct UserRecord: Sendable, Equatable {
 /// The auth tables' later columns: GoTrue's user fields and sessions. (`users` and
 /// `refresh_tokens` themselves are in the "v1-auth" migration.)
 enum AuthSchema {
-  static func register(in migrator: inout DatabaseMigrator) {
-    migrator.registerMigration("v2-auth-gotrue") { db in
-      try db.execute(
-        sql: """
+  static func register(in migrations: inout SchemaMigrations) {
+    migrations.add(
+      "v2-auth-gotrue",
+      script: """
           ALTER TABLE users ADD COLUMN user_metadata TEXT NOT NULL DEFAULT '{}';
           ALTER TABLE users ADD COLUMN updated_at TEXT;
           ALTER TABLE users ADD COLUMN last_sign_in_at TEXT;
@@ -78,7 +76,6 @@ enum AuthSchema {
           ALTER TABLE refresh_tokens ADD COLUMN session_id TEXT REFERENCES auth_sessions(id) ON DELETE CASCADE;
           CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
           """)
-    }
   }
 }
 
