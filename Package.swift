@@ -5,7 +5,7 @@
 //   Sources/Shared     config, auth tokens, networking (middleware) and the HTTP transport
 //   Sources/Contracts  OpenAPI documents; client and sandbox server are generated from them
 //   Sources/Features   one folder per product feature: pure spec logic + thin commands
-//   Sources/Sandbox    the sandbox server program `deck-sandbox` (Hummingbird + GRDB), and the
+//   Sources/Sandbox    the sandbox server program `deck-sandbox` (Hummingbird + SQLKit on SQLite), and the
 //                      `deck sandbox` commands that drive it
 //   Sources/deck       the program: registers the modules and runs a line, the REPL or a script
 import Foundation
@@ -34,7 +34,6 @@ let contractDocuments = ["openapi.yaml", "openapi-generator-config.yaml"]
 }
 
 let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
-let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let sqlKit = Target.Dependency.product(name: "SQLKit", package: "sql-kit")
 let sqliteKit = Target.Dependency.product(name: "SQLiteKit", package: "sqlite-kit")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
@@ -151,9 +150,9 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
     .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+    .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
     .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
@@ -161,7 +160,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
-    // MARK: Shared modules (no NIO, no GRDB)
+    // MARK: Shared modules (no NIO, no SQL)
     .target(name: "DeckSupport", path: "Sources/Shared/DeckSupport", swiftSettings: swiftSettings),
     .target(
       name: "DeckConfig",
@@ -257,6 +256,8 @@ let package = Package(
         name: "SandboxKit",
         dependencies: [
           "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, httpTypes, hummingbird, sqlKit, sqliteKit, jwtKit,
+          .product(name: "PostgresKit", package: "postgres-kit"),
+          .product(name: "NIOSSL", package: "swift-nio-ssl"),
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
           .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),

@@ -25,9 +25,9 @@ RULES = {
     "shared": "a Shared target depends on a Core, Features, Sandbox or App target",
     "contract": "a contract (API) target depends on anything but the OpenAPIRuntime and HTTPTypes products",
     "products": "a target other than DeckHTTPTransport, the server's and the tests' depends on "
-    "NIO, AsyncHTTPClient, GRDB, Hummingbird, ServiceLifecycle or JWTKit",
+    "NIO, AsyncHTTPClient, SQLKit and its drivers, Hummingbird, ServiceLifecycle or JWTKit",
     "client-server-target": "the dependency closure of `deck` holds a part of the sandbox server",
-    "client-server-product": "the dependency closure of `deck` holds a server product (GRDB, Hummingbird, ...)",
+    "client-server-product": "the dependency closure of `deck` holds a server product (SQLKit, Hummingbird, ...)",
     "undeclared-import": "a target imports a module it does not declare",
     "cross-feature": "a target of one feature depends on another's, and docs/ARCHITECTURE.md does not list it",
     "edge-list": "docs/ARCHITECTURE.md lists a cross-feature edge the manifest does not have",
@@ -41,7 +41,7 @@ SYSTEM_MODULES = {
 }
 # Package products whose modules are not the one module named like the product (read from
 # .build/checkouts/*/Package.swift): every other product vends the module of its name.
-PRODUCT_MODULES = {"GRDB-dynamic": {"GRDB"}, "_NIOFileSystem": {"_NIOFileSystem", "NIOFileSystem"}}
+PRODUCT_MODULES = {"_NIOFileSystem": {"_NIOFileSystem", "NIOFileSystem"}}
 SERVER_TARGETS = {"SandboxKit", "SandboxApp", "deck-sandbox"}
 CLIENT_TARGETS = {"deck", "SandboxModule"}
 TRANSPORT = "DeckHTTPTransport"  # the one client target that may link NIO and AsyncHTTPClient
@@ -50,7 +50,7 @@ CONTRACT_PRODUCTS = {"OpenAPIRuntime", "HTTPTypes"}
 
 
 def is_server_product(product):
-    return product.startswith(("Hummingbird", "OpenAPIHummingbird", "GRDB")) or product in {
+    return product.startswith(("Hummingbird", "OpenAPIHummingbird", "SQL", "Postgres")) or product in {
         "ServiceLifecycle", "UnixSignals", "JWTKit"}
 
 
@@ -243,7 +243,7 @@ def check(package, root, allowed):
             exempt = name == TRANSPORT or m.is_server(name) or m.is_test(name) or m.is_contract(name)
             if is_heavy_product(product) and not exempt:
                 report("products", f"{name} depends on {product}; only {TRANSPORT} (the client's HTTP "
-                       "transport) and the sandbox server link NIO, AsyncHTTPClient, GRDB and Hummingbird")
+                       "transport) and the sandbox server link NIO, AsyncHTTPClient, SQLKit and Hummingbird")
         for module in sorted(imports(m, name, root) - m.declared_modules(name)):
             report("undeclared-import", f"{name} imports {module} but does not declare it; add it to the "
                    "target's dependencies in Package.swift")
@@ -272,7 +272,7 @@ def self_test():
         target("AAPI", f"{a}/API/AAPI", products=["OpenAPIRuntime"]),
         target("CQR", f"{a}/CQR", kind="system-target"),
         target("ACommands", f"{a}/Commands", "DeckCore", "ARules", "AAPI", "CQR", products=["ArgumentParser"]),
-        target("ASandbox", f"{a}/Sandbox", "SandboxKit", "ARules", "AAPI", products=["GRDB-dynamic"]),
+        target("ASandbox", f"{a}/Sandbox", "SandboxKit", "ARules", "AAPI", products=["SQLKit"]),
         target("BRules", f"{b}/Rules", "ARules"),
         target("BCommands", f"{b}/Commands", "DeckCore", "BRules"),
         target("BSandbox", f"{b}/Sandbox", "SandboxKit", "BRules", "ASandbox"),
@@ -285,7 +285,7 @@ def self_test():
         target("SandboxModule", "Sources/Sandbox/SandboxModule", "DeckCore"),
         target("DeckApp", "Sources/App", "DeckCore", "DeckREPL", "SandboxModule", "ACommands", "BCommands"),
         target("deck", "Sources/deck", "DeckApp", "DeckLive", kind="executable"),
-        target("ATests", "Tests/ATests", "ACommands", "ASandbox", products=["GRDB"], kind="test"),
+        target("ATests", "Tests/ATests", "ACommands", "ASandbox", products=["SQLKit"], kind="test"),
         target("ServerTests", "Tests/ServerTests", "deck-sandbox", kind="test"),
     ]
     edges = {("BRules", "ARules"), ("BSandbox", "ASandbox")}
@@ -293,8 +293,8 @@ def self_test():
         f"{a}/Commands/A.swift": '#if canImport(Glibc)\nimport Glibc\n#endif\n@preconcurrency import DeckCore\n'
         'internal import struct ARules.Rule\nimport AAPI\n  import CQR\nimport ArgumentParser\n// import Nope\n'
         '/* import Nope /* nested */\nimport Nope */\nlet s = """\nimport Nope\n"""\nlet r = #"import "Nope"#\n',
-        f"{a}/Sandbox/S.swift": "import GRDB\npackage import SandboxKit\n",
-        "Tests/ATests/T.swift": "import Testing\n@testable import ACommands\nimport GRDB\n",
+        f"{a}/Sandbox/S.swift": "import SQLKit\npackage import SandboxKit\n",
+        "Tests/ATests/T.swift": "import Testing\n@testable import ACommands\nimport SQLKit\n",
         "Tests/ServerTests/T.swift": "@testable import deck_sandbox\n",
     }
 
@@ -318,12 +318,12 @@ def self_test():
         "core-feature": [variant([with_dep("DeckCore", "ARules")]), variant([with_dep("SandboxKit", "AAPI")])],
         "shared": [variant([with_dep("DeckSupport", "DeckCore")])],
         "contract": [variant([with_dep("AAPI", "ARules")]), variant([with_dep("AuthAPI", products=["Yams"])])],
-        "products": [variant([with_dep("CRules", products=["GRDB"])]),
+        "products": [variant([with_dep("CRules", products=["SQLKit"])]),
                      variant([with_dep("DeckCore", products=["NIOPosix"])]),
                      variant([with_dep("ACommands", products=["AsyncHTTPClient"])]),
                      variant([with_dep("SandboxModule", products=["NIOCore"])])],
         "client-server-target": [variant([with_dep("DeckLive", "SandboxKit")])],
-        "client-server-product": [variant([with_dep(TRANSPORT, products=["GRDB"])])],
+        "client-server-product": [variant([with_dep(TRANSPORT, products=["SQLiteKit"])])],
         "undeclared-import": [variant(add_files={f"{a}/Commands/B.swift": "import Foundation\nimport Yams\n"}),
                               variant(add_files={"Tests/ATests/U.swift": "@testable import ARules\n"})],
         "cross-feature": [variant(edges_instead={("BSandbox", "ASandbox")}),

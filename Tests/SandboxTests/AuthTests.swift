@@ -421,7 +421,8 @@ enum JWTPart {
       let anonKey = try await SandboxServer.anonKey(databasePath: server.databasePath)
       let login = try await server.signIn(SandboxSeed.demoEmail, password: SandboxSeed.demoPassword)
       let state = try await SandboxState.open(.init(databasePath: server.databasePath))
-      try await state.pool.write { db in try SandboxSeed.reset(db, features: SandboxRegistry.features) }
+      try await state.database.write { db in try await SandboxSeed.reset(db, features: SandboxRegistry.features) }
+      await state.close()
       #expect(try await SandboxServer.anonKey(databasePath: server.databasePath) == anonKey)
       // The demo user is seeded again with the same id, but the session is gone.
       expectError(try await server.send("GET", "/user", bearer: login.string("access_token")), 403, "session_not_found")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Hummingbird
 import SandboxApp
 import TestSupport
@@ -10,27 +9,29 @@ import Testing
 /// The sandbox's cache of read-only answers (the brokerage typeahead): it answers again only
 /// while nothing was committed to the database, by this server or by any other process.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct ResponseCacheTests {
-  @Test func stampChangesWithEveryCommitByAnyConnection() throws {
+  @Test func stampChangesWithEveryCommitByAnyConnection() async throws {
     let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
     let path = directory.path("sandbox.sqlite")
     #expect(DatabaseChangeStamp(databasePath: path) == nil, "no database, no stamp")
-    let pool = try SandboxDatabase.open(path: path, features: SandboxRegistry.features)
+    let database = try await SandboxDatabase.open(path: path, features: SandboxRegistry.features)
     let stamps = try #require(DatabaseChangeStamp(databasePath: path))
     let opened = try #require(stamps.current())
-    _ = try pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM brokerages") }
+    _ = try await database.read { try await $0.fetchValue(Int.self, "SELECT count(*) FROM brokerages") }
     #expect(stamps.current() == opened, "a read commits nothing")
 
-    // Another connection, as another deck process on the same file would.
-    let other = try DatabasePool(path: path)
-    try insertBrokerages(["Zephyr Ridge Realty"], into: other)
+    // Other connections, as another deck process on the same file would have.
+    let other = try await SandboxDatabase.open(path: path, features: SandboxRegistry.features)
+    try await insertBrokerages(["Zephyr Ridge Realty"], into: other)
+    await other.close()
     let afterOther = try #require(stamps.current())
     #expect(afterOther != opened)
-    try pool.write { try SandboxMeta.set($0, "probe", "1") }
+    try await database.write { try await SandboxMeta.set($0, "probe", "1") }
     let afterOwn = try #require(stamps.current())
     #expect(afterOwn != afterOther)
-    try pool.write { try SandboxMeta.set($0, "probe", "2") }
+    try await database.write { try await SandboxMeta.set($0, "probe", "2") }
     #expect(stamps.current() != afterOwn, "every commit, not only the first after a look")
+    await database.close()
   }
 
   @Test func theCacheStaysWithinItsBounds() {
@@ -75,8 +76,10 @@ import Testing
 
     // A write by another connection to the same file (another deck process): the next answer
     // sees it.
-    let other = try DatabasePool(path: server.directory.path("sandbox.sqlite"))
-    try insertBrokerages(["Zephyr Ridge Realty"], into: other)
+    let other = try await SandboxDatabase.open(
+      path: server.directory.path("sandbox.sqlite"), features: SandboxRegistry.features)
+    try await insertBrokerages(["Zephyr Ridge Realty"], into: other)
+    await other.close()
     let afterWrite = try await OperatorTests.curl([search])
     #expect(Self.names(afterWrite) == ["Zephyr Ridge Realty"])
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SandboxApp
 import TestSupport
 import Testing
@@ -36,13 +35,14 @@ import Testing
     defer { directory.cleanUp() }
     let options = SandboxOptions(databasePath: directory.path("nested/dir/sandbox.sqlite"))
     let state = try await SandboxState.open(options)
-    let (brokerages, users, secret) = try await state.pool.read { db in
+    let (brokerages, users, secret) = try await state.database.read { db in
       (
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages")!,
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM users")!,
-        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")!
+        try await db.fetchValue(Int.self, "SELECT count(*) FROM brokerages"),
+        try await db.fetchValue(Int.self, "SELECT count(*) FROM users"),
+        try await db.fetchValue(String.self, "SELECT value FROM meta WHERE key = 'jwt_secret'") ?? ""
       )
     }
+    await state.close()
     #expect(brokerages == CanonicalBrokerages.names.count)
     #expect(users == 3, "the demo owner, athlete@sandbox.test and parent@sandbox.test")
     #expect(secret.count == 64)
@@ -53,63 +53,66 @@ import Testing
 
     // Opening again keeps everything, including the secret.
     let again = try await SandboxState.open(options)
-    let secretAgain = try await again.pool.read { db in
-      try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")
+    let secretAgain = try await again.database.read { db in
+      try await db.fetchValue(String.self, "SELECT value FROM meta WHERE key = 'jwt_secret'")
     }
+    await again.close()
     #expect(secretAgain == secret)
   }
 
-  @Test func resetDropsDataAndSessionsButKeepsTheSecret() throws {
-    try withEmptyDatabase { pool in
-      try pool.write { db in
-        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
-        try SyntheticBrokerages.add(db, 100)
-        try UserRecord(id: "u1", email: "a@b.co", passwordHash: "x", createdAt: "now").insert(db)
-        try db.execute(
-          sql: "INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES ('s1', 'u1', 'now', 0)")
+  @Test func resetDropsDataAndSessionsButKeepsTheSecret() async throws {
+    try await withEmptyDatabase { database in
+      try await database.write { db in
+        try await SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
+        try await SyntheticBrokerages.add(db, 100)
+        try await UserRecord(id: "u1", email: "a@b.co", passwordHash: "x", createdAt: "now").insert(db)
+        try await db.execute(
+          "INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES ('s1', 'u1', 'now', 0)")
       }
-      let before = try pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'")
+      let before = try await database.read { db in
+        try await db.fetchValue(String.self, "SELECT value FROM meta WHERE key = 'jwt_secret'")
       }
-      try pool.write { db in try SandboxSeed.reset(db, features: SandboxRegistry.features) }
-      let (brokerages, emails, secret, trigrams) = try pool.read { db in
+      try await database.write { db in try await SandboxSeed.reset(db, features: SandboxRegistry.features) }
+      let (brokerages, emails, secret, trigrams) = try await database.read { db in
         (
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages"),
-          try String.fetchAll(db, sql: "SELECT email FROM users"),
-          try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'jwt_secret'"),
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerage_trigrams")
+          try await db.fetchValue(Int.self, "SELECT count(*) FROM brokerages"),
+          try await db.fetchColumn(String.self, "SELECT email FROM users"),
+          try await db.fetchValue(String.self, "SELECT value FROM meta WHERE key = 'jwt_secret'"),
+          try await db.fetchValue(Int.self, "SELECT count(*) FROM brokerage_trigrams")
         )
       }
       #expect(brokerages == CanonicalBrokerages.names.count)
       #expect(emails.sorted() == ["athlete@sandbox.test", SandboxSeed.demoEmail, "parent@sandbox.test"])
       // The same secret keeps the anon key valid; the sessions (and so every token) are gone.
       #expect(secret != nil && secret == before)
-      #expect(try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM auth_sessions") } == 0)
+      let sessions = try await database.read { try await $0.fetchValue(Int.self, "SELECT count(*) FROM auth_sessions") }
+      #expect(sessions == 0)
       #expect(trigrams == CanonicalBrokerages.names.count)
-      #expect(try searchNames(pool, "ompas") == ["Compass", "Compass Real Estate"])
+      #expect(try await searchNames(database, "ompas") == ["Compass", "Compass Real Estate"])
     }
   }
 
-  @Test func syntheticSeedingIsFastUniqueAndDeterministic() throws {
-    try withEmptyDatabase { pool in
+  @Test func syntheticSeedingIsFastUniqueAndDeterministic() async throws {
+    try await withEmptyDatabase { database in
       let start = ContinuousClock.now
-      try pool.write { db in
-        try SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
-        try SyntheticBrokerages.add(db, 20_000)
+      try await database.write { db in
+        try await SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
+        try await SyntheticBrokerages.add(db, 20_000)
       }
       let elapsed = ContinuousClock.now - start
       #expect(elapsed < .seconds(30), "seeding 20k took \(elapsed)")
-      let counts = try pool.read { db in
+      let counts = try await database.read { db in
         [
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages"),
-          try Int.fetchOne(db, sql: "SELECT count(DISTINCT name) FROM brokerages"),
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerage_trigrams"),
+          try await db.fetchValue(Int.self, "SELECT count(*) FROM brokerages"),
+          try await db.fetchValue(Int.self, "SELECT count(DISTINCT name) FROM brokerages"),
+          try await db.fetchValue(Int.self, "SELECT count(*) FROM brokerage_trigrams"),
         ]
       }
       let total = CanonicalBrokerages.names.count + 20_000
       #expect(counts == [total, total, total])
       // A second seed continues the sequence instead of repeating it.
-      try pool.write { db in try SyntheticBrokerages.add(db, 10) }
-      let names = try pool.read { db in try String.fetchAll(db, sql: "SELECT name FROM brokerages") }
+      try await database.write { db in try await SyntheticBrokerages.add(db, 10) }
+      let names = try await database.read { db in try await db.fetchColumn(String.self, "SELECT name FROM brokerages") }
       #expect(Set(names).count == CanonicalBrokerages.names.count + 20_010)
     }
     #expect(SyntheticBrokerages.name(at: 0) == SyntheticBrokerages.name(at: 0))

@@ -41,7 +41,15 @@ struct Serve: AsyncParsableCommand {
       )
     }
     let environment = ProcessEnvironment.current()
-    let database = options.db ?? DeckPaths(environment: environment).sandboxDatabase
+    let database = options.database(environment: environment, fallback: DeckPaths(environment: environment).sandboxDatabase)
+    // What messages and records show of it: never a password.
+    let shown: String
+    do {
+      shown = try DatabaseLocation.parse(database, environment: environment).description
+    } catch {
+      Self.info("\(error)")
+      throw ExitCode.validationFailure
+    }
     let sandbox = SandboxOptions(
       databasePath: database, host: options.host, port: options.port, accessTokenTTL: options.accessTokenTTL,
       publicURL: options.publicURL, features: SandboxRegistry.features)
@@ -60,11 +68,11 @@ struct Serve: AsyncParsableCommand {
         Self.line("\(ConfigFile.sandboxAdminTokenKey)=\(token)")
         // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
         Self.line("sandbox-anon-key=\(anonKey)")
-        Self.info("deck sandbox listening on \(url.absoluteString) (database \(database)); Ctrl-C stops it.")
+        Self.info("deck sandbox listening on \(url.absoluteString) (database \(shown)); Ctrl-C stops it.")
         if let record {
           do {
             try LocalSandboxRecord(
-              pid: pid, url: url.absoluteString, adminToken: token, database: database,
+              pid: pid, url: url.absoluteString, adminToken: token, database: shown,
               startedAt: Date().timeIntervalSince1970, idleTimeout: idleTimeout, build: build
             ).write(to: record)
           } catch {
@@ -77,7 +85,7 @@ struct Serve: AsyncParsableCommand {
           served.path.withLock {
             $0 = Self.writeServedRecord(
               LocalSandboxRecord(
-                pid: pid, url: url.absoluteString, adminToken: token, database: database,
+                pid: pid, url: url.absoluteString, adminToken: token, database: shown,
                 startedAt: Date().timeIntervalSince1970, idleTimeout: idleTimeout, build: build),
               port: url.port, environment: environment)
           }
@@ -87,7 +95,7 @@ struct Serve: AsyncParsableCommand {
         }
       }
     } catch {
-      Self.info("deck sandbox could not serve \(database) on \(options.host):\(options.port): \(error)")
+      Self.info("deck sandbox could not serve \(shown) on \(options.host):\(options.port): \(error)")
       Self.removeRecord(record, pid: pid)
       Self.removeRecord(served.path.withLock { $0 }, pid: pid)
       throw ExitCode.failure

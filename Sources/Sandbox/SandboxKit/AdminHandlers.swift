@@ -157,7 +157,7 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     }
     let anonKey = state.anonKey
     return .init(
-      sandbox: true, version: "1", counts: .init(additionalProperties: counts), database: state.options.databasePath,
+      sandbox: true, version: "1", counts: .init(additionalProperties: counts), database: state.database.location.description,
       anon_key: anonKey)
   }
 

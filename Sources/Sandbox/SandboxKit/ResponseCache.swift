@@ -67,11 +67,13 @@ package final class ResponseCache: Sendable {
     var paths: Set<String> = []
   }
 
-  private let databasePath: String
+  /// The SQLite file; nil on PostgreSQL, where nothing is cached: another instance's commit
+  /// would leave no mark here to read.
+  private let databasePath: String?
   private let stamps = Mutex<DatabaseChangeStamp?>(nil)
   private let contents = Mutex(Contents())
 
-  package init(databasePath: String) {
+  package init(databasePath: String?) {
     self.databasePath = databasePath
   }
 
@@ -87,7 +89,7 @@ package final class ResponseCache: Sendable {
   /// The database's current stamp; nil when it cannot be read, and then nothing is cached.
   func stamp() -> DatabaseChangeStamp.Stamp? {
     let reader = stamps.withLock { reader in
-      if reader == nil { reader = DatabaseChangeStamp(databasePath: databasePath) }
+      if reader == nil, let databasePath { reader = DatabaseChangeStamp(databasePath: databasePath) }
       return reader
     }
     return reader?.current()

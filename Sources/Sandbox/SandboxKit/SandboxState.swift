@@ -27,13 +27,14 @@ package final class SandboxState: Sendable {
     self.options = options
     self.adminToken = adminToken
     self.signer = signer
-    self.responseCache = ResponseCache(databasePath: options.databasePath)
+    self.responseCache = ResponseCache(databasePath: database.path)
     self.anonKey = try await signer.anonKey()
   }
 
   /// Opens the database, migrates it and seeds it when empty. Cheap on an existing database.
   static func open(_ options: SandboxOptions) async throws -> SandboxState {
-    let database = try await SandboxDatabase.open(path: options.databasePath, features: options.features)
+    let location = try DatabaseLocation.parse(options.databasePath, environment: ProcessInfo.processInfo.environment)
+    let database = try await SandboxDatabase.open(location, features: options.features)
     do {
       try await SandboxSeed.seedIfEmpty(database, features: options.features)
       let token = try await SandboxSeed.ensureAdminToken(database)
@@ -45,6 +46,11 @@ package final class SandboxState: Sendable {
       await database.close()
       throw error
     }
+  }
+
+  /// Closes the database once the work in flight is done (the server has stopped).
+  package func close() async {
+    await database.close()
   }
 
   /// How long every non-admin response is delayed, in milliseconds.

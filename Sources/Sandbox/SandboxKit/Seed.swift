@@ -65,6 +65,7 @@ package enum SandboxSeed {
   /// After a reset or a large seed: fold the WAL into the database and truncate it, and with
   /// `vacuum`, give the space of deleted rows back. Best effort (other processes may be reading).
   static func compact(_ database: SandboxDatabase, vacuum: Bool) async {
+    guard database.path != nil else { return }  // SQLite's: PostgreSQL's autovacuum does this
     try? await database.writeWithoutTransaction { db in
       if vacuum { try await db.execute("VACUUM") }
       try await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -20,7 +20,13 @@ public enum SandboxServer {
     let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
     let task = Task.detached {
       defer { portContinuation.finish() }
-      try await group.run()
+      do {
+        try await group.run()
+      } catch {
+        await state.close()
+        throw error
+      }
+      await state.close()
     }
     for await port in ports {
       return RunningSandbox(
@@ -68,13 +74,21 @@ public enum SandboxServer {
       }
     }
     defer { watcher?.cancel() }
-    try await group.run()
+    do {
+      try await group.run()
+    } catch {
+      await state.close()
+      throw error
+    }
+    await state.close()
   }
 
   /// The anon key of the sandbox database at `options.databasePath` (the `apikey` of the
   /// Supabase clients), opening, migrating and seeding the database if needed.
   public static func anonKey(_ options: SandboxOptions) async throws -> String {
-    try await SandboxState.open(options).anonKey
+    let state = try await SandboxState.open(options)
+    await state.close()
+    return state.anonKey
   }
 
   /// The router with every API registered, and its middleware.

@@ -39,7 +39,9 @@ struct SandboxServe: DeckCommand {
     let environment = SecretVariables.removed(from: context.session.processEnvironment)
     throw LocalProcess.replace(
       with: program,
-      arguments: ["serve"] + options.arguments(database: options.db ?? context.paths.sandboxDatabase)
+      arguments: ["serve"] + options.arguments(
+        database: options.database(
+          environment: context.session.processEnvironment, fallback: context.paths.sandboxDatabase))
         + ["--save-admin-token"],
       environment: environment)
   }

@@ -12,7 +12,10 @@ public struct ServeOptions: ParsableArguments, Sendable {
   public var port = 8787
 
   @Option(
-    help: ArgumentHelp("The SQLite database file (default: the local sandbox's).", valueName: "path"),
+    name: [.customLong("database"), .customLong("db")],
+    help: ArgumentHelp(
+      "The database: a SQLite file (or sqlite:PATH), or postgres://USER@HOST[:PORT]/DB[?sslmode=MODE] (default: $DECK_SANDBOX_DATABASE, else the local sandbox's file).",
+      valueName: "path-or-url"),
     completion: .file())
   public var db: String?
 
@@ -42,6 +45,13 @@ public struct ServeOptions: ParsableArguments, Sendable {
     if let publicURL, ParsedURL(publicURL) == nil || publicURL.contains("?") || publicURL.contains("#") {
       throw ValidationError("--public-url must be an absolute http(s) URL such as http://sandbox.test:8787.")
     }
+  }
+
+  /// The database to serve: `--database`, else `DECK_SANDBOX_DATABASE`, else `fallback`.
+  public func database(environment: [String: String], fallback: String) -> String {
+    if let db { return db }
+    if let variable = environment["DECK_SANDBOX_DATABASE"], !variable.isEmpty { return variable }
+    return fallback
   }
 
   /// The command line that gives a program these options (`db` given explicitly).

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SandboxApp
 
 @testable import BrokerageSandbox
@@ -20,26 +19,34 @@ package struct ScratchDirectory {
   package func cleanUp() { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Runs `body` with a migrated but empty database in a temporary directory.
-package func withEmptyDatabase<T>(_ body: (DatabasePool) throws -> T) throws -> T {
+/// Runs `body` with a migrated but empty database in a temporary directory, then closes the
+/// database and removes the directory (also when `body` throws).
+package func withEmptyDatabase<T>(_ body: (SandboxDatabase) async throws -> T) async throws -> T {
   let directory = try ScratchDirectory()
   defer { directory.cleanUp() }
-  let pool = try SandboxDatabase.open(path: directory.path("sandbox.sqlite"), features: SandboxRegistry.features)
-  return try body(pool)
-}
-
-/// Inserts brokerages with the given names.
-package func insertBrokerages(_ names: [String], into pool: DatabasePool) throws {
-  try pool.write { db in
-    let writer = try BrokerageWriter(db)
-    for name in names { try writer.insert(name: name) }
+  let database = try await SandboxDatabase.open(
+    path: directory.path("sandbox.sqlite"), features: SandboxRegistry.features)
+  do {
+    let result = try await body(database)
+    await database.close()
+    return result
+  } catch {
+    await database.close()
+    throw error
   }
 }
 
+/// Inserts brokerages with the given names.
+package func insertBrokerages(_ names: [String], into database: SandboxDatabase) async throws {
+  _ = try await database.write { db in try await BrokerageWriter(db).insert(names: names) }
+}
+
 /// Validates and runs a search, returning the names.
-package func searchNames(_ pool: DatabasePool, _ query: String, limit: Int? = nil) throws -> [String] {
+package func searchNames(_ database: SandboxDatabase, _ query: String, limit: Int? = nil) async throws -> [String] {
   let (normalized, limit) = try BrokerageSearch.validate(query: query, limit: limit)
-  return try pool.read { db in try BrokerageSearch.search(db, query: normalized, limit: limit) }.map(\.name)
+  return try await database.read { db in
+    try await BrokerageSearch.search(db, query: normalized, limit: limit)
+  }.map(\.name)
 }
 
 extension SandboxOptions {

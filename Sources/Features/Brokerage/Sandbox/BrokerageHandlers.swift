@@ -17,8 +17,8 @@ struct BrokerageHandlers: BrokerageAPI.APIProtocol {
     } catch {
       return .badRequest(.init(body: .json(.init(error: error.message))))
     }
-    let matches = try await state.pool.read { db in
-      try BrokerageSearch.search(db, query: query, limit: limit)
+    let matches = try await state.database.read { db in
+      try await BrokerageSearch.search(db, query: query, limit: limit)
     }
     return .ok(.init(body: .json(matches.map { .init(id: $0.id, name: $0.name) })))
   }

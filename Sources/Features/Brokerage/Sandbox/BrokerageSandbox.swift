@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import SQLKit
 import SandboxKit
 
 /// The brokerage directory's part of the sandbox: the `brokerages` table and its search
@@ -8,47 +8,44 @@ import SandboxKit
 package enum BrokerageSandbox: SandboxFeature {
   package static let name = "brokerage"
 
-  package static func registerMigrations(in migrator: inout DatabaseMigrator) {
-    migrator.registerMigration("v1-brokerages") { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE brokerages (
-            id TEXT PRIMARY KEY NOT NULL,
-            name TEXT NOT NULL COLLATE NOCASE
-          );
-          CREATE INDEX brokerages_name ON brokerages(name);
-          -- One row per later word (position > 0) of each name. `word` holds the name from that
-          -- word to its end, so that a multi-word query ("capital part") is still a prefix search.
-          -- Maintained by BrokerageWriter (no foreign key, so that a reset can truncate quickly).
-          CREATE TABLE brokerage_words (
-            word TEXT NOT NULL COLLATE NOCASE,
-            brokerage_id TEXT NOT NULL,
-            position INTEGER NOT NULL
-          );
-          CREATE INDEX brokerage_words_word ON brokerage_words(word);
-          -- Indexed substring search; rowid = brokerages.rowid.
-          CREATE VIRTUAL TABLE brokerage_trigrams USING fts5(name, tokenize = 'trigram');
-          """)
-    }
+  package static func registerMigrations(in migrations: inout SchemaMigrations) {
+    migrations.add(
+      "v1-brokerages",
+      script: """
+        CREATE TABLE brokerages (
+          id TEXT PRIMARY KEY NOT NULL,
+          name TEXT NOT NULL COLLATE NOCASE
+        );
+        CREATE INDEX brokerages_name ON brokerages(name);
+        -- One row per later word (position > 0) of each name. `word` holds the name from that
+        -- word to its end, so that a multi-word query ("capital part") is still a prefix search.
+        -- Maintained by BrokerageWriter (no foreign key, so that a reset can truncate quickly).
+        CREATE TABLE brokerage_words (
+          word TEXT NOT NULL COLLATE NOCASE,
+          brokerage_id TEXT NOT NULL,
+          position INTEGER NOT NULL
+        );
+        CREATE INDEX brokerage_words_word ON brokerage_words(word);
+        -- Indexed substring search; rowid = brokerages.rowid.
+        CREATE VIRTUAL TABLE brokerage_trigrams USING fts5(name, tokenize = 'trigram');
+        """)
     // Search reads every tier in rank order (see BrokerageSearch).
-    migrator.registerMigration("v2-brokerage-rank") { db in
-      try db.execute(
-        sql: """
-          -- The rank order: shorter names first, then by name (case-insensitive), then id.
-          CREATE INDEX brokerages_rank ON brokerages(length(name), name, id);
-          -- The length of the whole name each word tail belongs to, to search one length at a time.
-          ALTER TABLE brokerage_words ADD COLUMN name_length INTEGER NOT NULL DEFAULT 0;
-          UPDATE brokerage_words SET name_length = (SELECT length(name) FROM brokerages WHERE id = brokerage_id);
-          CREATE INDEX brokerage_words_length ON brokerage_words(name_length, word);
-          CREATE INDEX brokerage_words_owner ON brokerage_words(brokerage_id, word);
-          """)
-    }
+    migrations.add(
+      "v2-brokerage-rank",
+      script: """
+        -- The rank order: shorter names first, then by name (case-insensitive), then id.
+        CREATE INDEX brokerages_rank ON brokerages(length(name), name, id);
+        -- The length of the whole name each word tail belongs to, to search one length at a time.
+        ALTER TABLE brokerage_words ADD COLUMN name_length INTEGER NOT NULL DEFAULT 0;
+        UPDATE brokerage_words SET name_length = (SELECT length(name) FROM brokerages WHERE id = brokerage_id);
+        CREATE INDEX brokerage_words_length ON brokerage_words(name_length, word);
+        CREATE INDEX brokerage_words_owner ON brokerage_words(brokerage_id, word);
+        """)
   }
 
   /// The canonical brokerages (stable ids from their names).
-  package static func seed(_ db: Database, sandbox: SeedContext) throws {
-    let writer = try BrokerageWriter(db)
-    for name in CanonicalBrokerages.names { try writer.insert(name: name) }
+  package static func seed(_ db: any SQLDatabase, sandbox: SeedContext) async throws {
+    try await BrokerageWriter(db).insert(names: CanonicalBrokerages.names)
   }
 
   package static func registerRoutes(on routes: SandboxRoutes) throws {
@@ -59,11 +56,11 @@ package enum BrokerageSandbox: SandboxFeature {
     routes.cacheResponses(ofGET: "/api/brokerages/search")
   }
 
-  package static func counts(_ db: Database) throws -> [String: Int] {
-    ["brokerages": try Int.fetchOne(db, sql: "SELECT count(*) FROM brokerages") ?? 0]
+  package static func counts(_ db: any SQLDatabase) async throws -> [String: Int] {
+    ["brokerages": try await db.fetchValue(Int.self, "SELECT count(*) FROM brokerages") ?? 0]
   }
 
-  package static var syntheticData: [String: @Sendable (Database, Int) throws -> Void] {
+  package static var syntheticData: [String: SyntheticData] {
     ["brokerages": SyntheticBrokerages.add]
   }
 }
@@ -109,13 +106,10 @@ extension SyntheticBrokerages {
   static let countKey = "synthetic_brokerages"
 
   /// Generates `count` more synthetic brokerages, continuing the deterministic sequence.
-  @Sendable static func add(_ db: Database, _ count: Int) throws {
+  @Sendable static func add(_ db: any SQLDatabase, _ count: Int) async throws {
     guard count > 0 else { return }
-    let start = try SandboxMeta.int(db, countKey) ?? 0
-    let writer = try BrokerageWriter(db)
-    for index in start..<(start + count) {
-      try writer.insert(name: name(at: index))
-    }
-    try SandboxMeta.set(db, countKey, String(start + count))
+    let start = try await SandboxMeta.int(db, countKey) ?? 0
+    try await BrokerageWriter(db).insert(names: (start..<(start + count)).lazy.map(name(at:)))
+    try await SandboxMeta.set(db, countKey, String(start + count))
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import SQLKit
 import SandboxKit
 
 /// Typeahead search over canonical brokerages.
@@ -16,6 +16,11 @@ import SandboxKit
 ///   length at a time for prefixes (an index range per length, in one statement), and with the
 ///   match test on each row for word prefixes (per length, where `brokerage_words.name_length`
 ///   counts each length's matches) and substrings.
+/// - A statement returns all its rows at once, so each one that fetches a tier's matches ends in
+///   `LIMIT ?`: the number still needed plus the matches already taken, which it may return
+///   again (that is, the request's limit). Loops that could run over a whole large table read in
+///   pages: the per-length word counts a growing window of lengths at a time, the substring walk
+///   (whose rows may fail the trigram check) a growing page at a time from the last row read.
 enum BrokerageSearch {
   struct Match: Equatable, Sendable {
     var id: String
@@ -39,6 +44,9 @@ enum BrokerageSearch {
   /// Up to this many matches, a tier fetches them all and sorts them; beyond, it walks the rank
   /// order. Either way a tier reads at most a few thousand index entries.
   static let sortThreshold = 200
+  /// The most rows one page of the substring walk reads (the first reads the request's limit,
+  /// each next one twice the last).
+  static let largestWalkPage = 1024
 
   /// Checks the raw parameters and returns the normalized query (trimmed, lowercased) and limit.
   static func validate(query: String?, limit: Int?) throws(InvalidRequest) -> (query: String, limit: Int) {
@@ -51,15 +59,17 @@ enum BrokerageSearch {
 
   // The name and word columns are COLLATE NOCASE and indexed, so these range comparisons are
   // index searches. `upper` is the query followed by U+10FFFF, above any continuation. Every
-  // statement names its index, so that the plan never depends on table statistics.
-  static let exactSQL = "SELECT id, name FROM brokerages INDEXED BY brokerages_name WHERE name = ? ORDER BY name, id"
+  // statement names its index, so that the plan never depends on table statistics. The
+  // statements that return matches end in `LIMIT ?` (see ``Results/take(_:_:_:)``).
+  static let exactSQL =
+    "SELECT id, name FROM brokerages INDEXED BY brokerages_name WHERE name = ? ORDER BY name, id LIMIT ?"
 
   static let prefixCountSQL = """
     SELECT count(*) FROM (SELECT 1 FROM brokerages INDEXED BY brokerages_name WHERE name >= ? AND name < ? LIMIT ?)
     """
   static let prefixSQL = """
     SELECT id, name FROM brokerages INDEXED BY brokerages_name WHERE name >= ? AND name < ?
-    ORDER BY length(name), name, id
+    ORDER BY length(name), name, id LIMIT ?
     """
   /// The name lengths from the first argument to the second, in increasing order: the outer
   /// loop (CROSS JOIN keeps it outer) of the statements that read one length at a time. For
@@ -70,6 +80,7 @@ enum BrokerageSearch {
     lengthsCTE + """
       SELECT b.id, b.name FROM lengths CROSS JOIN brokerages AS b INDEXED BY brokerages_rank
       WHERE length(b.name) = lengths.n AND b.name >= ? AND b.name < ?
+      LIMIT ?
       """
   static let maximumLengthSQL = "SELECT max(length(name)) FROM brokerages INDEXED BY brokerages_rank"
 
@@ -80,15 +91,16 @@ enum BrokerageSearch {
   static let wordPrefixSQL = """
     SELECT id, name FROM brokerages
     WHERE id IN (SELECT brokerage_id FROM brokerage_words INDEXED BY brokerage_words_word WHERE word >= ? AND word < ?)
-    ORDER BY length(name), name, id
+    ORDER BY length(name), name, id LIMIT ?
     """
-  /// For each length, how many word rows match (up to the threshold).
+  /// For each length (from the first argument to the second), how many word rows match, up to
+  /// the last argument.
   static let wordCountsByLengthSQL =
     lengthsCTE + """
       SELECT n, (
         SELECT count(*) FROM (
           SELECT 1 FROM brokerage_words INDEXED BY brokerage_words_length
-          WHERE name_length = lengths.n AND word >= ? AND word < ? LIMIT ?))
+          WHERE name_length = lengths.n AND word >= ? AND word < ? LIMIT ?)) AS matches
       FROM lengths
       """
   static let wordPrefixOfLengthSQL = """
@@ -96,14 +108,14 @@ enum BrokerageSearch {
     WHERE id IN (
       SELECT brokerage_id FROM brokerage_words INDEXED BY brokerage_words_length
       WHERE name_length = ? AND word >= ? AND word < ?)
-    ORDER BY name, id
+    ORDER BY name, id LIMIT ?
     """
   static let wordPrefixWalkOfLengthSQL = """
     SELECT id, name FROM brokerages INDEXED BY brokerages_rank
     WHERE length(name) = ? AND EXISTS (
       SELECT 1 FROM brokerage_words INDEXED BY brokerage_words_owner
       WHERE brokerage_id = brokerages.id AND word >= ? AND word < ?)
-    ORDER BY name, id
+    ORDER BY name, id LIMIT ?
     """
 
   static let substringCountSQL = """
@@ -112,70 +124,94 @@ enum BrokerageSearch {
   static let substringSQL = """
     SELECT b.id, b.name FROM brokerage_trigrams t JOIN brokerages b ON b.rowid = t.rowid
     WHERE brokerage_trigrams MATCH ?
-    ORDER BY length(b.name), b.name, b.id
+    ORDER BY length(b.name), b.name, b.id LIMIT ?
     """
   /// Many substring matches: walk the rank order. For a name of printable ASCII, the trigram
   /// match is exactly `instr(lower(name), query)`; any other name is checked against the trigram
   /// index itself (``substringCheckSQL``), so the results are the index's.
+  ///
+  /// One page: the rows after a position of the rank order (a length, then a name and an id of
+  /// that length; `0, 0, '', ''` from the start), up to the last argument.
   static let substringWalkSQL = """
-    SELECT id, name, rowid, name GLOB '*[^ -~]*' FROM brokerages INDEXED BY brokerages_rank
-    WHERE instr(lower(name), ?) > 0 OR name GLOB '*[^ -~]*'
-    ORDER BY length(name), name, id
+    SELECT id, name, rowid, name GLOB '*[^ -~]*' AS non_ascii, length(name) AS name_length
+    FROM brokerages INDEXED BY brokerages_rank
+    WHERE (instr(lower(name), ?) > 0 OR name GLOB '*[^ -~]*')
+      AND length(name) >= ? AND (length(name) > ? OR (name, id) > (?, ?))
+    ORDER BY length(name), name, id LIMIT ?
     """
   static let substringCheckSQL = "SELECT 1 FROM brokerage_trigrams WHERE rowid = ? AND brokerage_trigrams MATCH ?"
   /// Queries shorter than a trigram cannot use the trigram index: walk the rank order.
   static let shortSubstringSQL = """
     SELECT id, name FROM brokerages INDEXED BY brokerages_rank WHERE instr(lower(name), ?) > 0
-    ORDER BY length(name), name, id
+    ORDER BY length(name), name, id LIMIT ?
     """
 
   /// Searches with an already normalized query (see ``validate(query:limit:)``).
-  static func search(_ db: Database, query: String, limit: Int) throws -> [Match] {
+  static func search(_ db: any SQLDatabase, query: String, limit: Int) async throws -> [Match] {
     // No name holds a NUL, and SQLite functions stop at one: a query with one matches nothing.
     guard !query.unicodeScalars.contains("\u{0}") else { return [] }
     var results = Results(limit: limit)
     let upper = query + "\u{10FFFF}"
     let queryLength = query.unicodeScalars.count
-    let longest = try Int.fetchOne(db.cachedStatement(sql: maximumLengthSQL)) ?? 0
+    let longest = try await db.fetchValue(Int.self, maximumLengthSQL) ?? 0
 
-    try results.take(db.cachedStatement(sql: exactSQL), [query])
+    try await results.take(db, exactSQL, [query])
 
     // Prefix
-    if !results.isFull, try count(db, prefixCountSQL, [query, upper]) <= sortThreshold {
-      try results.take(db.cachedStatement(sql: prefixSQL), [query, upper])
+    if !results.isFull, try await count(db, prefixCountSQL, [query, upper]) <= sortThreshold {
+      try await results.take(db, prefixSQL, [query, upper])
     } else if !results.isFull {
-      try results.take(db.cachedStatement(sql: prefixByLengthSQL), [queryLength, longest, query, upper])
+      try await results.take(db, prefixByLengthSQL, [queryLength, longest, query, upper])
     }
 
-    // Word prefix: a later word's tail is shorter than its name.
-    if !results.isFull, try count(db, wordCountSQL, [query, upper]) <= sortThreshold {
-      try results.take(db.cachedStatement(sql: wordPrefixSQL), [query, upper])
+    // Word prefix: a later word's tail is shorter than its name. Lengths are counted a window
+    // at a time, each window twice as wide as the last, so that counting stops soon after the
+    // limit is filled.
+    if !results.isFull, try await count(db, wordCountSQL, [query, upper]) <= sortThreshold {
+      try await results.take(db, wordPrefixSQL, [query, upper])
     } else if !results.isFull {
-      let sorted = try db.cachedStatement(sql: wordPrefixOfLengthSQL)
-      let walk = try db.cachedStatement(sql: wordPrefixWalkOfLengthSQL)
-      let counts = try Row.fetchCursor(
-        db.cachedStatement(sql: wordCountsByLengthSQL),
-        arguments: [queryLength + 1, longest, query, upper, sortThreshold + 1])
-      while !results.isFull, let row = try counts.next() {
-        let (length, matches): (Int, Int) = (row[0], row[1])
-        if matches == 0 { continue }
-        try results.take(matches <= sortThreshold ? sorted : walk, [length, query, upper])
+      var from = queryLength + 1
+      var window = 1
+      while !results.isFull, from <= longest {
+        let to = min(from + window - 1, longest)
+        let counts = try await db.fetchAll(wordCountsByLengthSQL, [from, to, query, upper, sortThreshold + 1])
+        for row in counts where !results.isFull {
+          let (length, matches): (Int, Int) = (try row["n"], try row["matches"])
+          if matches == 0 { continue }
+          let sql = matches <= sortThreshold ? wordPrefixOfLengthSQL : wordPrefixWalkOfLengthSQL
+          try await results.take(db, sql, [length, query, upper])
+        }
+        from = to + 1
+        window *= 2
       }
     }
 
     // Substring
     guard !results.isFull else { return results.matches }
     if queryLength < 3 {
-      try results.take(db.cachedStatement(sql: shortSubstringSQL), [query])
-    } else if try count(db, substringCountSQL, [ftsPhrase(query)]) <= sortThreshold {
-      try results.take(db.cachedStatement(sql: substringSQL), [ftsPhrase(query)])
+      try await results.take(db, shortSubstringSQL, [query])
+    } else if try await count(db, substringCountSQL, [ftsPhrase(query)]) <= sortThreshold {
+      try await results.take(db, substringSQL, [ftsPhrase(query)])
     } else {
-      let check = try db.cachedStatement(sql: substringCheckSQL)
       let phrase = ftsPhrase(query)
-      let rows = try Row.fetchCursor(db.cachedStatement(sql: substringWalkSQL), arguments: [query])
-      while !results.isFull, let row = try rows.next() {
-        if row[3] as Bool, try Int.fetchOne(check, arguments: [row[2] as Int64, phrase]) == nil { continue }
-        results.add(id: row[0], name: row[1])
+      // The position of the last row read: the next page starts after it.
+      var after: (length: Int, name: String, id: String) = (0, "", "")
+      var page = limit
+      walk: while true {
+        let rows = try await db.fetchAll(
+          substringWalkSQL, [query, after.length, after.length, after.name, after.id, page])
+        for row in rows {
+          guard !results.isFull else { break walk }
+          after = (try row["name_length"], try row["name"], try row["id"])
+          if try row["non_ascii"] as Int != 0,
+            try await db.fetchOne(substringCheckSQL, [try row["rowid"] as Int64, phrase]) == nil
+          {
+            continue
+          }
+          results.add(id: after.id, name: after.name)
+        }
+        guard !results.isFull, rows.count == page else { break }
+        page = min(page * 2, largestWalkPage)
       }
     }
     return results.matches
@@ -193,19 +229,24 @@ enum BrokerageSearch {
       if seen.insert(id).inserted { matches.append(Match(id: id, name: name)) }
     }
 
-    /// Adds the rows of a statement (id, name) in order until the limit is filled.
-    mutating func take(_ statement: Statement, _ arguments: StatementArguments) throws {
+    /// Adds the rows (id, name) of a statement that ends in `LIMIT ?`, in order, until the
+    /// limit is filled. The statement returns at most ``limit`` rows: the number still needed
+    /// plus the matches already taken, which it may return again, so it never falls short.
+    mutating func take(
+      _ db: any SQLDatabase, _ sql: String, _ binds: [any Encodable & Sendable]
+    ) async throws {
       guard !isFull else { return }
-      let rows = try Row.fetchCursor(statement, arguments: arguments)
-      while !isFull, let row = try rows.next() {
-        add(id: row[0], name: row[1])
+      for row in try await db.fetchAll(sql, binds + [limit]) where !isFull {
+        add(id: try row["id"], name: try row["name"])
       }
     }
   }
 
   /// How many rows a counting statement finds, counting at most one more than ``sortThreshold``.
-  private static func count(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> Int {
-    try Int.fetchOne(db.cachedStatement(sql: sql), arguments: arguments + [sortThreshold + 1]) ?? 0
+  private static func count(
+    _ db: any SQLDatabase, _ sql: String, _ binds: [any Encodable & Sendable]
+  ) async throws -> Int {
+    try await db.fetchValue(Int.self, sql, binds + [sortThreshold + 1]) ?? 0
   }
 
   /// The query as one FTS5 phrase: with the trigram tokenizer, a substring match.

@@ -1,27 +1,41 @@
 import Foundation
-import GRDB
+package import SQLKit
 import SandboxKit
 
 /// Writes brokerages together with their search rows (word tails with their name's length, and
 /// trigrams).
 package struct BrokerageWriter {
-  private let insertBrokerage: Statement
-  private let insertTrigram: Statement
-  private let insertWord: Statement
-  private let db: Database
+  private let db: any SQLDatabase
 
-  package init(_ db: Database) throws {
+  /// How many brokerages one round of statements inserts (each statement runs apart, so seeding
+  /// thousands goes by batches).
+  static let batchSize = 100
+
+  package init(_ db: any SQLDatabase) {
     self.db = db
-    insertBrokerage = try db.cachedStatement(sql: "INSERT OR IGNORE INTO brokerages (id, name) VALUES (?, ?)")
-    insertTrigram = try db.cachedStatement(sql: "INSERT INTO brokerage_trigrams (rowid, name) VALUES (?, ?)")
-    insertWord = try db.cachedStatement(
-      sql: "INSERT INTO brokerage_words (word, brokerage_id, position, name_length) VALUES (?, ?, ?, length(?))")
   }
 
   /// Inserts a brokerage whose id derives from its name. Returns false if it already exists.
   @discardableResult
-  package func insert(name: String) throws -> Bool {
-    try insert(id: Self.id(name), name: name)
+  package func insert(name: String) async throws -> Bool {
+    try await insert(id: Self.id(name), name: name)
+  }
+
+  /// Inserts brokerages whose ids derive from their names, ``batchSize`` at a time. Returns how
+  /// many did not exist yet (of the same name twice, the first is inserted).
+  @discardableResult
+  package func insert(names: some Sequence<String>) async throws -> Int {
+    var inserted = 0
+    var batch: [(id: String, name: String)] = []
+    for name in names {
+      batch.append((Self.id(name), name))
+      if batch.count == Self.batchSize {
+        inserted += try await insert(batch)
+        batch.removeAll(keepingCapacity: true)
+      }
+    }
+    if !batch.isEmpty { inserted += try await insert(batch) }
+    return inserted
   }
 
   /// The namespace of sandbox brokerage ids.
@@ -34,17 +48,40 @@ package struct BrokerageWriter {
 
   /// Inserts a brokerage. Returns false if the id already exists.
   @discardableResult
-  package func insert(id: String, name: String) throws -> Bool {
-    insertBrokerage.setUncheckedArguments([id, name])
-    try insertBrokerage.execute()
-    guard db.changesCount > 0 else { return false }
-    insertTrigram.setUncheckedArguments([db.lastInsertedRowID, name])
-    try insertTrigram.execute()
-    for (position, tail) in BrokerageWords.laterWordTails(of: name) {
-      insertWord.setUncheckedArguments([tail, id, position, name])
-      try insertWord.execute()
+  package func insert(id: String, name: String) async throws -> Bool {
+    try await insert([(id, name)]) == 1
+  }
+
+  /// Inserts brokerages, skipping ids that exist (or came earlier in the batch), with their
+  /// trigram and word rows: three statements. Returns how many were inserted.
+  private func insert(_ batch: [(id: String, name: String)]) async throws -> Int {
+    let rows = try await db.fetchAll(
+      "INSERT INTO brokerages (id, name) VALUES \(Self.values("(?, ?)", count: batch.count))"
+        + " ON CONFLICT DO NOTHING RETURNING rowid, id, name",
+      batch.flatMap { id, name -> [any Encodable & Sendable] in [id, name] })
+    guard !rows.isEmpty else { return 0 }
+    var trigrams: [any Encodable & Sendable] = []
+    var words: [any Encodable & Sendable] = []
+    for row in rows {
+      let (rowID, id, name): (Int64, String, String) = (try row["rowid"], try row["id"], try row["name"])
+      trigrams += [rowID, name]
+      for (position, tail) in BrokerageWords.laterWordTails(of: name) {
+        words += [tail, id, position, name]
+      }
     }
-    return true
+    try await db.execute(
+      "INSERT INTO brokerage_trigrams (rowid, name) VALUES \(Self.values("(?, ?)", count: rows.count))", trigrams)
+    if !words.isEmpty {
+      try await db.execute(
+        "INSERT INTO brokerage_words (word, brokerage_id, position, name_length) VALUES "
+          + Self.values("(?, ?, ?, length(?))", count: words.count / 4), words)
+    }
+    return rows.count
+  }
+
+  /// `row` `count` times, separated by commas: the rows of a multi-row VALUES.
+  private static func values(_ row: String, count: Int) -> String {
+    Array(repeating: row, count: count).joined(separator: ", ")
   }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import Hummingbird
 import KioskRules
+internal import SQLKit
 import SandboxKioskAPI
 import SandboxKit
 
@@ -18,10 +18,11 @@ struct KioskAdminHandlers: SandboxKioskAPI.APIProtocol {
     guard case .json(let body) = input.body else { throw SandboxAPIError.internalError }
     let storeId = input.path.storeId
     do {
-      let detail = try await state.pool.write { db in
-        let session = try KioskStore.createPurchase(
-          db, store: storeId, totalAmount: body.totalAmount, itemNames: body.items)
-        return try Self.detail(db, session)
+      let (totalAmount, itemNames) = (body.totalAmount, body.items)
+      let detail = try await state.database.write { db in
+        let session = try await KioskStore.createPurchase(
+          db, store: storeId, totalAmount: totalAmount, itemNames: itemNames)
+        return try await Self.detail(db, session)
       }
       return .created(.init(body: .json(detail)))
     } catch let failure as KioskStore.Failure {
@@ -34,8 +35,9 @@ struct KioskAdminHandlers: SandboxKioskAPI.APIProtocol {
     -> SandboxKioskAPI.Operations.inspectSession.Output
   {
     let id = input.path.publicId
-    let detail = try await state.pool.read { db in
-      try KioskStore.session(db, id).map { try Self.detail(db, $0) }
+    let detail = try await state.database.read { db -> Schemas.SessionDetail? in
+      guard let session = try await KioskStore.session(db, id) else { return nil }
+      return try await Self.detail(db, session)
     }
     guard let detail else { return .notFound(Self.error(.sessionNotFound(id, store: nil))) }
     return .ok(.init(body: .json(detail)))
@@ -45,9 +47,9 @@ struct KioskAdminHandlers: SandboxKioskAPI.APIProtocol {
     -> SandboxKioskAPI.Operations.inspectStore.Output
   {
     let id = input.path.storeId
-    let found = try await state.pool.read { db -> (KioskStore.Store, [KioskSessionStatus: Int])? in
-      guard let store = try KioskStore.store(db, id) else { return nil }
-      return (store, try KioskStore.statusCounts(db, store: id))
+    let found = try await state.database.read { db -> (KioskStore.Store, [KioskSessionStatus: Int])? in
+      guard let store = try await KioskStore.store(db, id) else { return nil }
+      return (store, try await KioskStore.statusCounts(db, store: id))
     }
     guard let (store, counts) = found else { return .notFound(Self.error(.storeNotFound(id))) }
     return .ok(
@@ -62,8 +64,8 @@ struct KioskAdminHandlers: SandboxKioskAPI.APIProtocol {
 
   // MARK: Schemas
 
-  static func detail(_ db: Database, _ session: KioskStore.Session) throws -> Schemas.SessionDetail {
-    let order = try KioskStore.order(db, session.orderPublicId)
+  static func detail(_ db: any SQLDatabase, _ session: KioskStore.Session) async throws -> Schemas.SessionDetail {
+    let order = try await KioskStore.order(db, session.orderPublicId)
     return .init(
       publicId: session.publicId, storePublicId: session.storePublicId,
       status: Schemas.SessionDetail.statusPayload(rawValue: session.status.rawValue) ?? .PENDING,

@@ -1,9 +1,9 @@
 import Foundation
-import GRDB
 import Hummingbird
 import KioskAPI
 import KioskRules
 import OpenAPIRuntime
+internal import SQLKit
 import SandboxKit
 
 /// The kiosk backend (kiosk-review-flow.md, API Call Sequence) on the sandbox database.
@@ -17,7 +17,7 @@ struct KioskHandlers: KioskAPI.APIProtocol {
   {
     let storeId = input.path.storeId
     do {
-      let next = try await state.pool.read { db in try KioskStore.nextPending(db, store: storeId) }
+      let next = try await state.database.read { db in try await KioskStore.nextPending(db, store: storeId) }
       guard let (session, order) = next else { return .ok(.init(body: .json(.init(session: nil, order: nil)))) }
       return .ok(.init(body: .json(.init(session: Self.schema(session), order: order.map(Self.schema)))))
     } catch let failure as KioskStore.Failure {
@@ -29,9 +29,11 @@ struct KioskHandlers: KioskAPI.APIProtocol {
     -> KioskAPI.Operations.submitRating.Output
   {
     guard case .json(let body) = input.body else { throw SandboxAPIError.internalError }
+    let (storeId, sessionId, rating) = (input.path.storeId, input.path.sessionId, body.starRating)
     do {
-      let text = try await state.pool.write { db in
-        try KioskStore.rate(db, store: input.path.storeId, session: input.path.sessionId, rating: body.starRating)
+      // Checked and changed in one write transaction: of two kiosks rating at once, one wins.
+      let text = try await state.database.write { db in
+        try await KioskStore.rate(db, store: storeId, session: sessionId, rating: rating)
       }
       return .ok(.init(body: .json(.init(generatedReviewText: text))))
     } catch let failure as KioskStore.Failure {
@@ -46,9 +48,10 @@ struct KioskHandlers: KioskAPI.APIProtocol {
   func approveSession(_ input: KioskAPI.Operations.approveSession.Input) async throws
     -> KioskAPI.Operations.approveSession.Output
   {
+    let (storeId, sessionId) = (input.path.storeId, input.path.sessionId)
     do {
-      try await state.pool.write { db in
-        try KioskStore.consent(db, store: input.path.storeId, session: input.path.sessionId, approve: true)
+      try await state.database.write { db in
+        try await KioskStore.consent(db, store: storeId, session: sessionId, approve: true)
       }
       return .ok(Self.ok)
     } catch let failure as KioskStore.Failure {
@@ -60,9 +63,10 @@ struct KioskHandlers: KioskAPI.APIProtocol {
   func declineSession(_ input: KioskAPI.Operations.declineSession.Input) async throws
     -> KioskAPI.Operations.declineSession.Output
   {
+    let (storeId, sessionId) = (input.path.storeId, input.path.sessionId)
     do {
-      try await state.pool.write { db in
-        try KioskStore.consent(db, store: input.path.storeId, session: input.path.sessionId, approve: false)
+      try await state.database.write { db in
+        try await KioskStore.consent(db, store: storeId, session: sessionId, approve: false)
       }
       return .ok(Self.ok)
     } catch let failure as KioskStore.Failure {
@@ -75,7 +79,8 @@ struct KioskHandlers: KioskAPI.APIProtocol {
     -> KioskAPI.Operations.markSessionDone.Output
   {
     do {
-      try await state.pool.write { db in try KioskStore.markDone(db, session: input.path.sessionId) }
+      let sessionId = input.path.sessionId
+      try await state.database.write { db in try await KioskStore.markDone(db, session: sessionId) }
       return .ok(Self.ok)
     } catch let failure as KioskStore.Failure {
       if case .conflict = failure { return .conflict(Self.error(failure)) }

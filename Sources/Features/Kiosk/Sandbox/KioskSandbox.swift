@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import Hummingbird
 import KioskAPI
 import KioskRules
+package import SQLKit
 import SandboxKioskAPI
 import SandboxKit
 
@@ -12,18 +12,18 @@ import SandboxKit
 package enum KioskSandbox: SandboxFeature {
   package static let name = "kiosk"
 
-  package static func registerMigrations(in migrator: inout DatabaseMigrator) {
-    KioskSchema.register(in: &migrator)
+  package static func registerMigrations(in migrations: inout SchemaMigrations) {
+    KioskSchema.register(in: &migrations)
   }
 
-  package static func seed(_ db: Database, sandbox: SeedContext) throws {
-    try KioskSeed.seed(db)
+  package static func seed(_ db: any SQLDatabase, sandbox: SeedContext) async throws {
+    try await KioskSeed.seed(db)
   }
 
-  package static func counts(_ db: Database) throws -> [String: Int] {
+  package static func counts(_ db: any SQLDatabase) async throws -> [String: Int] {
     [
-      "kiosk stores": try Int.fetchOne(db, sql: "SELECT count(*) FROM kiosk_stores") ?? 0,
-      "kiosk sessions": try Int.fetchOne(db, sql: "SELECT count(*) FROM kiosk_review_sessions") ?? 0,
+      "kiosk stores": try await db.fetchValue(Int.self, "SELECT count(*) FROM kiosk_stores") ?? 0,
+      "kiosk sessions": try await db.fetchValue(Int.self, "SELECT count(*) FROM kiosk_review_sessions") ?? 0,
     ]
   }
 
@@ -47,10 +47,12 @@ package enum KioskSandbox: SandboxFeature {
       ])
     router.get("/r/:sessionPublicId") { _, context -> Response in
       let id = context.parameters.get("sessionPublicId") ?? ""
-      let found = try await state.pool.read { db -> (KioskStore.Session, KioskStore.Store?, KioskStore.Order?)? in
-        guard let session = try KioskStore.session(db, id) else { return nil }
+      let found = try await state.database.read {
+        db -> (KioskStore.Session, KioskStore.Store?, KioskStore.Order?)? in
+        guard let session = try await KioskStore.session(db, id) else { return nil }
         return (
-          session, try KioskStore.store(db, session.storePublicId), try KioskStore.order(db, session.orderPublicId)
+          session, try await KioskStore.store(db, session.storePublicId),
+          try await KioskStore.order(db, session.orderPublicId)
         )
       }
       guard let (session, store, order) = found else {

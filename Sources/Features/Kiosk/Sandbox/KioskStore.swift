@@ -1,12 +1,13 @@
 import Foundation
-import GRDB
 import KioskRules
+internal import SQLKit
 import SandboxKit
 
 /// The kiosk backend's data and rules on the sandbox database: stores, orders, review
 /// sessions and their status transitions (PENDING → RATED → APPROVED | DECLINED,
 /// APPROVED → POSTED_INTENT). Every transition checks and changes the status in one write
-/// transaction, so two kiosks racing for a session cannot both move it.
+/// transaction (its caller's ``SandboxDatabase/write(_:)``, a `BEGIN IMMEDIATE` that holds the
+/// write lock from the first read), so two kiosks racing for a session cannot both move it.
 enum KioskStore {
   struct Store: Sendable {
     var publicId: String
@@ -56,61 +57,59 @@ enum KioskStore {
 
   // MARK: Reading
 
-  static func store(_ db: Database, _ id: String) throws -> Store? {
-    try Row.fetchOne(
-      db, sql: "SELECT public_id, name, review_url, last_approved_session_id FROM kiosk_stores WHERE public_id = ?",
-      arguments: [id]
+  static func store(_ db: any SQLDatabase, _ id: String) async throws -> Store? {
+    try await db.fetchOne(
+      "SELECT public_id, name, review_url, last_approved_session_id FROM kiosk_stores WHERE public_id = ?", [id]
     ).map {
       Store(
-        publicId: $0["public_id"], name: $0["name"], reviewURL: $0["review_url"],
-        lastApprovedSessionId: $0["last_approved_session_id"])
+        publicId: try $0["public_id"], name: try $0["name"], reviewURL: try $0["review_url"],
+        lastApprovedSessionId: try $0["last_approved_session_id"])
     }
   }
 
-  static func requireStore(_ db: Database, _ id: String) throws -> Store {
-    guard let store = try store(db, id) else { throw Failure.storeNotFound(id) }
+  static func requireStore(_ db: any SQLDatabase, _ id: String) async throws -> Store {
+    guard let store = try await store(db, id) else { throw Failure.storeNotFound(id) }
     return store
   }
 
-  static func session(_ db: Database, _ id: String) throws -> Session? {
-    try Row.fetchOne(db, sql: "SELECT * FROM kiosk_review_sessions WHERE public_id = ?", arguments: [id]).map(session)
+  static func session(_ db: any SQLDatabase, _ id: String) async throws -> Session? {
+    try await db.fetchOne("SELECT * FROM kiosk_review_sessions WHERE public_id = ?", [id]).map(session)
   }
 
-  static func order(_ db: Database, _ id: String) throws -> Order? {
+  static func order(_ db: any SQLDatabase, _ id: String) async throws -> Order? {
     guard
-      let row = try Row.fetchOne(
-        db, sql: "SELECT public_id, total_amount, currency FROM kiosk_orders WHERE public_id = ?", arguments: [id])
+      let row = try await db.fetchOne(
+        "SELECT public_id, total_amount, currency FROM kiosk_orders WHERE public_id = ?", [id])
     else { return nil }
-    let items = try Row.fetchAll(
-      db, sql: "SELECT name, quantity, amount FROM kiosk_order_items WHERE order_public_id = ? ORDER BY position",
-      arguments: [id]
-    ).map { KioskOrderItem(name: $0["name"], quantity: $0["quantity"], amount: $0["amount"]) }
-    return Order(publicId: row["public_id"], totalAmount: row["total_amount"], currency: row["currency"], items: items)
+    let items = try await db.fetchAll(
+      "SELECT name, quantity, amount FROM kiosk_order_items WHERE order_public_id = ? ORDER BY position", [id]
+    ).map { KioskOrderItem(name: try $0["name"], quantity: try $0["quantity"], amount: try $0["amount"]) }
+    return Order(
+      publicId: try row["public_id"], totalAmount: try row["total_amount"], currency: try row["currency"],
+      items: items)
   }
 
   /// The store's newest PENDING session and its order: the customer who just paid.
-  static func nextPending(_ db: Database, store: String) throws -> (Session, Order?)? {
-    _ = try requireStore(db, store)
+  static func nextPending(_ db: any SQLDatabase, store: String) async throws -> (Session, Order?)? {
+    _ = try await requireStore(db, store)
     guard
-      let row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT * FROM kiosk_review_sessions WHERE store_public_id = ? AND status = 'PENDING'
-          ORDER BY rowid DESC LIMIT 1
-          """, arguments: [store])
+      let row = try await db.fetchOne(
+        """
+        SELECT * FROM kiosk_review_sessions WHERE store_public_id = ? AND status = 'PENDING'
+        ORDER BY rowid DESC LIMIT 1
+        """, [store])
     else { return nil }
-    let found = session(row)
-    return (found, try order(db, found.orderPublicId))
+    let found = try session(row)
+    return (found, try await order(db, found.orderPublicId))
   }
 
   /// How many of the store's sessions are in each status.
-  static func statusCounts(_ db: Database, store: String) throws -> [KioskSessionStatus: Int] {
+  static func statusCounts(_ db: any SQLDatabase, store: String) async throws -> [KioskSessionStatus: Int] {
     var counts = Dictionary(uniqueKeysWithValues: KioskSessionStatus.allCases.map { ($0, 0) })
-    for row in try Row.fetchAll(
-      db, sql: "SELECT status, count(*) AS n FROM kiosk_review_sessions WHERE store_public_id = ? GROUP BY status",
-      arguments: [store])
+    for row in try await db.fetchAll(
+      "SELECT status, count(*) AS n FROM kiosk_review_sessions WHERE store_public_id = ? GROUP BY status", [store])
     {
-      if let status = KioskSessionStatus(rawValue: row["status"]) { counts[status] = row["n"] }
+      if let status = KioskSessionStatus(rawValue: try row["status"]) { counts[status] = try row["n"] }
     }
     return counts
   }
@@ -118,43 +117,48 @@ enum KioskStore {
   // MARK: Transitions
 
   /// PENDING → RATED, with the review generated from the rating and the order's items.
-  static func rate(_ db: Database, store storeId: String, session sessionId: String, rating: Int) throws -> String {
-    let store = try requireStore(db, storeId)
-    let session = try requireSession(db, sessionId, store: storeId)
+  static func rate(_ db: any SQLDatabase, store storeId: String, session sessionId: String, rating: Int)
+    async throws -> String
+  {
+    let store = try await requireStore(db, storeId)
+    let session = try await requireSession(db, sessionId, store: storeId)
     guard KioskRules.ratings.contains(rating) else {
       throw Failure.invalid("starRating must be between 1 and 5, got \(rating).")
     }
     try require(session, canMoveTo: .rated, action: "rate")
-    let items = try order(db, session.orderPublicId)?.items ?? []
+    let items = try await order(db, session.orderPublicId)?.items ?? []
     let text = ReviewWriter.write(rating: rating, items: items, storeName: store.name)
-    try db.execute(
-      sql: """
-        UPDATE kiosk_review_sessions SET status = 'RATED', star_rating = ?, generated_review_text = ?, updated_at = ?
-        WHERE public_id = ?
-        """,
-      arguments: [rating, text, Timestamps.now(), sessionId])
+    try await db.execute(
+      """
+      UPDATE kiosk_review_sessions SET status = 'RATED', star_rating = ?, generated_review_text = ?, updated_at = ?
+      WHERE public_id = ?
+      """,
+      [rating, text, Timestamps.now(), sessionId])
     return text
   }
 
   /// RATED → APPROVED, and the store's lastApprovedSessionId; or RATED → DECLINED.
-  static func consent(_ db: Database, store storeId: String, session sessionId: String, approve: Bool) throws {
-    _ = try requireStore(db, storeId)
-    let session = try requireSession(db, sessionId, store: storeId)
+  static func consent(_ db: any SQLDatabase, store storeId: String, session sessionId: String, approve: Bool)
+    async throws
+  {
+    _ = try await requireStore(db, storeId)
+    let session = try await requireSession(db, sessionId, store: storeId)
     let target: KioskSessionStatus = approve ? .approved : .declined
     try require(session, canMoveTo: target, action: approve ? "approve" : "decline")
-    try setStatus(db, sessionId, target)
+    try await setStatus(db, sessionId, target)
     if approve {
-      try db.execute(
-        sql: "UPDATE kiosk_stores SET last_approved_session_id = ? WHERE public_id = ?",
-        arguments: [sessionId, storeId])
+      try await db.execute(
+        "UPDATE kiosk_stores SET last_approved_session_id = ? WHERE public_id = ?", [sessionId, storeId])
     }
   }
 
   /// APPROVED → POSTED_INTENT.
-  static func markDone(_ db: Database, session sessionId: String) throws {
-    guard let session = try session(db, sessionId) else { throw Failure.sessionNotFound(sessionId, store: nil) }
+  static func markDone(_ db: any SQLDatabase, session sessionId: String) async throws {
+    guard let session = try await session(db, sessionId) else {
+      throw Failure.sessionNotFound(sessionId, store: nil)
+    }
     try require(session, canMoveTo: .postedIntent, action: "mark done")
-    try setStatus(db, sessionId, .postedIntent)
+    try await setStatus(db, sessionId, .postedIntent)
   }
 
   // MARK: Purchases (the webhook)
@@ -162,10 +166,10 @@ enum KioskStore {
   /// Creates an order and its PENDING session. Without items, one to three are picked from
   /// the catalogue; without a total, the items' prices make it; with both, the total is
   /// spread over the items.
-  static func createPurchase(_ db: Database, store storeId: String, totalAmount: Int?, itemNames: [String]?)
-    throws -> Session
-  {
-    _ = try requireStore(db, storeId)
+  static func createPurchase(
+    _ db: any SQLDatabase, store storeId: String, totalAmount: Int?, itemNames: [String]?
+  ) async throws -> Session {
+    _ = try await requireStore(db, storeId)
     if let totalAmount, !(1...maximumTotal).contains(totalAmount) {
       throw Failure.invalid("totalAmount must be between 1 and \(maximumTotal) cents, got \(totalAmount).")
     }
@@ -205,21 +209,20 @@ enum KioskStore {
     let now = Timestamps.now()
     let orderId = newId("ord")
     let sessionId = newId("sess")
-    try db.execute(
-      sql:
-        "INSERT INTO kiosk_orders (public_id, store_public_id, total_amount, currency, created_at) VALUES (?, ?, ?, 'USD', ?)",
-      arguments: [orderId, storeId, total, now])
+    try await db.execute(
+      "INSERT INTO kiosk_orders (public_id, store_public_id, total_amount, currency, created_at) VALUES (?, ?, ?, 'USD', ?)",
+      [orderId, storeId, total, now])
     for (position, item) in items.enumerated() {
-      try db.execute(
-        sql: "INSERT INTO kiosk_order_items (order_public_id, position, name, quantity, amount) VALUES (?, ?, ?, ?, ?)",
-        arguments: [orderId, position, item.name, item.quantity, item.amount])
+      try await db.execute(
+        "INSERT INTO kiosk_order_items (order_public_id, position, name, quantity, amount) VALUES (?, ?, ?, ?, ?)",
+        [orderId, position, item.name, item.quantity, item.amount])
     }
-    try db.execute(
-      sql: """
-        INSERT INTO kiosk_review_sessions (public_id, store_public_id, order_public_id, status, created_at, updated_at)
-        VALUES (?, ?, ?, 'PENDING', ?, ?)
-        """,
-      arguments: [sessionId, storeId, orderId, now, now])
+    try await db.execute(
+      """
+      INSERT INTO kiosk_review_sessions (public_id, store_public_id, order_public_id, status, created_at, updated_at)
+      VALUES (?, ?, ?, 'PENDING', ?, ?)
+      """,
+      [sessionId, storeId, orderId, now, now])
     return Session(
       publicId: sessionId, storePublicId: storeId, orderPublicId: orderId, status: .pending, createdAt: now,
       updatedAt: now)
@@ -235,15 +238,17 @@ enum KioskStore {
 
   // MARK: Private
 
-  private static func session(_ row: Row) -> Session {
+  private static func session(_ row: any SQLRow) throws -> Session {
     Session(
-      publicId: row["public_id"], storePublicId: row["store_public_id"], orderPublicId: row["order_public_id"],
-      status: KioskSessionStatus(rawValue: row["status"]) ?? .pending, starRating: row["star_rating"],
-      generatedReviewText: row["generated_review_text"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+      publicId: try row["public_id"], storePublicId: try row["store_public_id"],
+      orderPublicId: try row["order_public_id"],
+      status: KioskSessionStatus(rawValue: try row["status"]) ?? .pending, starRating: try row["star_rating"],
+      generatedReviewText: try row["generated_review_text"], createdAt: try row["created_at"],
+      updatedAt: try row["updated_at"])
   }
 
-  private static func requireSession(_ db: Database, _ id: String, store: String) throws -> Session {
-    guard let session = try session(db, id), session.storePublicId == store else {
+  private static func requireSession(_ db: any SQLDatabase, _ id: String, store: String) async throws -> Session {
+    guard let session = try await session(db, id), session.storePublicId == store else {
       throw Failure.sessionNotFound(id, store: store)
     }
     return session
@@ -259,10 +264,10 @@ enum KioskStore {
     }
   }
 
-  private static func setStatus(_ db: Database, _ id: String, _ status: KioskSessionStatus) throws {
-    try db.execute(
-      sql: "UPDATE kiosk_review_sessions SET status = ?, updated_at = ? WHERE public_id = ?",
-      arguments: [status.rawValue, Timestamps.now(), id])
+  private static func setStatus(_ db: any SQLDatabase, _ id: String, _ status: KioskSessionStatus) async throws {
+    try await db.execute(
+      "UPDATE kiosk_review_sessions SET status = ?, updated_at = ? WHERE public_id = ?",
+      [status.rawValue, Timestamps.now(), id])
   }
 
   /// `sess_` and 12 random lowercase letters and digits.

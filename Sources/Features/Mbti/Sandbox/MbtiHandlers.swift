@@ -1,9 +1,9 @@
 import DeckSupport
 import Foundation
-import GRDB
 import Hummingbird
 import NudgeAPI
 import OpenAPIRuntime
+internal import SQLKit
 import SandboxKit
 import SandboxMbtiAPI
 
@@ -43,10 +43,11 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
     case .success(let answers):
       let (type, scores) = MbtiScoring.score(answers)
       let scoresJSON = String(decoding: try DeckJSON.compactEncoder.encode(scores), as: UTF8.self)
-      try await state.pool.write { db in
-        try db.execute(
-          sql: "INSERT INTO mbti_results (user_id, profile, scores, created_at) VALUES (?, ?, ?, ?)",
-          arguments: [body.user_id.lowercased(), type, scoresJSON, Timestamps.now()])
+      let user = body.user_id.lowercased()
+      try await state.database.write { db in
+        try await db.execute(
+          "INSERT INTO mbti_results (user_id, profile, scores, created_at) VALUES (?, ?, ?, ?)",
+          [user, type, scoresJSON, Timestamps.now()])
       }
       return .ok(
         .init(
@@ -84,26 +85,25 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
     // A repeat of a key already recorded for this user stores nothing and answers the stored
     // event: the client resends what it never got an answer for (its outbox), and the event is
     // recorded once. The unique index settles two copies that arrive together.
-    // The stored event's fields, not its Row (not Sendable: the closure would run on the
-    // synchronous write, blocking a cooperative thread).
-    let stored = try await state.pool.write { db -> StoredEvent? in
-      try db.execute(
-        sql: """
-          INSERT INTO mbti_events (user_id, event_type, details, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-          """,
-        arguments: [
-          user, body.event_type, String(decoding: detailsJSON, as: UTF8.self), createdAt.formatted(.iso8601), key,
-        ])
-      let row =
-        if let key {
-          try Row.fetchOne(
-            db, sql: Self.selectEvent + " WHERE user_id = ? AND idempotency_key = ?", arguments: [user, key])
-        } else {
-          try Row.fetchOne(db, sql: Self.selectEvent + " WHERE id = ?", arguments: [db.lastInsertedRowID])
-        }
-      return row.map {
-        StoredEvent(id: $0["id"], eventType: $0["event_type"], details: $0["details"], createdAt: $0["created_at"])
+    // The insert returns the new event; a repeat inserts nothing, and the stored one is read.
+    // The write hands out the event's fields, not its row (not Sendable).
+    let binds: [any Encodable & Sendable] = [
+      user, body.event_type, String(decoding: detailsJSON, as: UTF8.self), createdAt.formatted(.iso8601), key,
+    ]
+    let stored = try await state.database.write { db -> StoredEvent? in
+      var row = try await db.fetchOne(
+        """
+        INSERT INTO mbti_events (user_id, event_type, details, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+        RETURNING \(Self.eventColumns)
+        """, binds)
+      if row == nil, let key {
+        row = try await db.fetchOne(Self.selectEvent + " WHERE user_id = ? AND idempotency_key = ?", [user, key])
+      }
+      return try row.map {
+        StoredEvent(
+          id: try $0["id"], eventType: try $0["event_type"], details: try $0["details"],
+          createdAt: try $0["created_at"])
       }
     }
     guard let stored else { throw SandboxAPIError.internalError }
@@ -118,7 +118,8 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
             created_at: (try? Date(storedAt, strategy: .iso8601)) ?? createdAt))))
   }
 
-  static let selectEvent = "SELECT id, user_id, event_type, details, created_at FROM mbti_events"
+  static let eventColumns = "id, user_id, event_type, details, created_at"
+  static let selectEvent = "SELECT \(eventColumns) FROM mbti_events"
 
   /// A stored event's columns, as the write hands them out.
   struct StoredEvent: Sendable {
@@ -162,7 +163,7 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
     }
     // The newest `limit` events, shown oldest first.
     var sql = "SELECT id, user_id, event_type, details, created_at FROM mbti_events WHERE 1"
-    var values: [(any DatabaseValueConvertible)?] = []
+    var values: [any Encodable & Sendable] = []
     if let user = query.user_id {
       sql += " AND user_id = ?"
       values.append(user.lowercased())
@@ -173,20 +174,20 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
     }
     sql = "SELECT * FROM (\(sql) ORDER BY id DESC LIMIT ?) ORDER BY id"
     values.append(limit)
-    let (statement, arguments) = (sql, StatementArguments(values))
-    let events = try await state.pool.read { db in
-      try Row.fetchAll(db, sql: statement, arguments: arguments).map(Self.event)
+    let (statement, binds) = (sql, values)
+    let events = try await state.database.read { db in
+      try await db.fetchAll(statement, binds).map(Self.event)
     }
     return .ok(.init(body: .json(events)))
   }
 
-  static func event(_ row: Row) -> SandboxMbtiAPI.Components.Schemas.StoredEvent {
-    let details: String = row["details"]
-    let createdAt: String = row["created_at"]
+  static func event(_ row: any SQLRow) throws -> SandboxMbtiAPI.Components.Schemas.StoredEvent {
+    let details: String = try row["details"]
+    let createdAt: String = try row["created_at"]
     let decoded = try? JSONDecoder().decode(
       SandboxMbtiAPI.Components.Schemas.StoredEvent.detailsPayload.self, from: Data(details.utf8))
     return .init(
-      id: row["id"], user_id: row["user_id"], event_type: row["event_type"], details: decoded ?? .init(),
+      id: try row["id"], user_id: try row["user_id"], event_type: try row["event_type"], details: decoded ?? .init(),
       created_at: (try? Date(createdAt, strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0))
   }
 

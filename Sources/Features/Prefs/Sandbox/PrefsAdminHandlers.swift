@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import Hummingbird
 import OpenAPIRuntime
 import PrefsRules
+internal import SQLKit
 import SandboxKit
 import SandboxPrefsAPI
 
@@ -21,32 +21,37 @@ struct PrefsAdminHandlers: SandboxPrefsAPI.APIProtocol {
       return .badRequest(.init(body: .json(.init(error: "email is required"))))
     }
     let email = EmailAddress.normalize(input.query.email)
-    return try await state.pool.read { db -> Operations.inspectPrefs.Output in
-      guard let user = try UserRecord.fetch(db, email: email) else {
+    return try await state.database.read { db -> Operations.inspectPrefs.Output in
+      guard let user = try await UserRecord.fetch(db, email: email) else {
         return .notFound(.init(body: .json(.init(error: "No user \(email)"))))
       }
-      let categories = try PrefsCategory.allCases.map { category in
-        let stored = try PrefsStore.document(db, userID: user.id, category: category)
-        let history = try PrefsStore.history(db, userID: user.id, category: category, limit: Self.historyLimit)
-        return Schemas.CategoryState(
-          category: Self.schema(category), data: try PrefsJSON.container(stored?.data),
-          createdAt: stored.flatMap { PrefsJSON.date($0.createdAt) },
-          updatedAt: stored.flatMap { PrefsJSON.date($0.updatedAt) },
-          history: history.map {
-            .init(
-              id: $0.id, field: $0.field, old: $0.old, new: $0.new,
-              changedAt: PrefsJSON.date($0.changedAt) ?? Date(timeIntervalSince1970: 0), changedBy: $0.changedBy)
-          })
+      var categories: [Schemas.CategoryState] = []
+      for category in PrefsCategory.allCases {
+        let stored = try await PrefsStore.document(db, userID: user.id, category: category)
+        let history = try await PrefsStore.history(
+          db, userID: user.id, category: category, limit: Self.historyLimit)
+        categories.append(
+          Schemas.CategoryState(
+            category: Self.schema(category), data: try PrefsJSON.container(stored?.data),
+            createdAt: stored.flatMap { PrefsJSON.date($0.createdAt) },
+            updatedAt: stored.flatMap { PrefsJSON.date($0.updatedAt) },
+            history: history.map {
+              .init(
+                id: $0.id, field: $0.field, old: $0.old, new: $0.new,
+                changedAt: PrefsJSON.date($0.changedAt) ?? Date(timeIntervalSince1970: 0), changedBy: $0.changedBy)
+            }))
       }
       let role = user.metadataStrings["role"]
+      let linkedAthlete = try await PrefsStore.linkedAthlete(db, parentID: user.id)?.email
+      let linkedParents = try await PrefsStore.linkedParents(db, athleteID: user.id)
+      let fitScoreRecalculations = try await PrefsStore.fitScoreRecalculations(db, userID: user.id)
       return .ok(
         .init(
           body: .json(
             .init(
               email: user.email, role: role,
-              linkedAthlete: try PrefsStore.linkedAthlete(db, parentID: user.id)?.email,
-              linkedParents: try PrefsStore.linkedParents(db, athleteID: user.id),
-              fitScoreRecalculations: try PrefsStore.fitScoreRecalculations(db, userID: user.id),
+              linkedAthlete: linkedAthlete, linkedParents: linkedParents,
+              fitScoreRecalculations: fitScoreRecalculations,
               categories: categories))))
     }
   }
@@ -60,14 +65,14 @@ struct PrefsAdminHandlers: SandboxPrefsAPI.APIProtocol {
     let email = EmailAddress.normalize(body.email)
     let json: String? =
       body.data.value == nil ? nil : String(decoding: try JSONEncoder().encode(body.data), as: UTF8.self)
-    return try await state.pool.write { db -> Operations.storePrefs.Output in
-      guard let user = try UserRecord.fetch(db, email: email) else {
+    return try await state.database.write { db -> Operations.storePrefs.Output in
+      guard let user = try await UserRecord.fetch(db, email: email) else {
         return .notFound(.init(body: .json(.init(error: "No user \(email)"))))
       }
       if let json {
-        try PrefsStore.store(db, userID: user.id, category: category, json: json)
+        try await PrefsStore.store(db, userID: user.id, category: category, json: json)
       } else {
-        _ = try PrefsStore.delete(db, userID: user.id, category: category)
+        _ = try await PrefsStore.delete(db, userID: user.id, category: category)
       }
       return .ok(.init(body: .json(.init(email: user.email, category: body.category, stored: json != nil))))
     }

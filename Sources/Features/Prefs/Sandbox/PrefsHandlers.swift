@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import OpenAPIRuntime
 import PrefsRules
 import RecruitingAPI
+internal import SQLKit
 import SandboxKit
 
 /// The recruiting service's V2 preferences API (preferences.md, section 3) on the sandbox
@@ -104,9 +104,9 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
             message: "limit: \(limit) is out of range; allowed 1–1000")
         ]))
     }
-    let rows = try await state.pool.read { db in
-      let owner = try Self.owner(db, user: user, category: category)
-      return try PrefsStore.history(db, userID: owner.id, category: category, limit: limit)
+    let rows = try await state.database.read { db in
+      let owner = try await Self.owner(db, user: user, category: category)
+      return try await PrefsStore.history(db, userID: owner.id, category: category, limit: limit)
     }
     return .ok(.init(body: .json(rows.map(Self.entry))))
   }
@@ -116,8 +116,8 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
   {
     let write = try Self.checkedWrite()
     guard case .history(let changes) = write.payload else { throw SandboxAPIError.internalError }
-    let rows = try await state.pool.write { db in
-      try PrefsStore.record(
+    let rows = try await state.database.write { db in
+      try await PrefsStore.record(
         db, userID: write.user.id, by: write.user.email, category: write.category, changes: changes)
     }
     return .created(.init(body: .json(rows.map(Self.entry))))
@@ -129,9 +129,9 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
   /// athlete's (read-only).
   func read(_ category: PrefsCategory) async throws -> Schemas.Preferences {
     let user = try await state.requireBearerUser(orThrow: PrefsErrors.unauthorized)
-    return try await state.pool.read { db in
-      let owner = try Self.owner(db, user: user, category: category)
-      let stored = try PrefsStore.document(db, userID: owner.id, category: category)
+    return try await state.database.read { db in
+      let owner = try await Self.owner(db, user: user, category: category)
+      let stored = try await PrefsStore.document(db, userID: owner.id, category: category)
       return try Self.envelope(
         category, stored, owner: owner, readOnly: category == .player && PrefsAccess.isParent(user))
     }
@@ -142,13 +142,13 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
     let write = try Self.checkedWrite()
     let user = write.user
     let category = write.category
-    return try await state.pool.write { db in
+    return try await state.database.write { db in
       let value: PrefsValue
       switch write.payload {
       case .document(let document):
         value = document
       case .patch(let patch):
-        let stored = try PrefsStore.document(db, userID: user.id, category: .player)
+        let stored = try await PrefsStore.document(db, userID: user.id, category: .player)
         let current = PlayerDetails.decodeStored(stored.map { Data($0.data.utf8) }).value
         do throws(Validation) {
           value = .player(try current.patched(with: patch))
@@ -158,8 +158,9 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
       case .history:
         throw SandboxAPIError.internalError
       }
-      let stored = try PrefsStore.store(db, userID: user.id, category: category, json: try value.storedJSON())
-      if category == .player { try PrefsStore.recalculateFitScores(db, userID: user.id) }
+      let stored = try await PrefsStore.store(
+        db, userID: user.id, category: category, json: try value.storedJSON())
+      if category == .player { try await PrefsStore.recalculateFitScores(db, userID: user.id) }
       var envelope = try Self.envelope(category, stored, owner: (user.id, user.email), readOnly: false)
       if category == .player { envelope.fitScoreRecalculated = true }
       return envelope
@@ -169,8 +170,8 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
   func delete(_ category: PrefsCategory) async throws -> Schemas.Deleted {
     let user = try await state.requireBearerUser(orThrow: PrefsErrors.unauthorized)
     if category == .player && PrefsAccess.isParent(user) { throw PrefsErrors.readOnly }
-    let deleted = try await state.pool.write { db in
-      try PrefsStore.delete(db, userID: user.id, category: category)
+    let deleted = try await state.database.write { db in
+      try await PrefsStore.delete(db, userID: user.id, category: category)
     }
     return .init(category: Self.schema(category), deleted: deleted)
   }
@@ -182,11 +183,11 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
 
   /// Whose preferences `user` reads: their own, or for a parent's player details the athlete
   /// they are linked to (their own when there is none).
-  static func owner(_ db: Database, user: AuthenticatedUser, category: PrefsCategory) throws -> (
+  static func owner(_ db: any SQLDatabase, user: AuthenticatedUser, category: PrefsCategory) async throws -> (
     id: String, email: String
   ) {
     if category == .player && PrefsAccess.isParent(user),
-      let athlete = try PrefsStore.linkedAthlete(db, parentID: user.id)
+      let athlete = try await PrefsStore.linkedAthlete(db, parentID: user.id)
     {
       return (athlete.id, athlete.email)
     }

@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import Hummingbird
 import PrefsRules
+package import SQLKit
 import SandboxKit
 
 /// The preferences' part of the sandbox (preferences.md): the recruiting service's V2 category
@@ -14,22 +14,22 @@ package enum PrefsSandbox: SandboxFeature {
   package static let athleteEmail = "athlete@sandbox.test"
   package static let parentEmail = "parent@sandbox.test"
 
-  package static func registerMigrations(in migrator: inout DatabaseMigrator) {
-    PrefsSchema.register(in: &migrator)
-    PhotoStorageSchema.register(in: &migrator)
+  package static func registerMigrations(in migrations: inout SchemaMigrations) {
+    PrefsSchema.register(in: &migrations)
+    PhotoStorageSchema.register(in: &migrations)
   }
 
   /// `athlete@sandbox.test` (role athlete) and `parent@sandbox.test` (role parent, linked to the
   /// athlete, whose email is also in the parent's metadata as `athlete_email`), both with the
   /// password `sandbox`.
-  package static func seed(_ db: Database, sandbox: SeedContext) throws {
-    let athleteID = try sandbox.createUser(
+  package static func seed(_ db: any SQLDatabase, sandbox: SeedContext) async throws {
+    let athleteID = try await sandbox.createUser(
       db, id: seedID(athleteEmail), email: athleteEmail, passwordHash: SandboxSeed.demoPasswordHash,
       metadata: ["role": "athlete"])
-    let parentID = try sandbox.createUser(
+    let parentID = try await sandbox.createUser(
       db, id: seedID(parentEmail), email: parentEmail, passwordHash: SandboxSeed.demoPasswordHash,
       metadata: ["role": "parent", "athlete_email": athleteEmail])
-    try PrefsStore.link(db, parentID: parentID, athleteID: athleteID)
+    try await PrefsStore.link(db, parentID: parentID, athleteID: athleteID)
   }
 
   /// Stable ids, so that a reset gives the demo users the ids they had.
@@ -77,10 +77,10 @@ package enum PrefsSandbox: SandboxFeature {
       ])
   }
 
-  package static func counts(_ db: Database) throws -> [String: Int] {
+  package static func counts(_ db: any SQLDatabase) async throws -> [String: Int] {
     [
-      "preferences": try Int.fetchOne(db, sql: "SELECT count(*) FROM user_preferences") ?? 0,
-      "photos": try PhotoStorageStore.count(db),
+      "preferences": try await db.fetchValue(Int.self, "SELECT count(*) FROM user_preferences") ?? 0,
+      "photos": try await PhotoStorageStore.count(db),
     ]
   }
 

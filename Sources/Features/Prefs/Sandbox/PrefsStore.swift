@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import PrefsRules
+internal import SQLKit
 import SandboxKit
 
 /// The recruiting service's tables (preferences.md, section 3): `user_preferences` (one JSON
@@ -8,43 +8,42 @@ import SandboxKit
 /// `family_links` (which athlete a parent follows) and `fit_score_recalculations` (what the
 /// player save hook triggered).
 enum PrefsSchema {
-  static func register(in migrator: inout DatabaseMigrator) {
-    migrator.registerMigration("v1-prefs") { db in
-      try db.execute(
-        sql: """
-          CREATE TABLE user_preferences (
-            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            category TEXT NOT NULL
-              CHECK (category IN ('player', 'school', 'notifications', 'dashboard', 'location')),
-            data TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            PRIMARY KEY (user_id, category)
-          );
-          CREATE TABLE user_preference_history (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            category TEXT NOT NULL,
-            field TEXT NOT NULL,
-            old_value TEXT,
-            new_value TEXT,
-            changed_at TEXT NOT NULL,
-            changed_by TEXT NOT NULL
-          );
-          CREATE INDEX user_preference_history_user ON user_preference_history(user_id, category, id);
-          CREATE TABLE family_links (
-            parent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            athlete_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            created_at TEXT NOT NULL,
-            PRIMARY KEY (parent_id, athlete_id)
-          );
-          CREATE TABLE fit_score_recalculations (
-            user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            count INTEGER NOT NULL,
-            last_at TEXT NOT NULL
-          );
-          """)
-    }
+  static func register(in migrations: inout SchemaMigrations) {
+    migrations.add(
+      "v1-prefs",
+      script: """
+        CREATE TABLE user_preferences (
+          user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          category TEXT NOT NULL
+            CHECK (category IN ('player', 'school', 'notifications', 'dashboard', 'location')),
+          data TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          PRIMARY KEY (user_id, category)
+        );
+        CREATE TABLE user_preference_history (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          category TEXT NOT NULL,
+          field TEXT NOT NULL,
+          old_value TEXT,
+          new_value TEXT,
+          changed_at TEXT NOT NULL,
+          changed_by TEXT NOT NULL
+        );
+        CREATE INDEX user_preference_history_user ON user_preference_history(user_id, category, id);
+        CREATE TABLE family_links (
+          parent_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          athlete_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (parent_id, athlete_id)
+        );
+        CREATE TABLE fit_score_recalculations (
+          user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          count INTEGER NOT NULL,
+          last_at TEXT NOT NULL
+        );
+        """)
   }
 }
 
@@ -69,112 +68,125 @@ struct HistoryRow: Sendable, Equatable {
 
 /// Reads and writes of the recruiting tables, inside the caller's transaction.
 enum PrefsStore {
-  static func document(_ db: Database, userID: String, category: PrefsCategory) throws -> StoredDocument? {
-    try Row.fetchOne(
-      db, sql: "SELECT data, created_at, updated_at FROM user_preferences WHERE user_id = ? AND category = ?",
-      arguments: [userID, category.rawValue]
-    ).map { StoredDocument(data: $0["data"], createdAt: $0["created_at"], updatedAt: $0["updated_at"]) }
+  static func document(_ db: any SQLDatabase, userID: String, category: PrefsCategory) async throws
+    -> StoredDocument?
+  {
+    try await db.fetchOne(
+      "SELECT data, created_at, updated_at FROM user_preferences WHERE user_id = ? AND category = ?",
+      [userID, category.rawValue]
+    ).map { StoredDocument(data: try $0["data"], createdAt: try $0["created_at"], updatedAt: try $0["updated_at"]) }
   }
 
   /// Stores `json` (a JSON text) as the category's document; `created_at` is kept when one existed.
   @discardableResult
-  static func store(_ db: Database, userID: String, category: PrefsCategory, json: String) throws -> StoredDocument {
+  static func store(_ db: any SQLDatabase, userID: String, category: PrefsCategory, json: String) async throws
+    -> StoredDocument
+  {
     let now = Timestamps.now()
-    try db.execute(
-      sql: """
-        INSERT INTO user_preferences (user_id, category, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-        ON CONFLICT (user_id, category) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at
-        """,
-      arguments: [userID, category.rawValue, json, now, now])
-    guard let stored = try document(db, userID: userID, category: category) else { throw SandboxAPIError.internalError }
+    try await db.execute(
+      """
+      INSERT INTO user_preferences (user_id, category, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (user_id, category) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at
+      """,
+      [userID, category.rawValue, json, now, now])
+    guard let stored = try await document(db, userID: userID, category: category) else {
+      throw SandboxAPIError.internalError
+    }
     return stored
   }
 
   /// Deletes the category's document; false when there was none.
-  static func delete(_ db: Database, userID: String, category: PrefsCategory) throws -> Bool {
-    try db.execute(
-      sql: "DELETE FROM user_preferences WHERE user_id = ? AND category = ?", arguments: [userID, category.rawValue])
-    return db.changesCount > 0
+  static func delete(_ db: any SQLDatabase, userID: String, category: PrefsCategory) async throws -> Bool {
+    try await db.fetchOne(
+      "DELETE FROM user_preferences WHERE user_id = ? AND category = ? RETURNING 1", [userID, category.rawValue])
+      != nil
   }
 
   /// The category's recorded changes, newest first.
-  static func history(_ db: Database, userID: String, category: PrefsCategory, limit: Int) throws -> [HistoryRow] {
-    try Row.fetchAll(
-      db,
-      sql: """
-        SELECT * FROM user_preference_history WHERE user_id = ? AND category = ? ORDER BY id DESC LIMIT ?
-        """,
-      arguments: [userID, category.rawValue, limit]
+  static func history(_ db: any SQLDatabase, userID: String, category: PrefsCategory, limit: Int) async throws
+    -> [HistoryRow]
+  {
+    try await db.fetchAll(
+      """
+      SELECT * FROM user_preference_history WHERE user_id = ? AND category = ? ORDER BY id DESC LIMIT ?
+      """,
+      [userID, category.rawValue, limit]
     ).compactMap(historyRow)
   }
 
   /// Records `changes` (already checked), in order; returns the entries.
-  static func record(_ db: Database, userID: String, by email: String, category: PrefsCategory, changes: [FieldChange])
-    throws -> [HistoryRow]
-  {
+  static func record(
+    _ db: any SQLDatabase, userID: String, by email: String, category: PrefsCategory, changes: [FieldChange]
+  ) async throws -> [HistoryRow] {
     let now = Timestamps.now()
-    return try changes.map { change in
-      try db.execute(
-        sql: """
+    var rows: [HistoryRow] = []
+    for change in changes {
+      guard
+        let id = try await db.fetchValue(
+          Int.self,
+          """
           INSERT INTO user_preference_history (user_id, category, field, old_value, new_value, changed_at, changed_by)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
+          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
           """,
-        arguments: [userID, category.rawValue, change.field, change.old, change.new, now, email])
-      return HistoryRow(
-        id: Int(db.lastInsertedRowID), category: category, field: change.field, old: change.old, new: change.new,
-        changedAt: now, changedBy: email)
+          [userID, category.rawValue, change.field, change.old, change.new, now, email])
+      else { throw SandboxAPIError.internalError }
+      rows.append(
+        HistoryRow(
+          id: id, category: category, field: change.field, old: change.old, new: change.new, changedAt: now,
+          changedBy: email))
     }
+    return rows
   }
 
-  static func historyRow(_ row: Row) -> HistoryRow? {
-    guard let category = PrefsCategory(rawValue: row["category"]) else { return nil }
+  static func historyRow(_ row: any SQLRow) throws -> HistoryRow? {
+    guard let category = PrefsCategory(rawValue: try row["category"]) else { return nil }
     return HistoryRow(
-      id: row["id"], category: category, field: row["field"], old: row["old_value"], new: row["new_value"],
-      changedAt: row["changed_at"], changedBy: row["changed_by"])
+      id: try row["id"], category: category, field: try row["field"], old: try row["old_value"],
+      new: try row["new_value"], changedAt: try row["changed_at"], changedBy: try row["changed_by"])
   }
 
   // MARK: Families and the fit score hook
 
   /// The athlete a parent is linked to (the first link), if any.
-  static func linkedAthlete(_ db: Database, parentID: String) throws -> UserRecord? {
+  static func linkedAthlete(_ db: any SQLDatabase, parentID: String) async throws -> UserRecord? {
     guard
-      let id = try String.fetchOne(
-        db, sql: "SELECT athlete_id FROM family_links WHERE parent_id = ? ORDER BY created_at, athlete_id LIMIT 1",
-        arguments: [parentID])
+      let id = try await db.fetchValue(
+        String.self, "SELECT athlete_id FROM family_links WHERE parent_id = ? ORDER BY created_at, athlete_id LIMIT 1",
+        [parentID])
     else { return nil }
-    return try UserRecord.fetch(db, id: id)
+    return try await UserRecord.fetch(db, id: id)
   }
 
   /// The emails of the parents linked to an athlete.
-  static func linkedParents(_ db: Database, athleteID: String) throws -> [String] {
-    try String.fetchAll(
-      db,
-      sql: """
-        SELECT users.email FROM family_links JOIN users ON users.id = family_links.parent_id
-        WHERE family_links.athlete_id = ? ORDER BY users.email
-        """,
-      arguments: [athleteID])
+  static func linkedParents(_ db: any SQLDatabase, athleteID: String) async throws -> [String] {
+    try await db.fetchColumn(
+      String.self,
+      """
+      SELECT users.email FROM family_links JOIN users ON users.id = family_links.parent_id
+      WHERE family_links.athlete_id = ? ORDER BY users.email
+      """,
+      [athleteID])
   }
 
-  static func link(_ db: Database, parentID: String, athleteID: String) throws {
-    try db.execute(
-      sql: "INSERT OR IGNORE INTO family_links (parent_id, athlete_id, created_at) VALUES (?, ?, ?)",
-      arguments: [parentID, athleteID, Timestamps.now()])
+  static func link(_ db: any SQLDatabase, parentID: String, athleteID: String) async throws {
+    try await db.execute(
+      "INSERT INTO family_links (parent_id, athlete_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+      [parentID, athleteID, Timestamps.now()])
   }
 
   /// The spec's post-save hook of the player details: the fit scores are recalculated (the
   /// sandbox counts the recalculations; `deck sandbox inspect prefs` shows the count).
-  static func recalculateFitScores(_ db: Database, userID: String) throws {
-    try db.execute(
-      sql: """
-        INSERT INTO fit_score_recalculations (user_id, count, last_at) VALUES (?, 1, ?)
-        ON CONFLICT (user_id) DO UPDATE SET count = count + 1, last_at = excluded.last_at
-        """,
-      arguments: [userID, Timestamps.now()])
+  static func recalculateFitScores(_ db: any SQLDatabase, userID: String) async throws {
+    try await db.execute(
+      """
+      INSERT INTO fit_score_recalculations (user_id, count, last_at) VALUES (?, 1, ?)
+      ON CONFLICT (user_id) DO UPDATE SET count = count + 1, last_at = excluded.last_at
+      """,
+      [userID, Timestamps.now()])
   }
 
-  static func fitScoreRecalculations(_ db: Database, userID: String) throws -> Int {
-    try Int.fetchOne(db, sql: "SELECT count FROM fit_score_recalculations WHERE user_id = ?", arguments: [userID]) ?? 0
+  static func fitScoreRecalculations(_ db: any SQLDatabase, userID: String) async throws -> Int {
+    try await db.fetchValue(Int.self, "SELECT count FROM fit_score_recalculations WHERE user_id = ?", [userID]) ?? 0
   }
 }
 

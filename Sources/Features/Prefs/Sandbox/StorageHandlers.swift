@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 import Hummingbird
 import OpenAPIRuntime
 import PrefsRules
+internal import SQLKit
 import SandboxKit
 import StorageAPI
 
@@ -50,9 +50,9 @@ struct StorageHandlers: StorageAPI.APIProtocol {
     let path = input.path
     let user = try await state.requireBearerUser(orThrow: StorageErrors.unauthorized)
     try Self.requireBucket(path.bucket)
-    let found = try await state.pool.read { db -> (StoredObject, Data)? in
-      guard try Self.mayRead(db, user: user, owner: path.owner) else { return nil }
-      return try PhotoStorageStore.data(db, bucket: path.bucket, owner: path.owner, name: path.name)
+    let found = try await state.database.read { db -> (StoredObject, Data)? in
+      guard try await Self.mayRead(db, user: user, owner: path.owner) else { return nil }
+      return try await PhotoStorageStore.data(db, bucket: path.bucket, owner: path.owner, name: path.name)
     }
     guard let (object, data) = found, let type = PhotoType(mimeType: object.contentType) else {
       throw StorageErrors.objectNotFound
@@ -74,9 +74,9 @@ struct StorageHandlers: StorageAPI.APIProtocol {
     let path = input.path
     let user = try await state.requireBearerUser(orThrow: StorageErrors.unauthorized)
     try Self.requireBucket(path.bucket)
-    let found = try await state.pool.read { db -> StoredObject? in
-      guard try Self.mayRead(db, user: user, owner: path.owner) else { return nil }
-      return try PhotoStorageStore.info(db, bucket: path.bucket, owner: path.owner, name: path.name)
+    let found = try await state.database.read { db -> StoredObject? in
+      guard try await Self.mayRead(db, user: user, owner: path.owner) else { return nil }
+      return try await PhotoStorageStore.info(db, bucket: path.bucket, owner: path.owner, name: path.name)
     }
     guard let object = found else { throw StorageErrors.objectNotFound }
     return .ok(
@@ -94,8 +94,8 @@ struct StorageHandlers: StorageAPI.APIProtocol {
     let user = try await state.requireBearerUser(orThrow: StorageErrors.unauthorized)
     try Self.requireBucket(path.bucket)
     try Self.requireWriter(user, owner: path.owner)
-    let deleted = try await state.pool.write { db in
-      try PhotoStorageStore.delete(db, bucket: path.bucket, owner: path.owner, name: path.name)
+    let deleted = try await state.database.write { db in
+      try await PhotoStorageStore.delete(db, bucket: path.bucket, owner: path.owner, name: path.name)
     }
     guard deleted else { throw StorageErrors.objectNotFound }
     return .ok(.init(body: .json(.init(message: "Successfully deleted"))))
@@ -120,9 +120,9 @@ struct StorageHandlers: StorageAPI.APIProtocol {
   ) async throws -> StoredObject {
     guard let limit = PhotoStorageStore.buckets[bucket], data.count <= limit else { throw StorageErrors.tooLarge }
     guard PhotoType.detect(data) == type else { throw StorageErrors.notThatType(type) }
-    return try await state.pool.write { db in
-      try check(try PhotoStorageStore.info(db, bucket: bucket, owner: owner, name: name) != nil)
-      return try PhotoStorageStore.store(
+    return try await state.database.write { db in
+      try check(try await PhotoStorageStore.info(db, bucket: bucket, owner: owner, name: name) != nil)
+      return try await PhotoStorageStore.store(
         db, bucket: bucket, owner: owner, name: name, contentType: type.mimeType, data: data)
     }
   }
@@ -138,12 +138,11 @@ struct StorageHandlers: StorageAPI.APIProtocol {
   }
 
   /// The owner reads their folder, and so does a parent linked to them.
-  static func mayRead(_ db: Database, user: AuthenticatedUser, owner: String) throws -> Bool {
+  static func mayRead(_ db: any SQLDatabase, user: AuthenticatedUser, owner: String) async throws -> Bool {
     if user.id == owner { return true }
     guard PrefsAccess.isParent(user) else { return false }
-    return try Bool.fetchOne(
-      db, sql: "SELECT EXISTS (SELECT 1 FROM family_links WHERE parent_id = ? AND athlete_id = ?)",
-      arguments: [user.id, owner]) ?? false
+    return try await db.fetchOne(
+      "SELECT 1 FROM family_links WHERE parent_id = ? AND athlete_id = ? LIMIT 1", [user.id, owner]) != nil
   }
 
   static func etag(_ object: StoredObject) -> String { "\"\(object.id)\"" }

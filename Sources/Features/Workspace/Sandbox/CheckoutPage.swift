@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import Hummingbird
+internal import SQLKit
 import SandboxKit
 
 /// The sandbox's hosted checkout page, standing in for Stripe Checkout: GET shows the plan and
@@ -14,7 +14,7 @@ enum CheckoutPage {
   static func register(on router: SandboxRouteGroup, state: SandboxState) {
     router.get("\(prefix)/:session") { _, context -> Response in
       let id = try context.parameters.require("session")
-      guard let session = try await state.pool.read({ db in try CheckoutSession.fetch(db, id: id) }) else {
+      guard let session = try await state.database.read({ db in try await CheckoutSession.fetch(db, id: id) }) else {
         return HTMLPage.response(
           status: .notFound, title: "Checkout not found", body: "<p>No such checkout session.</p>")
       }
@@ -22,18 +22,25 @@ enum CheckoutPage {
     }
     router.post("\(prefix)/:session") { _, context -> Response in
       let id = try context.parameters.require("session")
-      let session = try await state.pool.write { db -> CheckoutSession? in
-        guard let session = try CheckoutSession.fetch(db, id: id) else { return nil }
+      let session = try await state.database.write { db -> CheckoutSession? in
+        guard let session = try await CheckoutSession.fetch(db, id: id) else { return nil }
         guard session.status == "open" else { return session }
         let now = WorkspaceTime.now()
-        try db.execute(
-          sql: "UPDATE checkout_sessions SET status = 'complete', completed_at = ? WHERE id = ?", arguments: [now, id])
-        try db.execute(
-          sql: """
-            UPDATE workspaces SET subscription_status = 'active', trial_ends_at = NULL, updated_at = ? WHERE id = ?
-            """,
-          arguments: [now, session.workspaceID])
-        return try CheckoutSession.fetch(db, id: id)
+        // Completed once: the read above and this update are one write transaction, and the
+        // update only takes an open session, so of two Pays racing one marks the workspace.
+        let completed = try await db.fetchOne(
+          """
+          UPDATE checkout_sessions SET status = 'complete', completed_at = ?
+          WHERE id = ? AND status = 'open' RETURNING id
+          """,
+          [now, id])
+        guard completed != nil else { return try await CheckoutSession.fetch(db, id: id) }
+        try await db.execute(
+          """
+          UPDATE workspaces SET subscription_status = 'active', trial_ends_at = NULL, updated_at = ? WHERE id = ?
+          """,
+          [now, session.workspaceID])
+        return try await CheckoutSession.fetch(db, id: id)
       }
       guard let session else {
         return HTMLPage.response(
@@ -78,18 +85,17 @@ struct CheckoutSession: Sendable {
 
   var priceLabel: String { SandboxPrices.price(id: priceID)?.label ?? priceID }
 
-  static func fetch(_ db: Database, id: String) throws -> CheckoutSession? {
-    try Row.fetchOne(
-      db,
-      sql: """
-        SELECT c.id, c.workspace_id, c.price_id, c.status, w.name AS workspace_name
-        FROM checkout_sessions c JOIN workspaces w ON w.id = c.workspace_id WHERE c.id = ?
-        """,
-      arguments: [id]
+  static func fetch(_ db: any SQLDatabase, id: String) async throws -> CheckoutSession? {
+    try await db.fetchOne(
+      """
+      SELECT c.id, c.workspace_id, c.price_id, c.status, w.name AS workspace_name
+      FROM checkout_sessions c JOIN workspaces w ON w.id = c.workspace_id WHERE c.id = ?
+      """,
+      [id]
     ).map { row in
       CheckoutSession(
-        id: row["id"], workspaceID: row["workspace_id"], workspaceName: row["workspace_name"],
-        priceID: row["price_id"], status: row["status"])
+        id: try row["id"], workspaceID: try row["workspace_id"], workspaceName: try row["workspace_name"],
+        priceID: try row["price_id"], status: try row["status"])
     }
   }
 }
@@ -99,10 +105,10 @@ enum JoinPage {
   static func register(on router: SandboxRouteGroup, state: SandboxState) {
     router.get("/join") { request, _ -> Response in
       let token = request.uri.queryParameters.get("token") ?? ""
-      let result = try await state.pool.read { db -> (WorkspaceHandlers.InviteCheck, String?) in
-        let check = try WorkspaceHandlers.check(db, token: token, now: Date())
+      let result = try await state.database.read { db -> (WorkspaceHandlers.InviteCheck, String?) in
+        let check = try await WorkspaceHandlers.check(db, token: token, now: Date())
         guard case .usable(let invite) = check else { return (check, nil) }
-        return (check, try WorkspaceRecord.fetch(db, id: invite.workspaceID)?.name)
+        return (check, try await WorkspaceRecord.fetch(db, id: invite.workspaceID)?.name)
       }
       switch result {
       case (.usable(let invite), let name):

@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
 import Hummingbird
+internal import SQLKit
 import SandboxKit
 import SandboxWorkspaceAPI
 import WorkspaceRules
@@ -26,17 +26,17 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
       return .badRequest(.init(body: .json(.init(error: "email is required"))))
     }
     let email = EmailAddress.normalize(update.email)
-    return try await state.pool.write { db -> Operations.setSubscription.Output in
-      guard let user = try UserRecord.fetch(db, email: email) else {
+    return try await state.database.write { db -> Operations.setSubscription.Output in
+      guard let user = try await UserRecord.fetch(db, email: email) else {
         return .notFound(.init(body: .json(.init(error: "No user \(email)"))))
       }
-      guard let workspace = try WorkspaceMemberships.owned(db, userID: user.id) else {
+      guard let workspace = try await WorkspaceMemberships.owned(db, userID: user.id) else {
         return .notFound(.init(body: .json(.init(error: "\(email) owns no workspace"))))
       }
-      try db.execute(
-        sql: "UPDATE workspaces SET subscription_status = ?, trial_ends_at = ?, updated_at = ? WHERE id = ?",
-        arguments: [update.status.rawValue, trialEndsAt, WorkspaceTime.now(), workspace.id])
-      return .ok(.init(body: .json(try Self.view(db, workspaceID: workspace.id))))
+      try await db.execute(
+        "UPDATE workspaces SET subscription_status = ?, trial_ends_at = ?, updated_at = ? WHERE id = ?",
+        [update.status.rawValue, trialEndsAt, WorkspaceTime.now(), workspace.id])
+      return .ok(.init(body: .json(try await Self.view(db, workspaceID: workspace.id))))
     }
   }
 
@@ -44,31 +44,32 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
     guard case .json(let reference) = input.body else { throw SandboxAPIError.internalError }
     let token = ContractText.trim(reference.token)
     guard !token.isEmpty else { return .badRequest(.init(body: .json(.init(error: "token is required")))) }
-    return try await state.pool.write { db -> Operations.expireInvite.Output in
-      guard let invite = try WorkspaceInvites.find(db, token: token) else {
+    return try await state.database.write { db -> Operations.expireInvite.Output in
+      guard let invite = try await WorkspaceInvites.find(db, token: token) else {
         return .notFound(.init(body: .json(.init(error: "No invite has this token"))))
       }
       let past = WorkspaceTime.format(Date().addingTimeInterval(-1))
-      try db.execute(sql: "UPDATE workspace_invites SET expires_at = ? WHERE id = ?", arguments: [past, invite.id])
-      guard let updated = try WorkspaceInvites.find(db, token: token) else { throw SandboxAPIError.internalError }
+      try await db.execute("UPDATE workspace_invites SET expires_at = ? WHERE id = ?", [past, invite.id])
+      guard let updated = try await WorkspaceInvites.find(db, token: token) else {
+        throw SandboxAPIError.internalError
+      }
       return .ok(.init(body: .json(Self.view(updated))))
     }
   }
 
   func listOutbox(_ input: Operations.listOutbox.Input) async throws -> Operations.listOutbox.Output {
     let to = input.query.to.map(EmailAddress.normalize).flatMap { $0.isEmpty ? nil : $0 }
-    let emails = try await state.pool.read { db in
+    let emails = try await state.database.read { db in
       let rows =
         if let to {
-          try Row.fetchAll(
-            db, sql: "SELECT * FROM sandbox_outbox WHERE to_email = ? COLLATE NOCASE ORDER BY id", arguments: [to])
+          try await db.fetchAll("SELECT * FROM sandbox_outbox WHERE to_email = ? COLLATE NOCASE ORDER BY id", [to])
         } else {
-          try Row.fetchAll(db, sql: "SELECT * FROM sandbox_outbox ORDER BY id")
+          try await db.fetchAll("SELECT * FROM sandbox_outbox ORDER BY id")
         }
-      return rows.map { row in
+      return try rows.map { row in
         Schemas.OutboxEmail(
-          id: row["id"], to: row["to_email"], subject: row["subject"], body: row["body"], join_url: row["join_url"],
-          workspace_name: row["workspace_name"], sent_at: row["sent_at"])
+          id: try row["id"], to: try row["to_email"], subject: try row["subject"], body: try row["body"],
+          join_url: try row["join_url"], workspace_name: try row["workspace_name"], sent_at: try row["sent_at"])
       }
     }
     return .ok(.init(body: .json(emails)))
@@ -81,42 +82,42 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
       return .badRequest(.init(body: .json(.init(error: "email is required"))))
     }
     let email = EmailAddress.normalize(input.query.email)
-    return try await state.pool.read { db -> Operations.inspectWorkspace.Output in
-      guard let user = try UserRecord.fetch(db, email: email) else {
+    return try await state.database.read { db -> Operations.inspectWorkspace.Output in
+      guard let user = try await UserRecord.fetch(db, email: email) else {
         return .notFound(.init(body: .json(.init(error: "No user \(email)"))))
       }
-      guard let (workspace, _) = try WorkspaceMemberships.primary(db, userID: user.id) else {
+      guard let (workspace, _) = try await WorkspaceMemberships.primary(db, userID: user.id) else {
         return .notFound(.init(body: .json(.init(error: "\(email) has no workspace (no_workspace)"))))
       }
-      return .ok(.init(body: .json(try Self.view(db, workspaceID: workspace.id))))
+      return .ok(.init(body: .json(try await Self.view(db, workspaceID: workspace.id))))
     }
   }
 
   // MARK: Views
 
-  static func view(_ db: Database, workspaceID: String) throws -> Schemas.Workspace {
-    guard let workspace = try WorkspaceRecord.fetch(db, id: workspaceID) else { throw SandboxAPIError.internalError }
-    let members = try Row.fetchAll(
-      db,
-      sql: """
-        SELECT m.user_id, m.role, m.created_at, u.email, p.first_name, p.last_name, p.weekly_door_goal
-        FROM workspace_members m JOIN users u ON u.id = m.user_id
-        LEFT JOIN user_profiles p ON p.user_id = m.user_id
-        WHERE m.workspace_id = ? ORDER BY m.created_at, m.rowid
-        """,
-      arguments: [workspaceID]
+  static func view(_ db: any SQLDatabase, workspaceID: String) async throws -> Schemas.Workspace {
+    guard let workspace = try await WorkspaceRecord.fetch(db, id: workspaceID) else {
+      throw SandboxAPIError.internalError
+    }
+    let members = try await db.fetchAll(
+      """
+      SELECT m.user_id, m.role, m.created_at, u.email, p.first_name, p.last_name, p.weekly_door_goal
+      FROM workspace_members m JOIN users u ON u.id = m.user_id
+      LEFT JOIN user_profiles p ON p.user_id = m.user_id
+      WHERE m.workspace_id = ? ORDER BY m.created_at, m.rowid
+      """,
+      [workspaceID]
     ).map { row in
       Schemas.Member(
-        user_id: row["user_id"], email: row["email"], role: .init(rawValue: row["role"]) ?? .member,
-        first_name: row["first_name"], last_name: row["last_name"], weekly_door_goal: row["weekly_door_goal"],
-        created_at: row["created_at"])
+        user_id: try row["user_id"], email: try row["email"],
+        role: .init(rawValue: try row["role"] as String) ?? .member, first_name: try row["first_name"],
+        last_name: try row["last_name"], weekly_door_goal: try row["weekly_door_goal"],
+        created_at: try row["created_at"])
     }
-    let invites = try Row.fetchAll(
-      db, sql: "SELECT * FROM workspace_invites WHERE workspace_id = ? ORDER BY created_at, rowid",
-      arguments: [workspaceID]
-    ).map { view(InviteRecord(row: $0)) }
-    let ownerEmail = try String.fetchOne(
-      db, sql: "SELECT email FROM users WHERE id = ?", arguments: [workspace.ownerID])
+    let invites = try await db.fetchAll(
+      "SELECT * FROM workspace_invites WHERE workspace_id = ? ORDER BY created_at, rowid", [workspaceID]
+    ).map { view(try InviteRecord(row: $0)) }
+    let ownerEmail = try await db.fetchValue(String.self, "SELECT email FROM users WHERE id = ?", [workspace.ownerID])
     return Schemas.Workspace(
       id: workspace.id, name: workspace.name, owner_id: workspace.ownerID, owner_email: ownerEmail,
       industry: workspace.industry, brokerage_id: workspace.brokerageID, brokerage_name: workspace.brokerageName,

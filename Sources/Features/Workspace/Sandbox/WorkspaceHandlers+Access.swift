@@ -9,8 +9,8 @@ extension WorkspaceHandlers {
 
   func getAccessState(_ input: Operations.getAccessState.Input) async throws -> Operations.getAccessState.Output {
     let user = try await state.requireBearerUser(orThrow: Self.unauthorized)
-    let membership = try await state.pool.read { db in
-      try WorkspaceMemberships.primaryMembership(db, userID: user.id)
+    let membership = try await state.database.read { db in
+      try await WorkspaceMemberships.primaryMembership(db, userID: user.id)
     }
     let access = AccessState.compute(membership, now: Date())
     return .ok(
@@ -31,8 +31,8 @@ extension WorkspaceHandlers {
           body: .json(
             .init(error: "Unauthorized", redirect: .init(rawValue: login.redirect), path: login.path))))
     }
-    let membership = try await state.pool.read { db in
-      try WorkspaceMemberships.primaryMembership(db, userID: user.id)
+    let membership = try await state.database.read { db in
+      try await WorkspaceMemberships.primaryMembership(db, userID: user.id)
     }
     let gate = WorkspaceRules.gate(inviteToken: input.query.token, membership: membership, now: Date())
     guard let redirect = Components.Schemas.RedirectTarget(rawValue: gate.redirect) else {

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import SQLKit
 import SandboxKit
 import WorkspaceAPI
 import WorkspaceRules
@@ -23,17 +23,17 @@ extension WorkspaceHandlers {
         plan: request.plan?.rawValue, currency: request.currency?.rawValue, priceID: request.priceId?.rawValue)
     else { return badRequest(Self.invalidPrice) }
     let origin = state.linkBase
-    return try await state.pool.write { db -> Operations.createCheckoutSession.Output in
-      guard let workspace = try WorkspaceMemberships.owned(db, userID: user.id) else {
+    return try await state.database.write { db -> Operations.createCheckoutSession.Output in
+      guard let workspace = try await WorkspaceMemberships.owned(db, userID: user.id) else {
         return badRequest("No workspace found")
       }
       let id = "cs_test_" + WorkspaceInvites.newToken()
-      try db.execute(
-        sql: """
-          INSERT INTO checkout_sessions (id, workspace_id, user_id, price_id, status, created_at)
-          VALUES (?, ?, ?, ?, 'open', ?)
-          """,
-        arguments: [id, workspace.id, user.id, price.id, WorkspaceTime.now()])
+      try await db.execute(
+        """
+        INSERT INTO checkout_sessions (id, workspace_id, user_id, price_id, status, created_at)
+        VALUES (?, ?, ?, ?, 'open', ?)
+        """,
+        [id, workspace.id, user.id, price.id, WorkspaceTime.now()])
       return .ok(.init(body: .json(.init(url: origin + CheckoutPage.path(session: id)))))
     }
   }

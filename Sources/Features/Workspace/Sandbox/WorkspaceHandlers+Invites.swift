@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import SQLKit
 import SandboxKit
 import WorkspaceAPI
 import WorkspaceRules
@@ -23,8 +23,8 @@ extension WorkspaceHandlers {
     case expired
   }
 
-  static func check(_ db: Database, token: String, now: Date) throws -> InviteCheck {
-    guard let invite = try WorkspaceInvites.find(db, token: token) else { return .notFound }
+  static func check(_ db: any SQLDatabase, token: String, now: Date) async throws -> InviteCheck {
+    guard let invite = try await WorkspaceInvites.find(db, token: token) else { return .notFound }
     if invite.status == "accepted" { return .used }
     if invite.status == "expired" || invite.isExpired(now: now) { return .expired }
     return .usable(invite)
@@ -36,10 +36,10 @@ extension WorkspaceHandlers {
     }
     let token = ContractText.trim(input.query.token)
     guard !token.isEmpty else { return badRequest(InviteMessage.tokenRequired) }
-    let result = try await state.pool.read { db -> (InviteCheck, String?) in
-      let check = try Self.check(db, token: token, now: Date())
+    let result = try await state.database.read { db -> (InviteCheck, String?) in
+      let check = try await Self.check(db, token: token, now: Date())
       guard case .usable(let invite) = check else { return (check, nil) }
-      return (check, try WorkspaceRecord.fetch(db, id: invite.workspaceID)?.name)
+      return (check, try await WorkspaceRecord.fetch(db, id: invite.workspaceID)?.name)
     }
     switch result {
     case (.notFound, _): return .notFound(.init(body: .json(.init(error: InviteMessage.invalid))))
@@ -63,8 +63,8 @@ extension WorkspaceHandlers {
     guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
     let token = ContractText.trim(request.token)
     guard !token.isEmpty else { return badRequest(InviteMessage.tokenRequired) }
-    return try await state.pool.write { db -> Operations.acceptInvite.Output in
-      switch try Self.check(db, token: token, now: Date()) {
+    return try await state.database.write { db -> Operations.acceptInvite.Output in
+      switch try await Self.check(db, token: token, now: Date()) {
       case .notFound: return .notFound(.init(body: .json(.init(error: InviteMessage.invalid))))
       case .used: return badRequest(InviteMessage.used)
       case .expired: return badRequest(InviteMessage.expired)
@@ -74,11 +74,17 @@ extension WorkspaceHandlers {
           return .forbidden(.init(body: .json(.init(error: InviteMessage.differentEmail))))
         }
         let now = WorkspaceTime.now()
-        try db.execute(
-          sql: "UPDATE workspace_invites SET status = 'accepted', accepted_at = ? WHERE id = ?",
-          arguments: [now, invite.id])
+        // Accepted once: the check above and this update are one write transaction, and the
+        // update only takes a pending invite, so of two acceptances racing one marks it.
+        let accepted = try await db.fetchOne(
+          """
+          UPDATE workspace_invites SET status = 'accepted', accepted_at = ?
+          WHERE id = ? AND status = 'pending' RETURNING id
+          """,
+          [now, invite.id])
+        guard accepted != nil else { return badRequest(InviteMessage.used) }
         // The backend's trigger on acceptance: add the user to the workspace with the invite's role.
-        try WorkspaceMemberships.add(db, workspaceID: invite.workspaceID, userID: user.id, role: invite.role)
+        try await WorkspaceMemberships.add(db, workspaceID: invite.workspaceID, userID: user.id, role: invite.role)
         return .ok(.init(body: .json(.init(success: true, workspaceId: invite.workspaceID, redirect: "/home"))))
       }
     }

@@ -1,6 +1,6 @@
 import BrokerageRules
 import Foundation
-import GRDB
+internal import SQLKit
 import SandboxKit
 import WorkspaceAPI
 import WorkspaceRules
@@ -29,45 +29,49 @@ extension WorkspaceHandlers {
     }
     let invites = emails
     let joinBase = state.linkBase
-    return try await state.pool.write { db -> Operations.completeOnboarding.Output in
-      guard let workspace = try WorkspaceMemberships.owned(db, userID: user.id) else {
+    return try await state.database.write { db -> Operations.completeOnboarding.Output in
+      guard let workspace = try await WorkspaceMemberships.owned(db, userID: user.id) else {
         return badRequest("No workspace found")
       }
       let brokerage: (id: String?, name: String?)
-      switch try OnboardingBrokerage.resolve(db, brokerage: request.brokerage, brokerageID: request.brokerageId) {
+      switch try await OnboardingBrokerage.resolve(db, brokerage: request.brokerage, brokerageID: request.brokerageId)
+      {
       case .success(let resolved): brokerage = resolved
       case .failure(let message): return .notFound(.init(body: .json(.init(error: message))))
       }
       let now = WorkspaceTime.now()
-      try db.execute(
-        sql: """
-          UPDATE user_profiles SET first_name = coalesce(?, first_name), last_name = coalesce(?, last_name),
-            updated_at = ?
-          WHERE user_id = ?
+      let profile = try await db.fetchOne(
+        """
+        UPDATE user_profiles SET first_name = coalesce(?, first_name), last_name = coalesce(?, last_name),
+          updated_at = ?
+        WHERE user_id = ?
+        RETURNING user_id
+        """,
+        [Self.nonEmpty(request.firstName), Self.nonEmpty(request.lastName), now, user.id])
+      if profile == nil {
+        try await db.execute(
+          """
+          INSERT INTO user_profiles (user_id, first_name, last_name, weekly_door_goal, created_at, updated_at)
+          VALUES (?, ?, ?, 100, ?, ?)
           """,
-        arguments: [Self.nonEmpty(request.firstName), Self.nonEmpty(request.lastName), now, user.id])
-      if db.changesCount == 0 {
-        try db.execute(
-          sql: """
-            INSERT INTO user_profiles (user_id, first_name, last_name, weekly_door_goal, created_at, updated_at)
-            VALUES (?, ?, ?, 100, ?, ?)
-            """,
-          arguments: [user.id, Self.nonEmpty(request.firstName), Self.nonEmpty(request.lastName), now, now])
+          [user.id, Self.nonEmpty(request.firstName), Self.nonEmpty(request.lastName), now, now])
       }
-      try db.execute(
-        sql: """
-          UPDATE workspaces SET name = coalesce(?, name), industry = coalesce(?, industry),
-            brokerage_id = ?, brokerage_name = ?, referral_code_used = coalesce(?, referral_code_used),
-            onboarding_completed_at = ?, updated_at = ?
-          WHERE id = ?
-          """,
-        arguments: [
+      try await db.execute(
+        """
+        UPDATE workspaces SET name = coalesce(?, name), industry = coalesce(?, industry),
+          brokerage_id = ?, brokerage_name = ?, referral_code_used = coalesce(?, referral_code_used),
+          onboarding_completed_at = ?, updated_at = ?
+        WHERE id = ?
+        """,
+        [
           Self.nonEmpty(request.workspaceName).map(BrokerageRules.sanitize), industry, brokerage.id, brokerage.name,
           Self.nonEmpty(request.referralCode), now, now, workspace.id,
         ])
-      guard let updated = try WorkspaceRecord.fetch(db, id: workspace.id) else { throw SandboxAPIError.internalError }
+      guard let updated = try await WorkspaceRecord.fetch(db, id: workspace.id) else {
+        throw SandboxAPIError.internalError
+      }
       for email in invites {
-        try WorkspaceInvites.create(db, workspace: updated, email: email, invitedBy: user, joinBase: joinBase)
+        try await WorkspaceInvites.create(db, workspace: updated, email: email, invitedBy: user, joinBase: joinBase)
       }
       return .ok(.init(body: .json(.init(success: true, redirect: "/subscribe"))))
     }
@@ -91,32 +95,32 @@ enum OnboardingBrokerage {
   ///    canonical brokerages: a match stores its id and clears the name.
   /// 3. Otherwise the sanitized text is stored as `brokerage_name` with no id.
   /// Neither given: both are cleared.
-  static func resolve(_ db: Database, brokerage: String?, brokerageID: String?) throws -> Resolution {
+  static func resolve(_ db: any SQLDatabase, brokerage: String?, brokerageID: String?) async throws -> Resolution {
     if let id = brokerageID?.trimmingCharacters(in: .whitespacesAndNewlines), BrokerageRules.isUUID(id) {
       let id = id.lowercased()
-      let exists =
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM brokerages WHERE id = ?)", arguments: [id]) ?? false
+      let exists = try await db.fetchOne("SELECT 1 FROM brokerages WHERE id = ? LIMIT 1", [id]) != nil
       guard exists else { return .failure("Brokerage not found") }
       return .success((id, nil))
     }
     let text = BrokerageRules.sanitize(brokerage ?? "")
     guard !text.isEmpty else { return .success((nil, nil)) }
-    if let id = try canonicalID(db, name: text) { return .success((id, nil)) }
+    if let id = try await canonicalID(db, name: text) { return .success((id, nil)) }
     return .success((nil, text))
   }
 
   /// The canonical brokerage named `text`, ignoring case and runs of whitespace.
-  static func canonicalID(_ db: Database, name text: String) throws -> String? {
-    let rows = try Row.fetchAll(
-      db, sql: "SELECT id, name FROM brokerages WHERE name = ? ORDER BY id", arguments: [text])
-    if let row = rows.first { return row["id"] }
+  static func canonicalID(_ db: any SQLDatabase, name text: String) async throws -> String? {
+    let rows = try await db.fetchAll("SELECT id, name FROM brokerages WHERE name = ? ORDER BY id", [text])
+    if let row = rows.first { return try row["id"] }
     // NOCASE folds ASCII only: for other letters ("Engel & VÖLKERS") compare in Swift the
     // names of the same length.
     guard !text.allSatisfy(\.isASCII) else { return nil }
     let wanted = text.lowercased()
-    let candidates = try Row.fetchAll(
-      db, sql: "SELECT id, name FROM brokerages WHERE length(name) = ? ORDER BY id",
-      arguments: [text.unicodeScalars.count])
-    return candidates.first { BrokerageRules.sanitize($0["name"] as String).lowercased() == wanted }?["id"]
+    let candidates = try await db.fetchAll(
+      "SELECT id, name FROM brokerages WHERE length(name) = ? ORDER BY id", [text.unicodeScalars.count])
+    for candidate in candidates where BrokerageRules.sanitize(try candidate["name"] as String).lowercased() == wanted {
+      return try candidate["id"]
+    }
+    return nil
   }
 }

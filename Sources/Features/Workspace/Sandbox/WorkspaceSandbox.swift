@@ -1,7 +1,7 @@
 import BrokerageSandbox
 import Foundation
-import GRDB
 import Hummingbird
+package import SQLKit
 import SandboxKit
 import SandboxWorkspaceAPI
 import WorkspaceAPI
@@ -13,19 +13,19 @@ import WorkspaceAPI
 package enum WorkspaceSandbox: SandboxFeature {
   package static let name = "workspace"
 
-  package static func registerMigrations(in migrator: inout DatabaseMigrator) {
-    WorkspaceSchema.register(in: &migrator)
+  package static func registerMigrations(in migrations: inout SchemaMigrations) {
+    WorkspaceSchema.register(in: &migrations)
   }
 
   /// The demo owner gets what `handle_new_user()` gives every user (also when the database
   /// had the account before it had workspace tables).
-  package static func seed(_ db: Database, sandbox: SeedContext) throws {
-    guard try UserRecord.fetch(db, id: SandboxSeed.demoUserID) != nil else { return }
-    try WorkspaceSchema.handleNewUser(db, userID: SandboxSeed.demoUserID, email: SandboxSeed.demoEmail)
+  package static func seed(_ db: any SQLDatabase, sandbox: SeedContext) async throws {
+    guard try await UserRecord.fetch(db, id: SandboxSeed.demoUserID) != nil else { return }
+    try await WorkspaceSchema.handleNewUser(db, userID: SandboxSeed.demoUserID, email: SandboxSeed.demoEmail)
   }
 
-  package static func userCreated(_ user: NewUser, in db: Database) throws {
-    try WorkspaceSchema.handleNewUser(db, userID: user.id, email: user.email)
+  package static func userCreated(_ user: NewUser, in db: any SQLDatabase) async throws {
+    try await WorkspaceSchema.handleNewUser(db, userID: user.id, email: user.email)
   }
 
   package static func registerRoutes(on routes: SandboxRoutes) throws {
@@ -56,8 +56,8 @@ package enum WorkspaceSandbox: SandboxFeature {
     JoinPage.register(on: routes.router, state: state)
   }
 
-  package static func counts(_ db: Database) throws -> [String: Int] {
-    ["workspaces": try Int.fetchOne(db, sql: "SELECT count(*) FROM workspaces") ?? 0]
+  package static func counts(_ db: any SQLDatabase) async throws -> [String: Int] {
+    ["workspaces": try await db.fetchValue(Int.self, "SELECT count(*) FROM workspaces") ?? 0]
   }
 }
 

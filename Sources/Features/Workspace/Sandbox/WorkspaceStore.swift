@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import SQLKit
 import SandboxKit
 import WorkspaceRules
 
@@ -18,58 +18,58 @@ struct WorkspaceRecord: Sendable, Equatable {
   var referralCodeUsed: String?
   var createdAt: String
 
-  init(row: Row) {
-    id = row["id"]
-    name = row["name"]
-    ownerID = row["owner_id"]
-    subscriptionStatus = SubscriptionStatus(rawValue: row["subscription_status"]) ?? .inactive
-    trialEndsAt = row["trial_ends_at"]
-    onboardingCompletedAt = row["onboarding_completed_at"]
-    industry = row["industry"]
-    brokerageID = row["brokerage_id"]
-    brokerageName = row["brokerage_name"]
-    maxSeats = row["max_seats"]
-    referralCodeUsed = row["referral_code_used"]
-    createdAt = row["created_at"]
+  init(row: any SQLRow) throws {
+    id = try row["id"]
+    name = try row["name"]
+    ownerID = try row["owner_id"]
+    subscriptionStatus = SubscriptionStatus(rawValue: try row["subscription_status"] as String) ?? .inactive
+    trialEndsAt = try row["trial_ends_at"]
+    onboardingCompletedAt = try row["onboarding_completed_at"]
+    industry = try row["industry"]
+    brokerageID = try row["brokerage_id"]
+    brokerageName = try row["brokerage_name"]
+    maxSeats = try row["max_seats"]
+    referralCodeUsed = try row["referral_code_used"]
+    createdAt = try row["created_at"]
   }
 
-  static func fetch(_ db: Database, id: String) throws -> WorkspaceRecord? {
-    try Row.fetchOne(db, sql: "SELECT * FROM workspaces WHERE id = ?", arguments: [id]).map(WorkspaceRecord.init(row:))
+  static func fetch(_ db: any SQLDatabase, id: String) async throws -> WorkspaceRecord? {
+    try await db.fetchOne("SELECT * FROM workspaces WHERE id = ?", [id]).map(WorkspaceRecord.init(row:))
   }
 }
 
 /// Memberships and the primary workspace.
 enum WorkspaceMemberships {
   /// The user's primary workspace: their first membership by `created_at` (section 1).
-  static func primary(_ db: Database, userID: String) throws -> (workspace: WorkspaceRecord, role: WorkspaceRole)? {
+  static func primary(
+    _ db: any SQLDatabase, userID: String
+  ) async throws -> (workspace: WorkspaceRecord, role: WorkspaceRole)? {
     guard
-      let row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT w.*, m.role AS member_role FROM workspace_members m
-          JOIN workspaces w ON w.id = m.workspace_id
-          WHERE m.user_id = ? ORDER BY m.created_at, m.rowid LIMIT 1
-          """,
-        arguments: [userID])
+      let row = try await db.fetchOne(
+        """
+        SELECT w.*, m.role AS member_role FROM workspace_members m
+        JOIN workspaces w ON w.id = m.workspace_id
+        WHERE m.user_id = ? ORDER BY m.created_at, m.rowid LIMIT 1
+        """,
+        [userID])
     else { return nil }
-    return (WorkspaceRecord(row: row), WorkspaceRole(rawValue: row["member_role"]) ?? .member)
+    return (try WorkspaceRecord(row: row), WorkspaceRole(rawValue: try row["member_role"] as String) ?? .member)
   }
 
   /// The first workspace the user is an owner of, by membership `created_at`.
-  static func owned(_ db: Database, userID: String) throws -> WorkspaceRecord? {
-    try Row.fetchOne(
-      db,
-      sql: """
-        SELECT w.* FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
-        WHERE m.user_id = ? AND m.role = 'owner' ORDER BY m.created_at, m.rowid LIMIT 1
-        """,
-      arguments: [userID]
+  static func owned(_ db: any SQLDatabase, userID: String) async throws -> WorkspaceRecord? {
+    try await db.fetchOne(
+      """
+      SELECT w.* FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
+      WHERE m.user_id = ? AND m.role = 'owner' ORDER BY m.created_at, m.rowid LIMIT 1
+      """,
+      [userID]
     ).map(WorkspaceRecord.init(row:))
   }
 
   /// What the access rules need about the user's primary workspace, or nil without one.
-  static func primaryMembership(_ db: Database, userID: String) throws -> PrimaryMembership? {
-    guard let (workspace, role) = try primary(db, userID: userID) else { return nil }
+  static func primaryMembership(_ db: any SQLDatabase, userID: String) async throws -> PrimaryMembership? {
+    guard let (workspace, role) = try await primary(db, userID: userID) else { return nil }
     return PrimaryMembership(
       role: role, workspaceName: workspace.name, subscriptionStatus: workspace.subscriptionStatus,
       trialEndsAt: workspace.trialEndsAt.flatMap(WorkspaceTime.parse),
@@ -77,10 +77,13 @@ enum WorkspaceMemberships {
   }
 
   /// Adds a membership (a no-op when the user is already a member).
-  static func add(_ db: Database, workspaceID: String, userID: String, role: String) throws {
-    try db.execute(
-      sql: "INSERT OR IGNORE INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)",
-      arguments: [workspaceID, userID, role, WorkspaceTime.now()])
+  static func add(_ db: any SQLDatabase, workspaceID: String, userID: String, role: String) async throws {
+    try await db.execute(
+      """
+      INSERT INTO workspace_members (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT DO NOTHING
+      """,
+      [workspaceID, userID, role, WorkspaceTime.now()])
   }
 }
 
@@ -97,17 +100,17 @@ struct InviteRecord: Sendable, Equatable {
   var createdAt: String
   var acceptedAt: String?
 
-  init(row: Row) {
-    id = row["id"]
-    workspaceID = row["workspace_id"]
-    email = row["email"]
-    role = row["role"]
-    token = row["token"]
-    status = row["status"]
-    invitedBy = row["invited_by"]
-    expiresAt = row["expires_at"]
-    createdAt = row["created_at"]
-    acceptedAt = row["accepted_at"]
+  init(row: any SQLRow) throws {
+    id = try row["id"]
+    workspaceID = try row["workspace_id"]
+    email = try row["email"]
+    role = try row["role"]
+    token = try row["token"]
+    status = try row["status"]
+    invitedBy = try row["invited_by"]
+    expiresAt = try row["expires_at"]
+    createdAt = try row["created_at"]
+    acceptedAt = try row["accepted_at"]
   }
 
   func isExpired(now: Date) -> Bool {
@@ -126,44 +129,44 @@ enum WorkspaceInvites {
     return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &random)) }.joined()
   }
 
-  static func find(_ db: Database, token: String) throws -> InviteRecord? {
-    try Row.fetchOne(db, sql: "SELECT * FROM workspace_invites WHERE token = ?", arguments: [token])
-      .map(InviteRecord.init(row:))
+  static func find(_ db: any SQLDatabase, token: String) async throws -> InviteRecord? {
+    try await db.fetchOne("SELECT * FROM workspace_invites WHERE token = ?", [token]).map(InviteRecord.init(row:))
   }
 
-  static func hasPendingInvite(_ db: Database, email: String, now: Date) throws -> Bool {
-    let rows = try Row.fetchAll(
-      db, sql: "SELECT * FROM workspace_invites WHERE email = ? COLLATE NOCASE AND status = 'pending'",
-      arguments: [EmailAddress.normalize(email)])
-    return rows.map(InviteRecord.init(row:)).contains { !$0.isExpired(now: now) }
+  static func hasPendingInvite(_ db: any SQLDatabase, email: String, now: Date) async throws -> Bool {
+    let rows = try await db.fetchAll(
+      "SELECT * FROM workspace_invites WHERE email = ? COLLATE NOCASE AND status = 'pending'",
+      [EmailAddress.normalize(email)])
+    return try rows.map(InviteRecord.init(row:)).contains { !$0.isExpired(now: now) }
   }
 
   /// Creates a `member` invite that expires after 7 days, replacing any pending invite to the
   /// same address, and sends (records) the invite email with its join link.
   static func create(
-    _ db: Database, workspace: WorkspaceRecord, email: String, invitedBy: AuthenticatedUser, joinBase: String
-  ) throws {
+    _ db: any SQLDatabase, workspace: WorkspaceRecord, email: String, invitedBy: AuthenticatedUser,
+    joinBase: String
+  ) async throws {
     let now = Date()
     let email = EmailAddress.normalize(email)
-    try db.execute(
-      sql: """
-        UPDATE workspace_invites SET status = 'expired'
-        WHERE workspace_id = ? AND email = ? COLLATE NOCASE AND status = 'pending'
-        """,
-      arguments: [workspace.id, email])
+    try await db.execute(
+      """
+      UPDATE workspace_invites SET status = 'expired'
+      WHERE workspace_id = ? AND email = ? COLLATE NOCASE AND status = 'pending'
+      """,
+      [workspace.id, email])
     let token = newToken()
     let expires = now.addingTimeInterval(TimeInterval(WorkspaceRules.inviteLifetimeDays * 24 * 3600))
-    try db.execute(
-      sql: """
-        INSERT INTO workspace_invites (id, workspace_id, email, role, token, status, invited_by, expires_at, created_at)
-        VALUES (?, ?, ?, 'member', ?, 'pending', ?, ?, ?)
-        """,
-      arguments: [
+    try await db.execute(
+      """
+      INSERT INTO workspace_invites (id, workspace_id, email, role, token, status, invited_by, expires_at, created_at)
+      VALUES (?, ?, ?, 'member', ?, 'pending', ?, ?, ?)
+      """,
+      [
         UUID().uuidString.lowercased(), workspace.id, email, token, invitedBy.id, WorkspaceTime.format(expires),
         WorkspaceTime.format(now),
       ])
     let joinURL = joinBase + InviteLink.joinPath(token: token)
-    try Outbox.send(
+    try await Outbox.send(
       db, to: email, subject: "You're invited to join \(workspace.name) on FLYR",
       body: """
         \(invitedBy.email) invited you to join the workspace "\(workspace.name)" as a member.
@@ -178,13 +181,13 @@ enum WorkspaceInvites {
 /// The sandbox's mail catcher: every email it would send.
 enum Outbox {
   static func send(
-    _ db: Database, to: String, subject: String, body: String, joinURL: String, workspaceName: String?
-  ) throws {
-    try db.execute(
-      sql: """
-        INSERT INTO sandbox_outbox (to_email, subject, body, join_url, workspace_name, sent_at)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """,
-      arguments: [to, subject, body, joinURL, workspaceName, WorkspaceTime.now()])
+    _ db: any SQLDatabase, to: String, subject: String, body: String, joinURL: String, workspaceName: String?
+  ) async throws {
+    try await db.execute(
+      """
+      INSERT INTO sandbox_outbox (to_email, subject, body, join_url, workspace_name, sent_at)
+      VALUES (?, ?, ?, ?, ?, ?)
+      """,
+      [to, subject, body, joinURL, workspaceName, WorkspaceTime.now()])
   }
 }

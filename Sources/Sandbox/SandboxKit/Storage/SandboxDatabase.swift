@@ -4,80 +4,146 @@ import NIOCore
 import NIOPosix
 package import SQLKit
 import SQLiteKit
+import Synchronization
 
-/// The sandbox's database: one SQLite file in WAL mode, reached through SQLKit, so that every
-/// store states its queries once, in SQL both engines accept (see docs/ARCHITECTURE.md).
+/// The sandbox's database, on SQLite or PostgreSQL, reached through SQLKit: every store states
+/// its queries once, in SQL both engines accept (see docs/ARCHITECTURE.md).
 ///
-/// Writes go through one connection, one transaction at a time (``write(_:)``); reads through
-/// a few others, each in a read transaction of its own (``read(_:)``), so a read sees one
-/// committed state. Other processes may open the same file: their writes wait on SQLite's lock
-/// (a busy timeout), as this process's wait on each other in order.
+/// Both engines give ``write(_:)`` serializable transactions, so a store's check-then-change
+/// (a kiosk session's status, an invite, a refresh token) holds across connections, processes
+/// and instances:
+/// - SQLite: one writing connection, one `BEGIN IMMEDIATE` transaction at a time; other
+///   processes on the same file wait on SQLite's lock (a busy timeout). Reads use four other
+///   connections, each read in a transaction of its own (WAL: readers never wait for writers).
+/// - PostgreSQL: a pool of connections (PostgresNIO); writes run `SERIALIZABLE` and are retried
+///   when PostgreSQL reports a serialization failure or a deadlock, reads run `REPEATABLE READ
+///   READ ONLY`.
 package final class SandboxDatabase: Sendable {
-  package let path: String
-  private let writer: ConnectionPool<SQLiteConnection>
-  private let readers: ConnectionPool<SQLiteConnection>
-  private let all: [SQLiteConnection]
+  package let location: DatabaseLocation
+  private let engine: Engine
+  /// SQLite's connections, for a database dropped without ``close()`` (sqlite-nio requires
+  /// every connection to be closed before it goes).
+  private let sqliteConnections: [SQLiteConnection]
+  private let closed = Mutex(false)
+
+  private enum Engine: Sendable {
+    case sqlite(writer: ConnectionPool<SQLiteConnection>, readers: ConnectionPool<SQLiteConnection>)
+    case postgres(PostgresEngine)
+  }
 
   static let readerCount = 4
   /// How long a statement waits for another process's write lock before failing (milliseconds).
   static let busyTimeout = 5000
 
-  private init(path: String, writer: SQLiteConnection, readers: [SQLiteConnection]) {
-    self.path = path
-    self.writer = ConnectionPool([writer])
-    self.readers = ConnectionPool(readers)
-    self.all = [writer] + readers
+  private init(location: DatabaseLocation, engine: Engine, sqliteConnections: [SQLiteConnection] = []) {
+    self.location = location
+    self.engine = engine
+    self.sqliteConnections = sqliteConnections
   }
 
-  /// Opens (creating if needed, private to the user) the database at `path` and brings its
-  /// schema up to date.
+  deinit {
+    guard !closed.withLock({ $0 }) else { return }
+    // Nothing can be using them (this was the last reference); each close keeps its connection
+    // alive until it is done.
+    for connection in sqliteConnections { _ = connection.close() }
+  }
+
+  /// The SQLite file, or nil on PostgreSQL.
+  package var path: String? {
+    if case .sqlite(let path) = location { path } else { nil }
+  }
+
+  /// Opens (creating if needed, private to the user) the SQLite database at `path` and brings
+  /// its schema up to date.
   package static func open(path: String, features: [any SandboxFeature.Type]) async throws -> SandboxDatabase {
-    try createPrivately(path)
-    let writer = try await connect(path)
+    try await open(.sqlite(path: path), features: features)
+  }
+
+  /// Opens the database and brings its schema up to date.
+  package static func open(_ location: DatabaseLocation, features: [any SandboxFeature.Type]) async throws
+    -> SandboxDatabase
+  {
+    let database: SandboxDatabase
+    switch location {
+    case .sqlite(let path):
+      try createPrivately(path)
+      var opened: [SQLiteConnection] = []
+      do {
+        for _ in 0...readerCount { opened.append(try await connect(path)) }
+        // Once per file; later connections find it set.
+        try await opened[0].sql(queryLogLevel: nil).execute("PRAGMA journal_mode = WAL")
+      } catch {
+        for connection in opened { try? await connection.close().get() }
+        throw error
+      }
+      database = SandboxDatabase(
+        location: location,
+        engine: .sqlite(writer: ConnectionPool([opened[0]]), readers: ConnectionPool(Array(opened.dropFirst()))),
+        sqliteConnections: opened)
+    case .postgres(let postgres):
+      database = SandboxDatabase(location: location, engine: .postgres(try await PostgresEngine.connect(postgres)))
+    }
     do {
-      // Once per file; later connections find it set.
-      try await writer.sql(queryLogLevel: nil).execute("PRAGMA journal_mode = WAL")
-      var readers: [SQLiteConnection] = []
-      for _ in 0..<readerCount { readers.append(try await connect(path)) }
-      let database = SandboxDatabase(path: path, writer: writer, readers: readers)
       try await database.migrate(SchemaMigrations.all(features))
-      return database
     } catch {
-      try? await writer.close().get()
+      await database.close()
       throw error
     }
+    return database
   }
 
-  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed when it returns, rolled
-  /// back when it throws.
+  /// Runs `body` in a serializable write transaction: committed when it returns, rolled back
+  /// when it throws. On PostgreSQL `body` may run again (a serialization failure), so it must
+  /// do nothing but database work.
   package func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-    try await writer.with { connection in
-      try await Self.transaction(connection.sql(queryLogLevel: nil), begin: "BEGIN IMMEDIATE", body)
+    switch engine {
+    case .sqlite(let writer, _):
+      try await writer.with { connection in
+        try await Self.transaction(connection.sql(queryLogLevel: nil), begin: "BEGIN IMMEDIATE", body)
+      }
+    case .postgres(let postgres):
+      try await postgres.write(body)
     }
   }
 
   /// Runs `body` in a read transaction: every statement sees the same committed state.
   package func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-    try await readers.with { connection in
-      try await Self.transaction(connection.sql(queryLogLevel: nil), begin: "BEGIN", body)
+    switch engine {
+    case .sqlite(_, let readers):
+      try await readers.with { connection in
+        try await Self.transaction(connection.sql(queryLogLevel: nil), begin: "BEGIN", body)
+      }
+    case .postgres(let postgres):
+      try await postgres.read(body)
     }
   }
 
-  /// Runs `body` on the writing connection outside any transaction (VACUUM, checkpoints).
+  /// Runs `body` on a connection outside any transaction (VACUUM, checkpoints).
   package func writeWithoutTransaction<T: Sendable>(
     _ body: @Sendable (any SQLDatabase) async throws -> T
   ) async throws -> T {
-    try await writer.with { connection in try await body(connection.sql(queryLogLevel: nil)) }
+    switch engine {
+    case .sqlite(let writer, _):
+      try await writer.with { connection in try await body(connection.sql(queryLogLevel: nil)) }
+    case .postgres(let postgres):
+      try await postgres.withConnection(body)
+    }
   }
 
   /// Closes every connection once the work in flight is done.
   package func close() async {
-    let writers = await writer.drain(count: 1)
-    let readers = await self.readers.drain(count: Self.readerCount)
-    for connection in writers + readers { try? await connection.close().get() }
+    guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+    switch engine {
+    case .sqlite(let writer, let readers):
+      let writers = await writer.close()
+      let readers = await readers.close()
+      for connection in writers + readers { try? await connection.close().get() }
+    case .postgres(let postgres):
+      await postgres.close()
+    }
   }
 
-  private static func transaction<T: Sendable>(
+  static func transaction<T: Sendable>(
     _ db: any SQLDatabase, begin: String, _ body: @Sendable (any SQLDatabase) async throws -> T
   ) async throws -> T {
     try await db.execute(begin)
@@ -126,18 +192,34 @@ package final class SandboxDatabase: Sendable {
 }
 
 extension SandboxDatabase {
-  /// Applies pending migrations, each once, in order, in one write transaction: the write lock
-  /// makes a second process that opens the same fresh file wait, then find them applied.
-  /// Cheap when the schema is current (one read).
+  /// Applies pending migrations, each once, in order, in one transaction. Cheap when the schema
+  /// is current (one read). SQLite's write lock makes a second process that opens the same
+  /// fresh file wait, then find them applied; on PostgreSQL an advisory lock does the same for
+  /// instances starting together.
   func migrate(_ migrations: SchemaMigrations) async throws {
     let applied = try await read { db in try await SchemaMigrations.applied(db) }
     if migrations.identifiers.allSatisfy(applied.contains) { return }
-    try await write { db in try await migrations.apply(db) }
+    switch engine {
+    case .sqlite: try await write { db in try await migrations.apply(db) }
+    case .postgres(let postgres): try await postgres.migrate(migrations)
+    }
   }
 
   /// Deletes every row of every table (including tables added by later migrations), keeping
   /// the schema. Runs inside the caller's write transaction.
   static func deleteAllData(_ db: any SQLDatabase) async throws {
+    if db.isPostgreSQL {
+      let tables = try await db.fetchColumn(
+        String.self,
+        """
+        SELECT table_name FROM information_schema.tables
+        WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> ?
+        ORDER BY table_name
+        """, [SchemaMigrations.table])
+      guard !tables.isEmpty else { return }
+      try await db.execute("TRUNCATE \(tables.map(quoted).joined(separator: ", ")) RESTART IDENTITY")
+      return
+    }
     let tables = try await db.fetchAll(
       """
       SELECT name, type FROM pragma_table_list
@@ -147,7 +229,6 @@ extension SandboxDatabase {
     try await db.execute("PRAGMA defer_foreign_keys = ON")
     for table in tables {
       let name: String = try table["name"]
-      let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
       if try table["type"] as String == "virtual" {
         // Deleting from an FTS table leaves tombstones behind: recreating it is faster and
         // gives the space back.
@@ -155,11 +236,15 @@ extension SandboxDatabase {
           let sql = try await db.fetchValue(
             String.self, "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [name])
         else { continue }
-        try await db.execute("DROP TABLE \(quoted)")
+        try await db.execute("DROP TABLE \(quoted(name))")
         try await db.execute(sql)
       } else {
-        try await db.execute("DELETE FROM \(quoted)")
+        try await db.execute("DELETE FROM \(quoted(name))")
       }
     }
+  }
+
+  private static func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }

@@ -65,7 +65,10 @@ package struct SchemaMigrations: Sendable {
   /// The identifiers recorded as applied (none in a new database).
   package static func applied(_ db: any SQLDatabase) async throws -> Set<String> {
     let exists = try await db.fetchValue(
-      Int.self, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [table])
+      Int.self,
+      db.isPostgreSQL
+        ? "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+        : "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [table])
     guard exists == 1 else { return [] }
     return Set(try await db.fetchColumn(String.self, "SELECT identifier FROM \(table)"))
   }

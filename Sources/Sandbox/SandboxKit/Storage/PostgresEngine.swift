@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresKit
+internal import SQLKit
+
+/// The sandbox's database on PostgreSQL: PostgresNIO's connection pool, running for as long as
+/// the database is open.
+final class PostgresEngine: Sendable {
+  private let client: PostgresClient
+  private let running: Task<Void, Never>
+
+  /// How many times a write transaction is tried when PostgreSQL reports a serialization
+  /// failure or a deadlock (another instance changed the same rows at the same time).
+  static let attempts = 20
+  /// The advisory lock key migrations run under: "deck-sandbox-migrations", hashed once.
+  static let migrationLock: Int64 = 0x6465_636B_6D69_6772
+
+  private init(client: PostgresClient, running: Task<Void, Never>) {
+    self.client = client
+    self.running = running
+  }
+
+  deinit { running.cancel() }
+
+  /// Starts the pool and checks that the database answers (one `SELECT 1`).
+  static func connect(_ location: PostgresLocation) async throws -> PostgresEngine {
+    var configuration = PostgresClient.Configuration(
+      host: location.host, port: location.port, username: location.user, password: location.password,
+      database: location.database, tls: try tls(location))
+    configuration.options.maximumConnections = 16
+    configuration.options.connectTimeout = .seconds(10)
+    var logger = Logger(label: "deck-sandbox.postgres")
+    logger.logLevel = .critical
+    let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    let running = Task { await client.run() }
+    let engine = PostgresEngine(client: client, running: running)
+    do {
+      try await engine.withConnection { db in try await db.execute("SELECT 1") }
+    } catch {
+      await engine.close()
+      throw PostgresConnectError(location: location, underlying: error)
+    }
+    return engine
+  }
+
+  func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    var attempt = 1
+    while true {
+      do {
+        return try await client.withConnection { connection in
+          try await SandboxDatabase.transaction(
+            connection.sql(queryLogLevel: nil), begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+        }
+      } catch where attempt < Self.attempts && Self.isRetryable(error) {
+        attempt += 1
+        // A short, growing, random pause so that the transactions that collided do not collide again.
+        try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * attempt))))
+      }
+    }
+  }
+
+  func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    try await client.withConnection { connection in
+      try await SandboxDatabase.transaction(
+        connection.sql(queryLogLevel: nil), begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+  }
+
+  func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    try await client.withConnection { connection in try await body(connection.sql(queryLogLevel: nil)) }
+  }
+
+  /// Applies the missing migrations on one connection that holds the migration advisory lock,
+  /// so that instances starting together apply each migration once.
+  func migrate(_ migrations: SchemaMigrations) async throws {
+    try await withConnection { db in
+      try await db.execute("SELECT pg_advisory_lock(?)", [Self.migrationLock])
+      do {
+        try await SandboxDatabase.transaction(db, begin: "BEGIN") { db in try await migrations.apply(db) }
+      } catch {
+        try? await db.execute("SELECT pg_advisory_unlock(?)", [Self.migrationLock])
+        throw error
+      }
+      try await db.execute("SELECT pg_advisory_unlock(?)", [Self.migrationLock])
+    }
+  }
+
+  func close() async {
+    running.cancel()
+    _ = await running.value
+  }
+
+  /// 40001 serialization_failure, 40P01 deadlock_detected.
+  static func isRetryable(_ error: any Error) -> Bool {
+    guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
+    return state == "40001" || state == "40P01"
+  }
+
+  /// libpq's sslmode as PostgresNIO's TLS setting.
+  static func tls(_ location: PostgresLocation) throws -> PostgresClient.Configuration.TLS {
+    var configuration = TLSConfiguration.makeClientConfiguration()
+    if let root = location.rootCertificate {
+      configuration.trustRoots = .file(root)
+    }
+    switch location.sslMode {
+    case .disable:
+      return .disable
+    case .allow, .prefer:
+      configuration.certificateVerification = .none
+      return .prefer(configuration)
+    case .require:
+      // As libpq: encrypted, and verified only when a root certificate is given.
+      configuration.certificateVerification = location.rootCertificate == nil ? .none : .noHostnameVerification
+      return .require(configuration)
+    case .verifyCA:
+      configuration.certificateVerification = .noHostnameVerification
+      return .require(configuration)
+    case .verifyFull:
+      configuration.certificateVerification = .fullVerification
+      return .require(configuration)
+    }
+  }
+}
+
+/// The database did not answer: where (never the password) and why.
+package struct PostgresConnectError: Error, CustomStringConvertible {
+  let location: PostgresLocation
+  let underlying: any Error
+
+  package var description: String {
+    var reason = String(describing: underlying)
+    if let error = underlying as? PSQLError {
+      reason = error.serverInfo?[.message] ?? "\(error.code)"
+    }
+    if let password = location.password, !password.isEmpty {
+      reason = reason.replacingOccurrences(of: password, with: "***")
+    }
+    let hint =
+      location.password == nil
+      ? " (no password: give one in the URL, PGPASSWORD or ~/.pgpass)"
+      : location.passwordSource.map { " (password from \($0))" } ?? ""
+    return "Cannot connect to \(location)\(hint): \(reason)"
+  }
+}
