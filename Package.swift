@@ -255,7 +255,8 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, httpTypes, hummingbird, sqlKit, sqliteKit, jwtKit,
+          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, httpTypes, hummingbird, sqlKit, sqliteKit,
+          jwtKit,
           .product(name: "PostgresKit", package: "postgres-kit"),
           .product(name: "NIOSSL", package: "swift-nio-ssl"),
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -366,7 +367,8 @@ let package = Package(
         path: "Tests/CommandTests", swiftSettings: swiftSettings),
       .testTarget(
         // The two programs, built before the tests, which run them as a user does.
-        name: "EndToEndTests", dependencies: ["TestSupport", "deck", "deck-sandbox"],
+        name: "EndToEndTests",
+        dependencies: ["TestSupport", "deck", "deck-sandbox", "SandboxApp", "SandboxKit", sqlKit],
         path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
     ]
 )

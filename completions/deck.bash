@@ -2234,7 +2234,7 @@ _deck_sandbox_serve() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --allow-remote --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout --host --port --db --public-url --idle-timeout)
+    non_repeating_options=(--env --format --jq --timeout --host --port --database --db --public-url --idle-timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
@@ -2259,7 +2259,7 @@ _deck_sandbox_serve() {
     '--port')
         return
         ;;
-    '--db')
+    '--database'|'--db')
         __deck_add_completions -f
         return
         ;;

@@ -182,7 +182,7 @@ function __deck_parse_tokens -S
             __deck_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'serve'
-                __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'host=' 'port=' 'db=' 'allow-remote' 'public-url=' 'idle-timeout=' 'version' 'h/help'
+                __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'host=' 'port=' 'database=' 'allow-remote' 'public-url=' 'idle-timeout=' 'version' 'h/help'
             case 'status'
                 __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'version' 'h/help'
             case 'stop'
@@ -1013,7 +1013,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" host' -l 'host' -d 'The address to listen on; anything but loopback needs --allow-remote.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" port' -l 'port' -d 'The port to listen on (0 for any free port).' -rfka ''
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" db' -l 'db' -d 'The SQLite database file (default: the local sandbox\'s).' -rF
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" database db' -l 'database' -l 'db' -d 'The database: a SQLite file (or sqlite:PATH), or postgres://USER@HOST[:PORT]/DB[?sslmode=MODE] (default: $DECK_SANDBOX_DATABASE, else the local sandbox\'s file).' -rF
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" allow-remote' -l 'allow-remote' -d 'Listen on a non-loopback --host: anyone who can reach it can use the sandbox\'s APIs.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" public-url' -l 'public-url' -d 'The base URL of the links the sandbox hands out (checkout, join), when clients reach it by another name.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" idle-timeout' -l 'idle-timeout' -d 'Stop after this many seconds without a request (0: never, the default for serve).' -rfka ''

@@ -374,7 +374,7 @@ import Testing
     #expect(FaultPattern.matches(pattern: "/events", path: "//events/"))
     #expect(FaultPattern.matches(pattern: "/api/*/next", path: "/api//s//next"))
 
-    let rules = FaultRules()
+    var rules = FaultRuleSet()
     let rule = FaultRule(
       id: 0, method: nil, path: "/**", action: .status, status: 503, retryAfter: nil, latencyMilliseconds: 0,
       remaining: nil, probability: 0.5)
@@ -382,7 +382,7 @@ import Testing
     #expect(rules.fire(method: "GET", path: "/x", random: { 0.7 }) == nil)
     #expect(rules.fire(method: "GET", path: "/x", random: { 0.2 })?.fired == 1)
     #expect(rules.clear() == 1)
-    for _ in 0..<FaultRules.maximumRules { #expect(rules.add(rule) != nil) }
+    for _ in 0..<FaultRuleSet.maximumRules { #expect(rules.add(rule) != nil) }
     #expect(rules.add(rule) == nil)
 
     // Used-up rules do not count against the limit; the last 100 of them are kept.
@@ -390,18 +390,18 @@ import Testing
     var once = rule
     once.remaining = 1
     once.probability = 1
-    for _ in 0..<(FaultRules.maximumRules + 5) {
+    for _ in 0..<(FaultRuleSet.maximumRules + 5) {
       #expect(rules.add(once) != nil)
       #expect(rules.fire(method: "GET", path: "/x")?.remaining == 0)
     }
     #expect(rules.all.isEmpty)
     let usedUp = rules.allWithUsedUp
-    #expect(usedUp.count == FaultRules.maximumRules)
+    #expect(usedUp.count == FaultRuleSet.maximumRules)
     #expect(usedUp.allSatisfy { $0.remaining == 0 && $0.fired == 1 })
     #expect(usedUp.map(\.id) == usedUp.map(\.id).sorted())
     let last = try #require(usedUp.last?.id)
     #expect(rules.clear(id: last) == 1, "a used-up rule is cleared by its id")
-    #expect(rules.allWithUsedUp.count == FaultRules.maximumRules - 1)
+    #expect(rules.allWithUsedUp.count == FaultRuleSet.maximumRules - 1)
   }
 }
 

@@ -41,7 +41,8 @@ struct Serve: AsyncParsableCommand {
       )
     }
     let environment = ProcessEnvironment.current()
-    let database = options.database(environment: environment, fallback: DeckPaths(environment: environment).sandboxDatabase)
+    let database = options.database(
+      environment: environment, fallback: DeckPaths(environment: environment).sandboxDatabase)
     // What messages and records show of it: never a password.
     let shown: String
     do {

@@ -1,6 +1,6 @@
 import Foundation
-internal import SQLKit
 import Hummingbird
+internal import SQLKit
 import SandboxAdminAPI
 
 /// The sandbox operator endpoints under /__sandbox/v1.
@@ -18,10 +18,14 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     -> SandboxAdminAPI.Operations.reset.Output
   {
     let features = state.options.features
-    try await state.database.write { db in try await SandboxSeed.reset(db, features: features) }
+    try await state.database.write { db in
+      // The data goes, the fault rules and the delay with it (they are in `meta`); only the ids
+      // of the rules continue, so that an id from before the reset never names a new rule.
+      let nextID = try await FaultSettings.nextRuleID(db)
+      try await SandboxSeed.reset(db, features: features)
+      if let nextID { try await FaultSettings.save(FaultRuleSet(nextID: nextID), db) }
+    }
     await SandboxSeed.compact(state.database, vacuum: true)
-    state.delayMilliseconds = 0
-    _ = state.faults.clear()
     return .ok(.init(body: .json(try await currentInfo())))
   }
 
@@ -52,7 +56,7 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   func getDelay(_ input: SandboxAdminAPI.Operations.getDelay.Input) async throws
     -> SandboxAdminAPI.Operations.getDelay.Output
   {
-    .ok(.init(body: .json(.init(milliseconds: state.delayMilliseconds))))
+    .ok(.init(body: .json(.init(milliseconds: try await state.database.read(FaultSettings.delay)))))
   }
 
   func setDelay(_ input: SandboxAdminAPI.Operations.setDelay.Input) async throws
@@ -62,7 +66,8 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     guard (0...Self.maximumDelay).contains(delay.milliseconds) else {
       throw SandboxAPIError.simple(.badRequest, "milliseconds must be between 0 and \(Self.maximumDelay)")
     }
-    state.delayMilliseconds = delay.milliseconds
+    let milliseconds = delay.milliseconds
+    try await state.database.write { db in try await FaultSettings.setDelay(milliseconds, db) }
     return .ok(.init(body: .json(.init(milliseconds: delay.milliseconds))))
   }
 
@@ -73,7 +78,8 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   func listFaults(_ input: SandboxAdminAPI.Operations.listFaults.Input) async throws
     -> SandboxAdminAPI.Operations.listFaults.Output
   {
-    let rules = input.query.all == true ? state.faults.allWithUsedUp : state.faults.all
+    let stored = try await state.database.read(FaultSettings.rules)
+    let rules = input.query.all == true ? stored.allWithUsedUp : stored.all
     return .ok(.init(body: .json(rules.map(Self.view))))
   }
 
@@ -120,9 +126,16 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
       retryAfter: request.retryAfter,
       latencyMilliseconds: request.latencyMs ?? (action == .latency ? 1000 : 0), remaining: request.times,
       probability: request.probability ?? 1)
-    guard let added = state.faults.add(rule) else {
+    let added = try await state.database.write { db -> FaultRule? in
+      var rules = try await FaultSettings.rules(db)
+      guard let added = rules.add(rule) else { return nil }
+      try await FaultSettings.save(rules, db)
+      return added
+    }
+    guard let added else {
       return .conflict(
-        .init(body: .json(.init(error: "There are already \(FaultRules.maximumRules) fault rules; clear some first."))))
+        .init(
+          body: .json(.init(error: "There are already \(FaultRuleSet.maximumRules) fault rules; clear some first."))))
     }
     return .created(.init(body: .json(Self.view(added))))
   }
@@ -131,7 +144,14 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     -> SandboxAdminAPI.Operations.clearFaults.Output
   {
     guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
-    let cleared = state.faults.clear(id: request.id)
+    let id = request.id
+    let cleared = try await state.database.write { db in
+      var rules = try await FaultSettings.rules(db)
+      let before = rules
+      let cleared = rules.clear(id: id)
+      if rules != before { try await FaultSettings.save(rules, db) }
+      return cleared
+    }
     if let id = request.id, cleared == 0 {
       return .notFound(.init(body: .json(.init(error: "No fault rule has id \(id)."))))
     }
@@ -157,7 +177,8 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     }
     let anonKey = state.anonKey
     return .init(
-      sandbox: true, version: "1", counts: .init(additionalProperties: counts), database: state.database.location.description,
+      sandbox: true, version: "1", counts: .init(additionalProperties: counts),
+      database: state.database.location.description,
       anon_key: anonKey)
   }
 

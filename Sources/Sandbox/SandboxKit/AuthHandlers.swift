@@ -3,9 +3,9 @@ import Crypto
 import DeckSupport
 import ExtrasBase64
 import Foundation
-internal import SQLKit
 import Hummingbird
 import OpenAPIRuntime
+internal import SQLKit
 
 /// The GoTrue-compatible auth service under /auth/v1 (see the AuthAPI contract): GoTrue's
 /// response shapes and error codes, so that the official Supabase clients accept it.
@@ -102,7 +102,9 @@ struct AuthHandlers: AuthAPI.APIProtocol {
       if let changes { user.userMetadata = try UserMetadata.encode(UserMetadata.merge(changes, into: user.metadata)) }
       if let passwordHash { user.passwordHash = passwordHash }
       user.updatedAt = Timestamps.now()
-      try await db.execute("UPDATE users SET user_metadata = ?, password_hash = ?, updated_at = ? WHERE id = ?", [user.userMetadata, user.passwordHash, user.updatedAt, user.id])
+      try await db.execute(
+        "UPDATE users SET user_metadata = ?, password_hash = ?, updated_at = ? WHERE id = ?",
+        [user.userMetadata, user.passwordHash, user.updatedAt, user.id])
       return user
     }
     return .ok(.init(body: .json(user.api)))
@@ -157,7 +159,9 @@ package enum Sessions {
   static func start(_ db: any SQLDatabase, for user: UserRecord, state: SandboxState) async throws -> Pending {
     let sessionID = UUID().uuidString.lowercased()
     let now = Timestamps.now()
-    try await db.execute("INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES (?, ?, ?, ?)", [sessionID, user.id, now, Timestamps.unixNow()])
+    try await db.execute(
+      "INSERT INTO auth_sessions (id, user_id, created_at, signed_in_at) VALUES (?, ?, ?, ?)",
+      [sessionID, user.id, now, Timestamps.unixNow()])
     try await db.execute("UPDATE users SET last_sign_in_at = ? WHERE id = ?", [now, user.id])
     var user = user
     user.lastSignInAt = now
@@ -167,7 +171,8 @@ package enum Sessions {
   /// Uses up `token` and returns the next tokens of its session.
   static func refresh(_ db: any SQLDatabase, token: String, state: SandboxState) async throws -> Pending {
     guard
-      let row = try await db.fetchOne("SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", [token]),
+      let row = try await db.fetchOne(
+        "SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", [token]),
       let sessionID = try row["session_id"] as String?,
       let user = try await UserRecord.fetch(db, id: try row["user_id"])
     else { throw GoTrueError.refreshTokenNotFound }
@@ -191,12 +196,15 @@ package enum Sessions {
   {
     let now = Timestamps.unixNow()
     let ttl = state.options.accessTokenTTL
-    let signedInAt = try await db.fetchValue(Int.self, "SELECT signed_in_at FROM auth_sessions WHERE id = ?", [sessionID])
+    let signedInAt = try await db.fetchValue(
+      Int.self, "SELECT signed_in_at FROM auth_sessions WHERE id = ?", [sessionID])
     let claims = AccessTokenClaims(
       userID: user.id, email: user.email, sessionID: sessionID, userMetadata: user.metadata, issuedAt: now, ttl: ttl,
       signedInAt: signedInAt)
     let refreshToken = newRefreshToken()
-    try await db.execute("INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id) VALUES (?, ?, 0, ?, ?)", [refreshToken, user.id, Timestamps.now(), sessionID])
+    try await db.execute(
+      "INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id) VALUES (?, ?, 0, ?, ?)",
+      [refreshToken, user.id, Timestamps.now(), sessionID])
     return Pending(claims: claims, refreshToken: refreshToken, user: user, ttl: ttl)
   }
 

@@ -1,4 +1,3 @@
-
 /// The user an access token was issued to, and the session it belongs to.
 package struct AuthenticatedUser: Sendable, Equatable {
   package var id: String
@@ -22,7 +21,9 @@ extension SandboxState {
     }
     return try await database.read { db in
       guard let user = try await UserRecord.fetch(db, id: claims.sub) else { return .failure(.userNotFound) }
-      guard try await Sessions.exists(db, id: claims.session_id, userID: user.id) else { return .failure(.sessionNotFound) }
+      guard try await Sessions.exists(db, id: claims.session_id, userID: user.id) else {
+        return .failure(.sessionNotFound)
+      }
       return .success(
         AuthenticatedUser(
           id: user.id, email: user.email, createdAt: user.createdAt, sessionID: claims.session_id,

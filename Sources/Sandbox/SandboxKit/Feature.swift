@@ -1,7 +1,7 @@
 import Foundation
-package import SQLKit
 import Hummingbird
 import OpenAPIRuntime
+package import SQLKit
 
 /// A feature's part of the sandbox server, declared in one place: its tables, its default
 /// data, what a new user gets, its routes, and what `deck sandbox status` and `seed` know
@@ -50,7 +50,6 @@ extension SandboxFeature {
 
 /// Adds that many rows of one kind of synthetic data, continuing its sequence.
 package typealias SyntheticData = @Sendable (any SQLDatabase, Int) async throws -> Void
-
 
 /// A user that was just created.
 package struct NewUser: Sendable, Equatable {

@@ -118,8 +118,9 @@ struct RequestHeadMiddleware<Context: RequestContext>: RouterMiddleware {
   }
 }
 
-/// Delays every response outside the admin prefix by the sandbox's current delay, and says so
-/// in `X-Sandbox-Delay: <milliseconds>ms`.
+/// Delays every response outside the admin prefix by the sandbox's current delay (the
+/// database's, as ``FaultMiddleware`` read it for this request), and says so in
+/// `X-Sandbox-Delay: <milliseconds>ms`.
 struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
   static var adminPrefix: String { "/__sandbox/" }
   let state: SandboxState
@@ -127,7 +128,8 @@ struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    let milliseconds = state.delayMilliseconds
+    let settings = if let current = FaultSettings.current { current } else { try await state.faultSettings() }
+    let milliseconds = settings.delayMilliseconds
     if milliseconds > 0, !RequestPath.normalized(request.uri.path).hasPrefix(Self.adminPrefix) {
       // Cancellable, and cut short by a graceful shutdown so that stopping never waits for it.
       do {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Everything the handlers share: the database, the options, the admin token, and the
-/// in-memory response delay and fault rules.
+/// operator's fault rules and response delay (stored in the database: ``FaultSettings``).
 package final class SandboxState: Sendable {
   package let database: SandboxDatabase
   package let options: SandboxOptions
@@ -12,14 +12,14 @@ package final class SandboxState: Sendable {
   let signer: JWTSigner
   /// The auth service's anon key (the Supabase clients' `apikey`), signed with that secret.
   let anonKey: String
-  let faults = FaultRules()
   /// Requests in flight and the time of the last one (for ``IdleExit``).
   let activity = Activity()
   /// Answers of read-only routes while the database is unchanged (see ``ResponseCache``).
   package let responseCache: ResponseCache
   /// Body limits of paths that take more than the default (see ``SandboxRoutes/limitBodies``).
   let bodyLimits = BodyLimitMiddleware.BodyLimits()
-  private let delay = Mutex<Int>(0)
+  /// The fault settings as last read, with the SQLite stamp they were read under.
+  private let cachedFaultSettings = Mutex<(stamp: DatabaseChangeStamp.Stamp, settings: FaultSettings)?>(nil)
   private let listeningPort = Mutex<Int?>(nil)
 
   private init(database: SandboxDatabase, options: SandboxOptions, adminToken: String, signer: JWTSigner) async throws {
@@ -53,10 +53,34 @@ package final class SandboxState: Sendable {
     await database.close()
   }
 
-  /// How long every non-admin response is delayed, in milliseconds.
-  var delayMilliseconds: Int {
-    get { delay.withLock { $0 } }
-    set { delay.withLock { $0 = newValue } }
+  /// The fault rules and delay in force, for a public request. On SQLite, kept in memory while
+  /// nothing is committed to the database (by any process: ``DatabaseChangeStamp``), so that an
+  /// unchanged database costs no query; on PostgreSQL, where another instance's commit leaves
+  /// no mark here, one statement every time.
+  func faultSettings() async throws -> FaultSettings {
+    // The stamp is read before the settings: a commit in between leaves them newer than the
+    // stamp says, so they are read again next time, never kept too long.
+    let stamp = responseCache.stamp()
+    if let stamp, let cached = cachedFaultSettings.withLock({ $0 }), cached.stamp == stamp {
+      return cached.settings
+    }
+    let settings = try await database.readStatement(FaultSettings.load)
+    if let stamp { cachedFaultSettings.withLock { $0 = (stamp, settings) } }
+    return settings
+  }
+
+  /// Fires the first rule in force that matches this request and fires (its probability),
+  /// counting the firing in the database, so that a rule's `times` holds across instances.
+  /// `settings` is what the request was read under: only when one of its rules matches is
+  /// there a write, which reads the rules again (another instance may have used them up).
+  func fireFault(method: String, path: String, settings: FaultSettings) async throws -> FaultRule? {
+    guard settings.rules.matches(method: method, path: path) else { return nil }
+    return try await database.write { db in
+      var rules = try await FaultSettings.rules(db)
+      guard let fired = rules.fire(method: method, path: path) else { return nil }
+      try await FaultSettings.save(rules, db)
+      return fired
+    }
   }
 
   /// Records the port the server listens on (known only once it is bound when port is 0).

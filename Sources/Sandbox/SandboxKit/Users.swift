@@ -1,7 +1,7 @@
 import Foundation
-package import SQLKit
 import HummingbirdBcrypt
 import OpenAPIRuntime
+package import SQLKit
 
 /// A row of `users`.
 package struct UserRecord: Sendable, Equatable {
@@ -41,7 +41,9 @@ package struct UserRecord: Sendable, Equatable {
   }
 
   func insert(_ db: any SQLDatabase) async throws {
-    try await db.execute("INSERT INTO users (id, email, password_hash, created_at, user_metadata) VALUES (?, ?, ?, ?, ?)", [id, email, passwordHash, createdAt, userMetadata])
+    try await db.execute(
+      "INSERT INTO users (id, email, password_hash, created_at, user_metadata) VALUES (?, ?, ?, ?, ?)",
+      [id, email, passwordHash, createdAt, userMetadata])
   }
 
   /// The string values of `user_metadata` (e.g. `role`).
@@ -60,22 +62,22 @@ enum AuthSchema {
     migrations.add(
       "v2-auth-gotrue",
       script: """
-          ALTER TABLE users ADD COLUMN user_metadata TEXT NOT NULL DEFAULT '{}';
-          ALTER TABLE users ADD COLUMN updated_at TEXT;
-          ALTER TABLE users ADD COLUMN last_sign_in_at TEXT;
-          -- One row per sign-in; its refresh tokens (rotated) and access tokens (session_id) die with it.
-          CREATE TABLE auth_sessions (
-            id TEXT PRIMARY KEY NOT NULL,
-            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            created_at TEXT NOT NULL,
-            signed_in_at INTEGER NOT NULL
-          );
-          CREATE INDEX auth_sessions_user ON auth_sessions(user_id);
-          -- Tokens from before sessions existed cannot be refreshed any more.
-          DELETE FROM refresh_tokens;
-          ALTER TABLE refresh_tokens ADD COLUMN session_id TEXT REFERENCES auth_sessions(id) ON DELETE CASCADE;
-          CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
-          """)
+        ALTER TABLE users ADD COLUMN user_metadata TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE users ADD COLUMN updated_at TEXT;
+        ALTER TABLE users ADD COLUMN last_sign_in_at TEXT;
+        -- One row per sign-in; its refresh tokens (rotated) and access tokens (session_id) die with it.
+        CREATE TABLE auth_sessions (
+          id TEXT PRIMARY KEY NOT NULL,
+          user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          created_at TEXT NOT NULL,
+          signed_in_at INTEGER NOT NULL
+        );
+        CREATE INDEX auth_sessions_user ON auth_sessions(user_id);
+        -- Tokens from before sessions existed cannot be refreshed any more.
+        DELETE FROM refresh_tokens;
+        ALTER TABLE refresh_tokens ADD COLUMN session_id TEXT REFERENCES auth_sessions(id) ON DELETE CASCADE;
+        CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
+        """)
   }
 }
 

@@ -14,7 +14,8 @@ struct SandboxFault: ParsableCommand {
       Rules match a method and a path pattern (`*` within one segment, `**` across segments) and
       act on every matching API request, the first matching rule first. The operator endpoints
       (/__sandbox/v1, which these commands use) keep working whatever the rules say. Rules live
-      in the server's memory: a restart or `deck sandbox reset` clears them.
+      in the sandbox's database, shared by every server on it: a restart keeps them, `deck
+      sandbox reset` clears them.
       """, exits: faultExits + [.failure("`clear`: no rule with that id")]),
     subcommands: [FaultAdd.self, FaultList.self, FaultClear.self])
 }

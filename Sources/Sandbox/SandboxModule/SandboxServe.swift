@@ -36,13 +36,13 @@ struct SandboxServe: DeckCommand {
         hint: "Run it in another terminal: deck sandbox serve (the default environment needs none: it starts its own).")
     }
     let program = try context.session.localSandbox.program()
-    let environment = SecretVariables.removed(from: context.session.processEnvironment)
+    var environment = SecretVariables.removed(from: context.session.processEnvironment)
+    // The database goes to the server in its environment, not on its command line, which any
+    // user of the machine can read (ps): a postgres:// URL may hold a password.
+    environment["DECK_SANDBOX_DATABASE"] = options.database(
+      environment: context.session.processEnvironment, fallback: context.paths.sandboxDatabase)
     throw LocalProcess.replace(
-      with: program,
-      arguments: ["serve"] + options.arguments(
-        database: options.database(
-          environment: context.session.processEnvironment, fallback: context.paths.sandboxDatabase))
-        + ["--save-admin-token"],
+      with: program, arguments: ["serve"] + options.arguments(database: nil) + ["--save-admin-token"],
       environment: environment)
   }
 }

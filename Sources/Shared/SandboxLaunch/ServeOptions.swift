@@ -54,12 +54,12 @@ public struct ServeOptions: ParsableArguments, Sendable {
     return fallback
   }
 
-  /// The command line that gives a program these options (`db` given explicitly).
-  public func arguments(database: String) -> [String] {
-    var arguments = [
-      "--host", host, "--port", String(port), "--db", database, "--idle-timeout", String(idleTimeout),
-      "--access-token-ttl", String(accessTokenTTL),
-    ]
+  /// The command line that gives a program these options (`db` given explicitly; nil: none,
+  /// the program reads `DECK_SANDBOX_DATABASE`).
+  public func arguments(database: String?) -> [String] {
+    var arguments = ["--host", host, "--port", String(port)]
+    if let database { arguments += ["--db", database] }
+    arguments += ["--idle-timeout", String(idleTimeout), "--access-token-ttl", String(accessTokenTTL)]
     if allowRemote { arguments.append("--allow-remote") }
     if let publicURL { arguments += ["--public-url", publicURL] }
     return arguments

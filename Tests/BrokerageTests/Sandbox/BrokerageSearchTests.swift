@@ -97,7 +97,8 @@ import Testing
     #expect(BrokerageSearch.InvalidRequest.limitOutOfRange.message == "limit must be between 1 and 50")
   }
 
-  @Test func prefixTiersUseIndexes() async throws {
+  @Test(.enabled(if: !TestDatabase.isPostgreSQL, "SQLite's query plans"))
+  func prefixTiersUseIndexes() async throws {
     try await withEmptyDatabase { database in
       try await database.write { db in
         try await SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
@@ -152,7 +153,8 @@ import Testing
 
   /// The ranked walks return exactly what sorting every match returned before them (the
   /// reference below), for short and long prefixes over a large synthetic set, at every limit.
-  @Test(.timeLimit(.minutes(5))) func rankedWalksMatchSortingEveryMatch() async throws {
+  @Test(.timeLimit(.minutes(5)), .enabled(if: !TestDatabase.isPostgreSQL, "a SQLite reference"))
+  func rankedWalksMatchSortingEveryMatch() async throws {
     try await withEmptyDatabase { database in
       try await database.write { db in
         try await SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
@@ -183,6 +185,37 @@ import Testing
       // The case the index folds and lower() does not is found, and ranked first (shortest).
       #expect(try await searchNames(database, "éla", limit: 1) == ["BÉLAIR Realty"])
     }
+  }
+
+  /// PostgreSQL's tiers (its own statements and indexes) rank exactly as SQLite's, which the
+  /// tests above pin down: the same data on both engines, the same answers.
+  @Test(.timeLimit(.minutes(5)), .enabled(if: TestDatabase.isPostgreSQL, "compares PostgreSQL with SQLite"))
+  func postgreSQLRanksAsSQLiteDoes() async throws {
+    let directory = try ScratchDirectory()
+    defer { directory.cleanUp() }
+    let sqlite = try await SandboxDatabase.open(
+      path: directory.path("reference.sqlite"), features: SandboxRegistry.features)
+    try await withEmptyDatabase { postgres in
+      for database in [sqlite, postgres] {
+        try await database.write { db in
+          try await SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
+          try await SyntheticBrokerages.add(db, 5_000)
+          try await BrokerageWriter(db).insert(names: ["Keller", "100% Realty", "A_B Homes", #"Back\slash Realty"#])
+        }
+      }
+      var queries = (UnicodeScalar("a").value...UnicodeScalar("z").value).map { String(UnicodeScalar($0)!) }
+      queries += ["0", "1", "&", "/", "'", "%", "_", "\\", "ke", "co", "re", "su", "zz", "kel", "keller w", "re/max"]
+      queries += [
+        "summit r", "realty a", "ealt", "idge", "omes", "real estate g", "group 1", "homes 19", "100%", "a_b",
+      ]
+      for query in queries {
+        for limit in [1, 15, 50] {
+          let expected = try await searchNames(sqlite, query, limit: limit)
+          #expect(try await searchNames(postgres, query, limit: limit) == expected, "q=\(query) limit=\(limit)")
+        }
+      }
+    }
+    await sqlite.close()
   }
 
   private func plan(_ db: any SQLDatabase, _ sql: String, _ binds: [any Encodable & Sendable]) async throws -> String {

@@ -121,8 +121,8 @@ package final class TemporaryDirectory: Sendable {
   deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// `deck sandbox serve --port 0` on a temporary database, stopped (and its directory removed)
-/// when the test ends.
+/// `deck sandbox serve --port 0` on a temporary database (or on `database`: a PostgreSQL URL
+/// several servers share), stopped (and its directory removed) when the test ends.
 package final class SandboxProcess: Sendable {
   package let child: ChildProcess
   package let url: String
@@ -133,11 +133,12 @@ package final class SandboxProcess: Sendable {
   private let temporary: TemporaryDirectory
   package var directory: String { temporary.path }
 
-  package init(extraArguments: [String] = []) throws {
+  package init(database: String? = nil, extraArguments: [String] = []) throws {
     temporary = try TemporaryDirectory(prefix: "deck-sandbox-")
     let directory = temporary.path
     child = try ChildProcess(
-      DeckCLI.binary, ["sandbox", "serve", "--port", "0", "--db", directory + "/sandbox.sqlite"] + extraArguments,
+      DeckCLI.binary,
+      ["sandbox", "serve", "--port", "0", "--database", database ?? directory + "/sandbox.sqlite"] + extraArguments,
       environment: ["HOME": directory, "XDG_CONFIG_HOME": directory + "/config", "XDG_DATA_HOME": directory + "/data"],
       directory: directory)
     startLines = child.lines(3, timeout: 60)

@@ -46,7 +46,7 @@ package final class InProcessDeck: Sendable {
     home = NSTemporaryDirectory() + "deck-inprocess-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     server = try await SandboxServer.start(
-      SandboxOptions(databasePath: home + "/sandbox.sqlite", features: SandboxRegistry.features))
+      SandboxOptions(databasePath: home + "/sandbox.sqlite"))
     var environment = [
       "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_STATE_HOME": home + "/state",
       "XDG_DATA_HOME": home + "/data", "DECK_ENV": "local", "DECK_SANDBOX_ADMIN_TOKEN": server.adminToken,

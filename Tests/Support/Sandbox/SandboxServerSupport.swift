@@ -19,13 +19,14 @@ package struct ScratchDirectory {
   package func cleanUp() { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Runs `body` with a migrated but empty database in a temporary directory, then closes the
-/// database and removes the directory (also when `body` throws).
+/// Runs `body` with a migrated but empty database (a file in a temporary directory, or a new
+/// database on the PostgreSQL test cluster: ``TestDatabase``), then closes the database and
+/// removes the directory (also when `body` throws).
 package func withEmptyDatabase<T>(_ body: (SandboxDatabase) async throws -> T) async throws -> T {
   let directory = try ScratchDirectory()
   defer { directory.cleanUp() }
-  let database = try await SandboxDatabase.open(
-    path: directory.path("sandbox.sqlite"), features: SandboxRegistry.features)
+  let location = try DatabaseLocation.parse(TestDatabase.location(for: directory.path("sandbox.sqlite")))
+  let database = try await SandboxDatabase.open(location, features: SandboxRegistry.features)
   do {
     let result = try await body(database)
     await database.close()
@@ -50,13 +51,15 @@ package func searchNames(_ database: SandboxDatabase, _ query: String, limit: In
 }
 
 extension SandboxOptions {
-  /// Options for a test server with every feature deck registers.
+  /// Options for a test server with every feature deck registers, on the test engine
+  /// (``TestDatabase``: the file itself, or a PostgreSQL database of its own).
   package init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 3600,
     publicURL: String? = nil
   ) {
     self.init(
-      databasePath: databasePath, host: host, port: port, accessTokenTTL: accessTokenTTL, publicURL: publicURL,
+      databasePath: TestDatabase.location(for: databasePath), host: host, port: port, accessTokenTTL: accessTokenTTL,
+      publicURL: publicURL,
       features: SandboxRegistry.features)
   }
 }

@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 import Synchronization
 
@@ -55,23 +56,28 @@ package enum TestDatabase {
     var description: String
   }
 
+  /// Runs `bash ARGUMENTS` and returns its stdout. posix_spawn and waitpid, not Foundation's
+  /// Process: its exit is reported on a dispatch thread, and tests calling this from both of
+  /// the cooperative pool's threads at once left none to report it.
   private static func run(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["bash"] + arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // The cluster's watcher keeps no copy of these pipes (it redirects), so reading to the end ends.
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw Failed(description: String(decoding: message, as: UTF8.self))
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("deck-pg-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let (output, errors) = (scratch.appendingPathComponent("out").path, scratch.appendingPathComponent("err").path)
+    let pid = try LocalProcess.spawnChild(
+      "/bin/bash", arguments: arguments, environment: ProcessInfo.processInfo.environment, input: "/dev/null",
+      output: output, errors: errors)
+    var status = LocalProcess.exitStatus(pid)
+    while status == nil {
+      usleep(10_000)
+      status = LocalProcess.exitStatus(pid)
     }
-    return String(decoding: data, as: UTF8.self)
+    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    guard status == 0 else {
+      throw Failed(
+        description: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "exit \(String(describing: status))")
+    }
+    return text
   }
 
   /// FNV-1a, 64 bits, as hex: a stable database name for a path.

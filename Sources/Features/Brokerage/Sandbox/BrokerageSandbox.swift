@@ -28,6 +28,25 @@ package enum BrokerageSandbox: SandboxFeature {
         CREATE INDEX brokerage_words_word ON brokerage_words(word);
         -- Indexed substring search; rowid = brokerages.rowid.
         CREATE VIRTUAL TABLE brokerage_trigrams USING fts5(name, tokenize = 'trigram');
+        """,
+      postgres: """
+        CREATE EXTENSION IF NOT EXISTS pg_trgm;
+        CREATE TABLE brokerages (
+          rowid BIGINT GENERATED ALWAYS AS IDENTITY,
+          id TEXT PRIMARY KEY NOT NULL,
+          name TEXT NOT NULL
+        );
+        -- Exact and prefix matches (LIKE 'q%'), in any collation.
+        CREATE INDEX brokerages_name ON brokerages(lower(name) text_pattern_ops);
+        CREATE TABLE brokerage_words (
+          rowid BIGINT GENERATED ALWAYS AS IDENTITY,
+          word TEXT NOT NULL,
+          brokerage_id TEXT NOT NULL,
+          position BIGINT NOT NULL
+        );
+        CREATE INDEX brokerage_words_word ON brokerage_words(lower(word) text_pattern_ops);
+        -- Substring matches (LIKE '%q%'): pg_trgm, in place of SQLite's FTS5 trigram table.
+        CREATE INDEX brokerage_trigrams ON brokerages USING gin (lower(name) gin_trgm_ops);
         """)
     // Search reads every tier in rank order (see BrokerageSearch).
     migrations.add(
@@ -40,6 +59,11 @@ package enum BrokerageSandbox: SandboxFeature {
         UPDATE brokerage_words SET name_length = (SELECT length(name) FROM brokerages WHERE id = brokerage_id);
         CREATE INDEX brokerage_words_length ON brokerage_words(name_length, word);
         CREATE INDEX brokerage_words_owner ON brokerage_words(brokerage_id, word);
+        """,
+      postgres: """
+        CREATE INDEX brokerages_rank ON brokerages(length(name), lower(name) COLLATE "C", id);
+        ALTER TABLE brokerage_words ADD COLUMN name_length BIGINT NOT NULL DEFAULT 0;
+        CREATE INDEX brokerage_words_owner ON brokerage_words(brokerage_id);
         """)
   }
 

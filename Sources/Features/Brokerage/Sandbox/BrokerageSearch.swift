@@ -150,6 +150,7 @@ enum BrokerageSearch {
   static func search(_ db: any SQLDatabase, query: String, limit: Int) async throws -> [Match] {
     // No name holds a NUL, and SQLite functions stop at one: a query with one matches nothing.
     guard !query.unicodeScalars.contains("\u{0}") else { return [] }
+    if db.isPostgreSQL { return try await searchPostgreSQL(db, query: query, limit: limit) }
     var results = Results(limit: limit)
     let upper = query + "\u{10FFFF}"
     let queryLength = query.unicodeScalars.count
@@ -215,6 +216,38 @@ enum BrokerageSearch {
       }
     }
     return results.matches
+  }
+
+  // PostgreSQL: the same tiers, each one statement in rank order that stops at the limit. The
+  // planner walks `brokerages_rank` (length, lower(name), id) when matches are many, and uses
+  // the prefix indexes (text_pattern_ops) or the trigram index (pg_trgm) when they are few.
+  static let rankOrder = #"ORDER BY length(name), lower(name) COLLATE "C", id LIMIT ?"#
+  static let postgresExactSQL = "SELECT id, name FROM brokerages WHERE lower(name) = ? " + rankOrder
+  static let postgresPrefixSQL = "SELECT id, name FROM brokerages WHERE lower(name) LIKE ? " + rankOrder
+  static let postgresWordPrefixSQL = """
+    SELECT id, name FROM brokerages
+    WHERE id IN (SELECT brokerage_id FROM brokerage_words WHERE lower(word) LIKE ?)
+    """ + " " + rankOrder
+  static let postgresSubstringSQL = postgresPrefixSQL
+
+  static func searchPostgreSQL(_ db: any SQLDatabase, query: String, limit: Int) async throws -> [Match] {
+    var results = Results(limit: limit)
+    let pattern = likeEscaped(query)
+    try await results.take(db, postgresExactSQL, [query])
+    try await results.take(db, postgresPrefixSQL, [pattern + "%"])
+    try await results.take(db, postgresWordPrefixSQL, [pattern + "%"])
+    try await results.take(db, postgresSubstringSQL, ["%" + pattern + "%"])
+    return results.matches
+  }
+
+  /// The query as a LIKE pattern that matches it literally (`\` escapes `%`, `_` and itself).
+  static func likeEscaped(_ query: String) -> String {
+    var escaped = ""
+    for character in query {
+      if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+      escaped.append(character)
+    }
+    return escaped
   }
 
   /// The matches collected so far, in rank order, each brokerage once.

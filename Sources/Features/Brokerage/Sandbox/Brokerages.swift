@@ -69,8 +69,11 @@ package struct BrokerageWriter {
         words += [tail, id, position, name]
       }
     }
-    try await db.execute(
-      "INSERT INTO brokerage_trigrams (rowid, name) VALUES \(Self.values("(?, ?)", count: rows.count))", trigrams)
+    // PostgreSQL's trigram index is on brokerages itself.
+    if !db.isPostgreSQL {
+      try await db.execute(
+        "INSERT INTO brokerage_trigrams (rowid, name) VALUES \(Self.values("(?, ?)", count: rows.count))", trigrams)
+    }
     if !words.isEmpty {
       try await db.execute(
         "INSERT INTO brokerage_words (word, brokerage_id, position, name_length) VALUES "

@@ -162,7 +162,7 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
       return .badRequest(.init(body: .json(.init(error: "limit must be between 1 and 10000, got \(limit)."))))
     }
     // The newest `limit` events, shown oldest first.
-    var sql = "SELECT id, user_id, event_type, details, created_at FROM mbti_events WHERE 1"
+    var sql = "SELECT id, user_id, event_type, details, created_at FROM mbti_events WHERE 1 = 1"
     var values: [any Encodable & Sendable] = []
     if let user = query.user_id {
       sql += " AND user_id = ?"
@@ -172,7 +172,7 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
       sql += " AND event_type = ?"
       values.append(type)
     }
-    sql = "SELECT * FROM (\(sql) ORDER BY id DESC LIMIT ?) ORDER BY id"
+    sql = "SELECT * FROM (\(sql) ORDER BY id DESC LIMIT ?) AS newest ORDER BY id"
     values.append(limit)
     let (statement, binds) = (sql, values)
     let events = try await state.database.read { db in

@@ -180,7 +180,7 @@ enum PrefsStore {
     try await db.execute(
       """
       INSERT INTO fit_score_recalculations (user_id, count, last_at) VALUES (?, 1, ?)
-      ON CONFLICT (user_id) DO UPDATE SET count = count + 1, last_at = excluded.last_at
+      ON CONFLICT (user_id) DO UPDATE SET count = fit_score_recalculations.count + 1, last_at = excluded.last_at
       """,
       [userID, Timestamps.now()])
   }

@@ -62,7 +62,7 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
     let emails = try await state.database.read { db in
       let rows =
         if let to {
-          try await db.fetchAll("SELECT * FROM sandbox_outbox WHERE to_email = ? COLLATE NOCASE ORDER BY id", [to])
+          try await db.fetchAll("SELECT * FROM sandbox_outbox WHERE lower(to_email) = lower(?) ORDER BY id", [to])
         } else {
           try await db.fetchAll("SELECT * FROM sandbox_outbox ORDER BY id")
         }

@@ -135,7 +135,7 @@ enum WorkspaceInvites {
 
   static func hasPendingInvite(_ db: any SQLDatabase, email: String, now: Date) async throws -> Bool {
     let rows = try await db.fetchAll(
-      "SELECT * FROM workspace_invites WHERE email = ? COLLATE NOCASE AND status = 'pending'",
+      "SELECT * FROM workspace_invites WHERE lower(email) = lower(?) AND status = 'pending'",
       [EmailAddress.normalize(email)])
     return try rows.map(InviteRecord.init(row:)).contains { !$0.isExpired(now: now) }
   }
@@ -151,7 +151,7 @@ enum WorkspaceInvites {
     try await db.execute(
       """
       UPDATE workspace_invites SET status = 'expired'
-      WHERE workspace_id = ? AND email = ? COLLATE NOCASE AND status = 'pending'
+      WHERE workspace_id = ? AND lower(email) = lower(?) AND status = 'pending'
       """,
       [workspace.id, email])
     let token = newToken()

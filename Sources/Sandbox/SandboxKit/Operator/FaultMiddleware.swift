@@ -5,8 +5,10 @@ import NIOCore
 import ServiceLifecycle
 
 /// Applies the fault rules (`deck sandbox fault`) to the public routes (the operator endpoints,
-/// in a router group without it, keep working whatever the rules say). A rule's path is
-/// compared by segments, as the router matches them (`//search` is `/search`: FaultPattern).
+/// in a router group without it, keep working whatever the rules say). The rules (and the
+/// delay) are the database's, shared by every instance serving it (``FaultSettings``). A
+/// rule's path is compared by segments, as the router matches them (`//search` is `/search`:
+/// FaultPattern).
 /// Every response a rule shaped carries `X-Sandbox-Fault: rule <id>` (a reset answers nothing).
 struct FaultMiddleware: RouterMiddleware {
   let state: SandboxState
@@ -17,8 +19,20 @@ struct FaultMiddleware: RouterMiddleware {
     _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
-    guard let rule = state.faults.fire(method: request.method.rawValue, path: request.uri.path)
-    else { return try await next(request, context) }
+    // Read once for this request: the delay middleware, next, takes them from here.
+    let settings = try await state.faultSettings()
+    return try await FaultSettings.$current.withValue(settings) {
+      try await apply(settings, request, context: context, next: next)
+    }
+  }
+
+  private func apply(
+    _ settings: FaultSettings, _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
+  ) async throws -> Response {
+    let fired = try await state.fireFault(
+      method: request.method.rawValue, path: request.uri.path, settings: settings)
+    guard let rule = fired else { return try await next(request, context) }
     if rule.latencyMilliseconds > 0 {
       do {
         try await cancelWhenGracefulShutdown {

@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
+internal import SQLKit
 
 /// One fault rule: which requests it matches, what it does, and how often.
-struct FaultRule: Sendable, Equatable {
-  enum Action: String, Sendable, CaseIterable {
+struct FaultRule: Sendable, Equatable, Codable {
+  enum Action: String, Sendable, Codable, CaseIterable {
     /// Answer `status` (with `Retry-After` when given) instead of the real response.
     case status
     /// Only the latency: the real response, late.
@@ -50,76 +50,160 @@ struct FaultRule: Sendable, Equatable {
   }
 }
 
-/// The rules of one running sandbox (in memory, like the delay; a reset clears them). A rule
+/// The rules of one sandbox, as a value: every instance serving the database shares them
+/// (stored as JSON in the `meta` table, see ``FaultSettings``; a reset clears them). A rule
 /// that has fired its `times` is used up: it no longer acts, but is kept (the last
 /// ``maximumRules`` of them) with how often it fired, for `fault list --all`.
-final class FaultRules: Sendable {
+struct FaultRuleSet: Sendable, Equatable, Codable {
   static let maximumRules = 100
 
-  private struct Store {
-    var rules: [FaultRule] = []
-    var usedUp: [FaultRule] = []
-    var nextID = 1
-  }
-  private let store = Mutex(Store())
+  private var rules: [FaultRule] = []
+  private var usedUp: [FaultRule] = []
+  /// The id of the next rule added (ids are never reused, not even after a reset).
+  private(set) var nextID = 1
+
+  init() {}
+
+  /// No rules, ids continuing from `nextID`.
+  init(nextID: Int) { self.nextID = nextID }
 
   /// The rules in force, in the order they are tried.
-  var all: [FaultRule] { store.withLock { $0.rules } }
+  var all: [FaultRule] { rules }
 
   /// The rules in force and the used-up ones, in order of id.
-  var allWithUsedUp: [FaultRule] {
-    store.withLock { ($0.rules + $0.usedUp).sorted { $0.id < $1.id } }
+  var allWithUsedUp: [FaultRule] { (rules + usedUp).sorted { $0.id < $1.id } }
+
+  /// Whether a rule in force matches this request (it may still not fire: its probability).
+  func matches(method: String, path: String) -> Bool {
+    rules.contains { $0.matches(method: method, path: path) }
   }
 
   /// Adds a rule and returns it with its id; nil when there are already ``maximumRules`` in force.
-  func add(_ rule: FaultRule) -> FaultRule? {
-    store.withLock { store in
-      guard store.rules.count < Self.maximumRules else { return nil }
-      var rule = rule
-      rule.id = store.nextID
-      store.nextID += 1
-      store.rules.append(rule)
-      return rule
-    }
+  mutating func add(_ rule: FaultRule) -> FaultRule? {
+    guard rules.count < Self.maximumRules else { return nil }
+    var rule = rule
+    rule.id = nextID
+    nextID += 1
+    rules.append(rule)
+    return rule
   }
 
   /// Removes one rule, in force or used up (nil: all of them) and returns how many were
   /// removed: for all, the rules in force only (the used-up ones go without being counted).
-  func clear(id: Int? = nil) -> Int {
-    store.withLock { store in
-      guard let id else {
-        let cleared = store.rules.count
-        store.rules.removeAll()
-        store.usedUp.removeAll()
-        return cleared
-      }
-      let before = store.rules.count + store.usedUp.count
-      store.rules.removeAll { $0.id == id }
-      store.usedUp.removeAll { $0.id == id }
-      return before - store.rules.count - store.usedUp.count
+  mutating func clear(id: Int? = nil) -> Int {
+    guard let id else {
+      let cleared = rules.count
+      rules.removeAll()
+      usedUp.removeAll()
+      return cleared
     }
+    let before = rules.count + usedUp.count
+    rules.removeAll { $0.id == id }
+    usedUp.removeAll { $0.id == id }
+    return before - rules.count - usedUp.count
   }
 
   /// The first rule that matches and fires for this request (counting it), if any.
   /// A rule with no firings left is used up: it moves out of the rules in force.
-  func fire(method: String, path: String, random: () -> Double = { Double.random(in: 0..<1) }) -> FaultRule? {
-    store.withLock { store in
-      for index in store.rules.indices where store.rules[index].matches(method: method, path: path) {
-        let rule = store.rules[index]
-        guard rule.probability >= 1 || random() < rule.probability else { continue }
-        store.rules[index].fired += 1
-        if let remaining = rule.remaining {
-          store.rules[index].remaining = remaining - 1
-        }
-        let fired = store.rules[index]
-        if fired.remaining == 0 {
-          store.rules.remove(at: index)
-          store.usedUp.append(fired)
-          if store.usedUp.count > Self.maximumRules { store.usedUp.removeFirst() }
-        }
-        return fired
+  mutating func fire(method: String, path: String, random: () -> Double = { Double.random(in: 0..<1) })
+    -> FaultRule?
+  {
+    for index in rules.indices where rules[index].matches(method: method, path: path) {
+      let rule = rules[index]
+      guard rule.probability >= 1 || random() < rule.probability else { continue }
+      rules[index].fired += 1
+      if let remaining = rule.remaining {
+        rules[index].remaining = remaining - 1
       }
-      return nil
+      let fired = rules[index]
+      if fired.remaining == 0 {
+        rules.remove(at: index)
+        usedUp.append(fired)
+        if usedUp.count > Self.maximumRules { usedUp.removeFirst() }
+      }
+      return fired
+    }
+    return nil
+  }
+}
+
+/// What the operator injects into the public responses: the fault rules and the delay. They
+/// live in the `meta` table, so that every instance serving one database (several
+/// `deck-sandbox` behind a load balancer) applies the same ones, and a rule's `times` counts
+/// its firings on all of them:
+/// - `faults`: the ``FaultRuleSet`` as JSON (absent: none, ids from 1);
+/// - `delay_ms`: the delay in milliseconds (absent: none).
+///
+/// A reset deletes both. Changes run in write transactions (read, change, save), which the
+/// engines serialize across connections, processes and instances.
+struct FaultSettings: Sendable, Equatable {
+  static let rulesKey = "faults"
+  static let delayKey = "delay_ms"
+
+  var rules = FaultRuleSet()
+  var delayMilliseconds = 0
+
+  /// The settings the current request was handled under, read once by ``FaultMiddleware`` for
+  /// it and for ``DelayMiddleware``.
+  @TaskLocal static var current: FaultSettings?
+
+  /// Both, with one statement.
+  @Sendable static func load(_ db: any SQLDatabase) async throws -> FaultSettings {
+    var settings = FaultSettings()
+    let rows = try await db.fetchAll("SELECT key, value FROM meta WHERE key IN (?, ?)", [rulesKey, delayKey])
+    for row in rows {
+      let key: String = try row["key"]
+      let value: String = try row["value"]
+      switch key {
+      case rulesKey: settings.rules = try decode(value)
+      case delayKey: settings.delayMilliseconds = try delay(value)
+      default: break
+      }
+    }
+    return settings
+  }
+
+  /// The stored rules.
+  @Sendable static func rules(_ db: any SQLDatabase) async throws -> FaultRuleSet {
+    try await SandboxMeta.value(db, rulesKey).map(decode) ?? FaultRuleSet()
+  }
+
+  static func save(_ rules: FaultRuleSet, _ db: any SQLDatabase) async throws {
+    let json = String(decoding: try JSONEncoder().encode(rules), as: UTF8.self)
+    try await SandboxMeta.set(db, rulesKey, json)
+  }
+
+  /// The id the next rule added gets; nil when no rule was ever added, or when the stored
+  /// rules cannot be read (a reset, which uses it, must work whatever was stored).
+  static func nextRuleID(_ db: any SQLDatabase) async throws -> Int? {
+    try await SandboxMeta.value(db, rulesKey).flatMap { try? decode($0).nextID }
+  }
+
+  /// The stored delay.
+  @Sendable static func delay(_ db: any SQLDatabase) async throws -> Int {
+    try await SandboxMeta.value(db, delayKey).map(delay) ?? 0
+  }
+
+  static func setDelay(_ milliseconds: Int, _ db: any SQLDatabase) async throws {
+    try await SandboxMeta.set(db, delayKey, String(milliseconds))
+  }
+
+  private static func decode(_ json: String) throws -> FaultRuleSet {
+    try JSONDecoder().decode(FaultRuleSet.self, from: Data(json.utf8))
+  }
+
+  private static func delay(_ text: String) throws -> Int {
+    guard let milliseconds = Int(text) else { throw FaultSettingsError.unreadableDelay(text) }
+    return milliseconds
+  }
+}
+
+enum FaultSettingsError: Error, CustomStringConvertible {
+  case unreadableDelay(String)
+
+  var description: String {
+    switch self {
+    case .unreadableDelay(let text): "the stored delay is not a number of milliseconds: \(text)"
     }
   }
 }

@@ -19,7 +19,9 @@ package enum DatabaseLocation: Sendable, Equatable {
     if lowered.hasPrefix("sqlite:") {
       var path = String(text.dropFirst("sqlite:".count))
       if path.hasPrefix("//") { path.removeFirst(2) }
-      guard !path.isEmpty else { throw .invalid(text, "sqlite: needs a file path, e.g. sqlite:/var/lib/deck/sandbox.sqlite") }
+      guard !path.isEmpty else {
+        throw .invalid(text, "sqlite: needs a file path, e.g. sqlite:/var/lib/deck/sandbox.sqlite")
+      }
       return .sqlite(path: path)
     }
     if lowered.contains("://") {
@@ -92,7 +94,9 @@ package struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     var path = components.path
     if path.hasPrefix("/") { path.removeFirst() }
     let database = path.removingPercentEncoding ?? path
-    guard !database.isEmpty else { throw .invalid(shown, "no database name; the form is postgres://USER@HOST/DATABASE") }
+    guard !database.isEmpty else {
+      throw .invalid(shown, "no database name; the form is postgres://USER@HOST/DATABASE")
+    }
 
     let query = components.queryItems ?? []
     let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

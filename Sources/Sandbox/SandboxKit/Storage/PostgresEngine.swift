@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import NIOSSL
 import PostgresKit
 internal import SQLKit
@@ -23,15 +24,30 @@ final class PostgresEngine: Sendable {
 
   deinit { running.cancel() }
 
-  /// Starts the pool and checks that the database answers (one `SELECT 1`).
+  /// Checks that the database takes one connection (so that a wrong password or TLS setting is
+  /// reported at once, with the server's reason: the pool would retry for a minute and then say
+  /// only that its circuit breaker tripped), then starts the pool.
   static func connect(_ location: PostgresLocation) async throws -> PostgresEngine {
-    var configuration = PostgresClient.Configuration(
-      host: location.host, port: location.port, username: location.user, password: location.password,
-      database: location.database, tls: try tls(location))
-    configuration.options.maximumConnections = 16
-    configuration.options.connectTimeout = .seconds(10)
     var logger = Logger(label: "deck-sandbox.postgres")
     logger.logLevel = .critical
+    let tls = try tlsConfiguration(location)
+    do {
+      var probe = PostgresConnection.Configuration(
+        host: location.host, port: location.port, username: location.user, password: location.password,
+        database: location.database, tls: try connectionTLS(location.sslMode, tls))
+      probe.options.connectTimeout = .seconds(10)
+      let connection = try await PostgresConnection.connect(
+        on: MultiThreadedEventLoopGroup.singleton.any(), configuration: probe, id: 0, logger: logger
+      ).get()
+      try? await connection.close()
+    } catch {
+      throw PostgresConnectError(location: location, underlying: error)
+    }
+    var configuration = PostgresClient.Configuration(
+      host: location.host, port: location.port, username: location.user, password: location.password,
+      database: location.database, tls: clientTLS(location.sslMode, tls))
+    configuration.options.maximumConnections = 16
+    configuration.options.connectTimeout = .seconds(10)
     let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     let running = Task { await client.run() }
     let engine = PostgresEngine(client: client, running: running)
@@ -52,7 +68,7 @@ final class PostgresEngine: Sendable {
           try await SandboxDatabase.transaction(
             connection.sql(queryLogLevel: nil), begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
         }
-      } catch where attempt < Self.attempts && Self.isRetryable(error) {
+      } catch  where attempt < Self.attempts && Self.isRetryable(error) {
         attempt += 1
         // A short, growing, random pause so that the transactions that collided do not collide again.
         try await Task.sleep(for: .milliseconds(Int.random(in: 1...(2 * attempt))))
@@ -93,33 +109,42 @@ final class PostgresEngine: Sendable {
 
   /// 40001 serialization_failure, 40P01 deadlock_detected.
   static func isRetryable(_ error: any Error) -> Bool {
-    guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return false }
+    let state = (error as? SQLFailure)?.code ?? (error as? PSQLError)?.serverInfo?[.sqlState]
     return state == "40001" || state == "40P01"
   }
 
-  /// libpq's sslmode as PostgresNIO's TLS setting.
-  static func tls(_ location: PostgresLocation) throws -> PostgresClient.Configuration.TLS {
+  /// libpq's sslmode as a TLS configuration (nil: no TLS).
+  static func tlsConfiguration(_ location: PostgresLocation) throws -> TLSConfiguration? {
     var configuration = TLSConfiguration.makeClientConfiguration()
-    if let root = location.rootCertificate {
-      configuration.trustRoots = .file(root)
-    }
+    if let root = location.rootCertificate { configuration.trustRoots = .file(root) }
     switch location.sslMode {
     case .disable:
-      return .disable
+      return nil
     case .allow, .prefer:
       configuration.certificateVerification = .none
-      return .prefer(configuration)
     case .require:
       // As libpq: encrypted, and verified only when a root certificate is given.
       configuration.certificateVerification = location.rootCertificate == nil ? .none : .noHostnameVerification
-      return .require(configuration)
     case .verifyCA:
       configuration.certificateVerification = .noHostnameVerification
-      return .require(configuration)
     case .verifyFull:
       configuration.certificateVerification = .fullVerification
-      return .require(configuration)
     }
+    return configuration
+  }
+
+  static func clientTLS(_ mode: PostgresLocation.SSLMode, _ tls: TLSConfiguration?) -> PostgresClient.Configuration.TLS
+  {
+    guard let tls else { return .disable }
+    return mode == .allow || mode == .prefer ? .prefer(tls) : .require(tls)
+  }
+
+  static func connectionTLS(_ mode: PostgresLocation.SSLMode, _ tls: TLSConfiguration?) throws
+    -> PostgresConnection.Configuration.TLS
+  {
+    guard let tls else { return .disable }
+    let context = try NIOSSLContext(configuration: tls)
+    return mode == .allow || mode == .prefer ? .prefer(context) : .require(context)
   }
 }
 
@@ -131,15 +156,26 @@ package struct PostgresConnectError: Error, CustomStringConvertible {
   package var description: String {
     var reason = String(describing: underlying)
     if let error = underlying as? PSQLError {
-      reason = error.serverInfo?[.message] ?? "\(error.code)"
+      if let message = error.serverInfo?[.message] {
+        reason = message
+      } else if error.code == .sslUnsupported {
+        reason =
+          "the server does not offer TLS (sslmode=\(location.sslMode.rawValue)); turn on ssl in its postgresql.conf, or add ?sslmode=disable for a database on this host"
+      } else if error.code == .connectionError {
+        let cause = error.underlying.map { ": \($0)" } ?? ""
+        reason =
+          "no PostgreSQL answers at \(location.host):\(location.port)\(cause); is it running, and listening there?"
+      } else {
+        reason = "\(error.code)"
+      }
     }
     if let password = location.password, !password.isEmpty {
       reason = reason.replacingOccurrences(of: password, with: "***")
     }
-    let hint =
+    let source =
       location.password == nil
       ? " (no password: give one in the URL, PGPASSWORD or ~/.pgpass)"
       : location.passwordSource.map { " (password from \($0))" } ?? ""
-    return "Cannot connect to \(location)\(hint): \(reason)"
+    return "Cannot connect to \(location)\(source): \(reason)"
   }
 }

@@ -118,6 +118,17 @@ package final class SandboxDatabase: Sendable {
     }
   }
 
+  /// Runs `body`, one statement that only reads, outside a transaction: what a read per request
+  /// costs on PostgreSQL is then one round trip, not three.
+  package func readStatement<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    switch engine {
+    case .sqlite(_, let readers):
+      try await readers.with { connection in try await body(connection.sql(queryLogLevel: nil)) }
+    case .postgres(let postgres):
+      try await postgres.withConnection(body)
+    }
+  }
+
   /// Runs `body` on a connection outside any transaction (VACUUM, checkpoints).
   package func writeWithoutTransaction<T: Sendable>(
     _ body: @Sendable (any SQLDatabase) async throws -> T
@@ -132,7 +143,11 @@ package final class SandboxDatabase: Sendable {
 
   /// Closes every connection once the work in flight is done.
   package func close() async {
-    guard !closed.withLock({ closed in defer { closed = true }; return closed }) else { return }
+    guard
+      !closed.withLock({ closed in
+        defer { closed = true }; return closed
+      })
+    else { return }
     switch engine {
     case .sqlite(let writer, let readers):
       let writers = await writer.close()

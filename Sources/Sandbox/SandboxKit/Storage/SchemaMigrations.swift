@@ -17,9 +17,13 @@ package struct SchemaMigrations: Sendable {
   /// Every identifier, in order.
   package var identifiers: [String] { steps.map(\.identifier) }
 
-  /// Appends a migration that runs a script of statements (see ``SQLScript``).
-  package mutating func add(_ identifier: String, script: String) {
-    add(identifier) { db in try await db.executeScript(script) }
+  /// Appends a migration that runs a script of statements (see ``SQLScript``), written as
+  /// SQLite takes it. PostgreSQL runs ``SQLScript/postgreSQL(_:)`` of it, or `postgres` when
+  /// given (what the translation cannot say: SQLite's virtual tables, its own functions).
+  package mutating func add(_ identifier: String, script: String, postgres: String? = nil) {
+    add(identifier) { db in
+      try await db.executeScript(db.isPostgreSQL ? postgres ?? SQLScript.postgreSQL(script) : script)
+    }
   }
 
   /// Appends a migration that runs arbitrary statements.
