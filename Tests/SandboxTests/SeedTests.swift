@@ -96,15 +96,13 @@ import Testing
     }
   }
 
-  @Test func syntheticSeedingIsFastUniqueAndDeterministic() async throws {
+  /// (How fast seeding is, bench/run measures: "seeding N brokerages".)
+  @Test func syntheticSeedingIsUniqueAndDeterministic() async throws {
     try await withEmptyDatabase { database in
-      let start = ContinuousClock.now
       try await database.write { db in
         try await SandboxSeed.seedDefaults(db, features: SandboxRegistry.features)
         try await SyntheticBrokerages.add(db, 20_000)
       }
-      let elapsed = ContinuousClock.now - start
-      #expect(elapsed < .seconds(30), "seeding 20k took \(elapsed)")
       let counts = try await database.read { db in
         [
           try await db.fetchValue(Int.self, "SELECT count(*) FROM brokerages"),

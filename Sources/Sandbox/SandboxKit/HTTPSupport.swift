@@ -73,6 +73,10 @@ package struct ErrorResponseMiddleware: ServerMiddleware {
       return try await next(request, body, metadata)
     } catch let error as ServerError {
       if let apiError = error.underlyingError as? SandboxAPIError { return apiError.response }
+      if let failure = error.underlyingError as? SQLFailure, failure.isBadText {
+        // Text no database of the backend's kind stores (a NUL character): the request's fault.
+        return requestError(operationID, request, .badRequest).response
+      }
       if error.httpStatus == .notAcceptable {
         // Asked in the Accept header for a type this operation does not answer with.
         let accept = request.headerFields[.accept].map(ContractText.trim) ?? ""

@@ -59,6 +59,11 @@ extension SQLDatabase {
   private func run(
     _ sql: String, _ binds: [any Encodable & Sendable], _ onRow: @escaping @Sendable (any SQLRow) -> Void
   ) async throws {
+    // PostgreSQL's text cannot hold NUL; SQLite's can. Refused on both, so that the sandbox
+    // answers the same on either (a 400: ``SQLFailure/isBadText``).
+    if binds.contains(where: { ($0 as? String)?.utf8.contains(0) == true }) {
+      throw SQLFailure(code: SQLFailure.nulInText, message: "text may not hold the NUL character (\\u0000)", sql: sql)
+    }
     do {
       try await execute(sql: SQLStatement(sql, binds), onRow)
     } catch let error as PSQLError {
@@ -176,6 +181,18 @@ package struct SQLFailure: Error, CustomStringConvertible {
   package let code: String
   package let message: String
   package let sql: String
+
+  /// PostgreSQL's SQLSTATE for text it cannot store (a NUL byte).
+  package static let nulInText = "22021"
+
+  /// Whether the statement failed on text the request sent (answered 400, not 500).
+  package var isBadText: Bool { code == Self.nulInText || code == "22P05" }
+
+  init(code: String, message: String, sql: String) {
+    self.code = code
+    self.message = message
+    self.sql = sql
+  }
 
   init(_ error: PSQLError, sql: String) {
     self.code = error.serverInfo?[.sqlState] ?? ""
