@@ -11,6 +11,8 @@ import os
 import sys
 
 TOLERANCE = 0.25
+# Goals a row must pass strictly (value > goal): two instances must beat one, not tie.
+STRICT = {"pg_kiosk_two_vs_one"}
 # Rows whose values sit near zero (memory growth: -0.8 to 1.2 MB between runs of one binary)
 # also get this much absolute slack, so that noise around zero is not a regression.
 SLACK = {"MB": 1.0}
@@ -29,6 +31,17 @@ def load(directory, name):
         return None
     with open(path) as file:
         return json.load(file)
+
+
+def failures(wrk):
+    """What went wrong in a search row's wrk run, for its label ("" when nothing did): requests
+    wrk gave up on (its --timeout) or lost, and answers that were not 2xx or 3xx."""
+    parts = []
+    if wrk["errors"]:
+        parts.append(f"{wrk['errors']} timeouts or socket errors")
+    if wrk["status_errors"]:
+        parts.append(f"{wrk['status_errors']} error statuses")
+    return f"; {', '.join(parts)} of {wrk['requests']} requests" if parts else ""
 
 
 def rows(directory):
@@ -72,15 +85,35 @@ def rows(directory):
     search, trivial = load(directory, "wrk-search.json"), load(directory, "wrk-trivial.json")
     if search and trivial:
         label = (f"search mix, 100k brokerages: {search['rps']:.0f} req/s, p50 {search['p50_ms']:.2f} ms "
-                 f"(trivial route {trivial['rps']:.0f} req/s, p50 {trivial['p50_ms']:.2f} ms)")
+                 f"(trivial route {trivial['rps']:.0f} req/s, p50 {trivial['p50_ms']:.2f} ms{failures(search)})")
         found.append(("search_share", label, search["rps"] / trivial["rps"], "of trivial", "higher", 0.5))
         label = f"search mix p99 at 32 connections (trivial route p99 {trivial['p99_ms']:.2f} ms)"
         found.append(("search_p99_ms", label, search["p99_ms"], "ms", "lower", 10.0))
-    kiosk = load(directory, "kiosk.json")
-    if kiosk:
-        verdict = "none lost or twice" if kiosk["ok"] else f"CHECK FAILED: {kiosk}"
-        label = f"{kiosk['kiosks']} kiosks, {kiosk['sessions']} purchases to POSTED_INTENT ({verdict})"
-        found.append(("kiosk_sessions_per_s", label, kiosk["sessions_per_second"], "sessions/s", "higher", None))
+    pg_search = load(directory, "wrk-pg-search.json")
+    if pg_search and search:
+        # The same wrk run against one PostgreSQL instance with the same brokerages, which never
+        # caches responses (SQLite's typeahead answers are cached while its WAL is unchanged).
+        label = (f"search mix on PostgreSQL: {pg_search['rps']:.0f} req/s, p50 {pg_search['p50_ms']:.2f} ms "
+                 f"(SQLite {search['rps']:.0f} req/s, same run{failures(pg_search)})")
+        found.append(("pg_search_share", label, pg_search["rps"] / search["rps"], "of SQLite", "higher", 0.5))
+        lost = failures(pg_search)
+        label = (f"search mix on PostgreSQL, p99 at 32 connections (SQLite p99 {search['p99_ms']:.2f} ms"
+                 f"{lost + ', not in the p99' if lost else ''})")
+        found.append(("pg_search_p99_ms", label, pg_search["p99_ms"], "ms", "lower", None))
+    for key, name, where in [("kiosk_sessions_per_s", "kiosk.json", ""),
+                             ("pg_kiosk_sessions_per_s", "kiosk-pg.json", ", PostgreSQL, one instance"),
+                             ("pg2_kiosk_sessions_per_s", "kiosk-pg2.json", ", PostgreSQL, two instances")]:
+        kiosk = load(directory, name)
+        if kiosk:
+            verdict = "none lost or twice" if kiosk["ok"] else f"CHECK FAILED: {kiosk}"
+            label = f"{kiosk['kiosks']} kiosks{where}, {kiosk['sessions']} purchases to POSTED_INTENT ({verdict})"
+            found.append((key, label, kiosk["sessions_per_second"], "sessions/s", "higher", None))
+    one, two = load(directory, "kiosk-pg.json"), load(directory, "kiosk-pg2.json")
+    if one and two and one["sessions_per_second"]:
+        label = (f"kiosk sessions/s, two PostgreSQL instances of one database ({two['sessions_per_second']:.1f}) "
+                 f"vs one ({one['sessions_per_second']:.1f})")
+        found.append(("pg_kiosk_two_vs_one", label, two["sessions_per_second"] / one["sessions_per_second"],
+                      "x one", "higher", 1.0))
     memory = load(directory, "memory.json")
     if memory:
         for key, label, goal in [
@@ -93,10 +126,20 @@ def rows(directory):
     return found
 
 
-def met(value, better, goal):
+def met(value, better, goal, strict=False):
     if goal is None:
         return ""
-    return "met" if (value <= goal if better == "lower" else value >= goal) else "MISSED"
+    if better == "lower":
+        passed = value < goal if strict else value <= goal
+    else:
+        passed = value > goal if strict else value >= goal
+    return "met" if passed else "MISSED"
+
+
+def goal_text(better, goal, strict=False):
+    if goal is None:
+        return ""
+    return ("<" if better == "lower" else ">") + ("" if strict else "=") + f" {goal:g}"
 
 
 def main():
@@ -108,28 +151,29 @@ def main():
     with open(os.path.join(directory, "summary.json"), "w") as file:
         json.dump(summary, file, indent=2, sort_keys=True)
         file.write("\n")
-    kiosk = load(directory, "kiosk.json")
+    kiosks = [load(directory, name) for name in ("kiosk.json", "kiosk-pg.json", "kiosk-pg2.json")]
 
     print()
-    print(f"{'row':<22} {'value':>9} {'unit':<11} {'goal':>7}  {'':<6}  what")
+    print(f"{'row':<24} {'value':>9} {'unit':<11} {'goal':>7}  {'':<6}  what")
     for key, label, value, unit, better, goal in table:
-        goal_text = "" if goal is None else ("<= " if better == "lower" else ">= ") + f"{goal:g}"
-        print(f"{key:<22} {value:>9.3f} {unit:<11} {goal_text:>7}  {met(value, better, goal):<6}  {label}")
+        strict = key in STRICT
+        print(f"{key:<24} {value:>9.3f} {unit:<11} {goal_text(better, goal, strict):>7}  "
+              f"{met(value, better, goal, strict):<6}  {label}")
 
-    failed = bool(kiosk) and not kiosk["ok"]
+    failed = any(kiosk and not kiosk["ok"] for kiosk in kiosks)
     if baseline_path:
         with open(baseline_path) as file:
             baseline = json.load(file)
         print(f"\n--check against {baseline_path} (a row fails when more than {TOLERANCE:.0%} worse):")
         for key, row in sorted(baseline.items()):
             if key not in summary:
-                print(f"  {key:<22} missing from this run: FAIL")
+                print(f"  {key:<24} missing from this run: FAIL")
                 failed = True
                 continue
             old, new = row["value"], summary[key]["value"]
             worse = regressed(old, new, row["better"], row["unit"])
             change = (new - old) / abs(old) if old else 0.0
-            print(f"  {key:<22} baseline {old:>9.3f}  now {new:>9.3f}  ({change:+.0%})  {'FAIL' if worse else 'ok'}")
+            print(f"  {key:<24} baseline {old:>9.3f}  now {new:>9.3f}  ({change:+.0%})  {'FAIL' if worse else 'ok'}")
             failed = failed or worse
     return 1 if failed else 0
 

@@ -63,9 +63,15 @@ package enum SandboxSeed {
   }
 
   /// After a reset or a large seed: fold the WAL into the database and truncate it, and with
-  /// `vacuum`, give the space of deleted rows back. Best effort (other processes may be reading).
+  /// `vacuum`, give the space of deleted rows back; on PostgreSQL, update the planner's
+  /// statistics. Best effort (other processes may be reading).
   static func compact(_ database: SandboxDatabase, vacuum: Bool) async {
-    guard database.path != nil else { return }  // SQLite's: PostgreSQL's autovacuum does this
+    guard database.path != nil else {
+      // PostgreSQL: fresh statistics, or the planner picks its plans blind until autovacuum
+      // gets round to the new rows (a search took seconds right after a large seed).
+      try? await database.writeWithoutTransaction { db in try await db.execute("ANALYZE") }
+      return
+    }
     try? await database.writeWithoutTransaction { db in
       if vacuum { try await db.execute("VACUUM") }
       try await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
