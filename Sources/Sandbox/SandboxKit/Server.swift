@@ -20,13 +20,7 @@ public enum SandboxServer {
     let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
     let task = Task.detached {
       defer { portContinuation.finish() }
-      do {
-        try await group.run()
-      } catch {
-        await state.close()
-        throw error
-      }
-      await state.close()
+      try await run(group, closing: state)
     }
     for await port in ports {
       return RunningSandbox(
@@ -74,6 +68,11 @@ public enum SandboxServer {
       }
     }
     defer { watcher?.cancel() }
+    try await run(group, closing: state)
+  }
+
+  /// Runs the server until it stops, then closes its database, also when it stops on an error.
+  private static func run(_ group: ServiceGroup, closing state: SandboxState) async throws {
     do {
       try await group.run()
     } catch {

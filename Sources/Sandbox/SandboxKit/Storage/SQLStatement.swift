@@ -38,9 +38,6 @@ package struct SQLStatement: SQLExpression {
   }
 }
 
-/// One value bound where SQL expects nothing (`NULL`): `Optional<String>.none` as a bind.
-package let sqlNull: String? = nil
-
 extension SQLDatabase {
   /// Runs a statement that returns no rows.
   package func execute(_ sql: String, _ binds: [any Encodable & Sendable] = []) async throws {
