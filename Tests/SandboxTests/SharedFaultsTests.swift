@@ -25,6 +25,23 @@ import Testing
       try await OperatorTests.curl([base + "/api/brokerages/search?q=keller"])
     }
 
+    /// Runs `write` (through the other instance), then waits until this instance has heard of a
+    /// commit: at once on SQLite, when the commit's notification arrives on PostgreSQL (until
+    /// then, answers this instance keeps may be from before it).
+    func hearing<T>(_ write: () async throws -> T) async throws -> T {
+      let before = sandbox.responseCache.stamp()
+      let result = try await write()
+      let deadline = ContinuousClock.now + .seconds(10)
+      while sandbox.responseCache.stamp() == before || sandbox.responseCache.stamp() == nil {
+        guard ContinuousClock.now < deadline else {
+          Issue.record("no commit heard within 10 s")
+          break
+        }
+        try await Task.sleep(for: .milliseconds(2))
+      }
+      return result
+    }
+
     func faults(all: Bool = false) async throws -> [[String: Any]] {
       let reply = try await admin("GET", "/faults" + (all ? "?all=true" : ""))
       return try #require(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [[String: Any]])
@@ -68,8 +85,10 @@ import Testing
   @Test func aRuleAddedOnOneInstanceFiresItsTimesAcrossBoth() async throws {
     try await Self.withTwoServers { a, b in
       #expect(a.sandbox.baseURL != b.sandbox.baseURL)
-      let added = try await a.admin(
-        "POST", "/faults", body: #"{"path":"/api/brokerages/search","action":"status","status":503,"times":3}"#)
+      let added = try await b.hearing {
+        try await a.admin(
+          "POST", "/faults", body: #"{"path":"/api/brokerages/search","action":"status","status":503,"times":3}"#)
+      }
       #expect(added.status == 201)
       let id = try #require(added.json?["id"] as? Int)
       #expect(try await b.faults().first?["remaining"] as? Int == 3, "B lists A's rule")
@@ -89,8 +108,10 @@ import Testing
       }
 
       // Requests at the same time on both still fire it exactly `times` times.
-      let again = try await b.admin(
-        "POST", "/faults", body: #"{"path":"/api/brokerages/search","action":"status","status":503,"times":3}"#)
+      let again = try await a.hearing {
+        try await b.admin(
+          "POST", "/faults", body: #"{"path":"/api/brokerages/search","action":"status","status":503,"times":3}"#)
+      }
       #expect(again.json?["id"] as? Int == id + 1, "ids continue across instances")
       let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
         for index in 0..<12 {
@@ -109,7 +130,7 @@ import Testing
   @Test func theDelayAndClearingAreShared() async throws {
     try await Self.withTwoServers { a, b in
       // A delay set through A holds B's answers back.
-      #expect(try await a.admin("PUT", "/delay", body: #"{"milliseconds":300}"#).status == 200)
+      #expect(try await b.hearing { try await a.admin("PUT", "/delay", body: #"{"milliseconds":300}"#) }.status == 200)
       #expect(try await b.admin("GET", "/delay").json?["milliseconds"] as? Int == 300)
       let clock = ContinuousClock()
       var delayed: OperatorTests.Reply?
@@ -126,7 +147,7 @@ import Testing
       let cleared = try await b.admin("POST", "/faults/clear", body: #"{"id":\#(id)}"#)
       #expect(cleared.json?["cleared"] as? Int == 1)
       #expect(try await b.admin("POST", "/faults/clear", body: #"{"id":\#(id)}"#).status == 404)
-      #expect(try await b.admin("PUT", "/delay", body: #"{"milliseconds":0}"#).status == 200)
+      #expect(try await a.hearing { try await b.admin("PUT", "/delay", body: #"{"milliseconds":0}"#) }.status == 200)
       let plain = try await a.search()
       #expect(plain.status == 200)
       #expect(Self.fault(plain) == nil)
@@ -136,11 +157,11 @@ import Testing
 
       // A reset through B clears A's rules and delay too; ids go on from where they were.
       _ = try await a.admin("POST", "/faults", body: #"{"path":"/api/brokerages/**","action":"latency","latencyMs":1}"#)
-      #expect(try await a.admin("PUT", "/delay", body: #"{"milliseconds":250}"#).status == 200)
+      #expect(try await b.hearing { try await a.admin("PUT", "/delay", body: #"{"milliseconds":250}"#) }.status == 200)
       let both = try await b.search()
       #expect(Self.fault(both) == "rule \(id + 1)")
       #expect(Self.delay(both) == "250ms")
-      #expect(try await b.admin("POST", "/reset", body: "{}").status == 200)
+      #expect(try await a.hearing { try await b.admin("POST", "/reset", body: "{}") }.status == 200)
       let afterReset = try await a.search()
       #expect(afterReset.status == 200)
       #expect(Self.fault(afterReset) == nil)

@@ -44,9 +44,10 @@ package final class DatabaseChangeStamp: Sendable {
 
 /// Responses of routes that only read, kept while the database has not changed: the sandbox's
 /// answer to a typeahead that asks the same prefixes again and again (`/api/brokerages/search`
-/// under `bench/run`'s load). An entry is used only while the database's ``DatabaseChangeStamp``
-/// is the one read before the response was made, so any commit (a seed, a reset, another deck
-/// process writing the same file) empties the cache before the next answer.
+/// under `bench/run`'s load). An entry is used only while the database's change stamp
+/// (``SandboxDatabase/changeStamp()``) is the one read before the response was made, so any
+/// commit (a seed, a reset, another deck process writing the same SQLite file, another instance
+/// on the same PostgreSQL database) empties the cache before the next answer.
 package final class ResponseCache: Sendable {
   /// Bounds: when a new answer would pass either, the cache is emptied and starts again.
   package static let maximumEntries = 1024
@@ -67,14 +68,12 @@ package final class ResponseCache: Sendable {
     var paths: Set<String> = []
   }
 
-  /// The SQLite file; nil on PostgreSQL, where nothing is cached: another instance's commit
-  /// would leave no mark here to read.
-  private let databasePath: String?
-  private let stamps = Mutex<DatabaseChangeStamp?>(nil)
+  private let currentStamp: @Sendable () -> DatabaseChangeStamp.Stamp?
   private let contents = Mutex(Contents())
 
-  package init(databasePath: String?) {
-    self.databasePath = databasePath
+  /// `stamp`: the database's change stamp now; nil when unknown, and then nothing is cached.
+  package init(stamp: @escaping @Sendable () -> DatabaseChangeStamp.Stamp?) {
+    self.currentStamp = stamp
   }
 
   /// Lets GET responses of `path` (exactly, with any query) be cached.
@@ -88,11 +87,7 @@ package final class ResponseCache: Sendable {
 
   /// The database's current stamp; nil when it cannot be read, and then nothing is cached.
   func stamp() -> DatabaseChangeStamp.Stamp? {
-    let reader = stamps.withLock { reader in
-      if reader == nil, let databasePath { reader = DatabaseChangeStamp(databasePath: databasePath) }
-      return reader
-    }
-    return reader?.current()
+    currentStamp()
   }
 
   /// The response stored under `key` while the database's stamp is `stamp`.

@@ -18,7 +18,7 @@ package final class SandboxState: Sendable {
   package let responseCache: ResponseCache
   /// Body limits of paths that take more than the default (see ``SandboxRoutes/limitBodies``).
   let bodyLimits = BodyLimitMiddleware.BodyLimits()
-  /// The fault settings as last read, with the SQLite stamp they were read under.
+  /// The fault settings as last read, with the database's change stamp they were read under.
   private let cachedFaultSettings = Mutex<(stamp: DatabaseChangeStamp.Stamp, settings: FaultSettings)?>(nil)
   private let listeningPort = Mutex<Int?>(nil)
 
@@ -27,7 +27,7 @@ package final class SandboxState: Sendable {
     self.options = options
     self.adminToken = adminToken
     self.signer = signer
-    self.responseCache = ResponseCache(databasePath: database.path)
+    self.responseCache = ResponseCache(stamp: { [database] in database.changeStamp() })
     self.anonKey = try await signer.anonKey()
   }
 
@@ -53,14 +53,13 @@ package final class SandboxState: Sendable {
     await database.close()
   }
 
-  /// The fault rules and delay in force, for a public request. On SQLite, kept in memory while
-  /// nothing is committed to the database (by any process: ``DatabaseChangeStamp``), so that an
-  /// unchanged database costs no query; on PostgreSQL, where another instance's commit leaves
-  /// no mark here, one statement every time.
+  /// The fault rules and delay in force, for a public request: kept in memory while nothing is
+  /// committed to the database (by any process or instance: ``SandboxDatabase/changeStamp()``),
+  /// so that an unchanged database costs no query.
   func faultSettings() async throws -> FaultSettings {
     // The stamp is read before the settings: a commit in between leaves them newer than the
     // stamp says, so they are read again next time, never kept too long.
-    let stamp = responseCache.stamp()
+    let stamp = database.changeStamp()
     if let stamp, let cached = cachedFaultSettings.withLock({ $0 }), cached.stamp == stamp {
       return cached.settings
     }

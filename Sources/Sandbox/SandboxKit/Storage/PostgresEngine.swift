@@ -6,10 +6,14 @@ import PostgresKit
 internal import SQLKit
 
 /// The sandbox's database on PostgreSQL: PostgresNIO's connection pool, running for as long as
-/// the database is open.
+/// the database is open, and one more connection that listens for other instances' commits
+/// (``PostgresChangeFeed``).
 final class PostgresEngine: Sendable {
   private let client: PostgresClient
   private let running: Task<Void, Never>
+  /// Raised by every commit of every instance on the database.
+  let changes: PostgresChangeFeed
+  private let listening: Task<Void, Never>
 
   /// How many times a write transaction is tried when PostgreSQL reports a serialization
   /// failure or a deadlock (another instance changed the same rows at the same time).
@@ -17,32 +21,44 @@ final class PostgresEngine: Sendable {
   /// The advisory lock key migrations run under: "deck-sandbox-migrations", hashed once.
   static let migrationLock: Int64 = 0x6465_636B_6D69_6772
 
-  private init(client: PostgresClient, running: Task<Void, Never>) {
+  private init(
+    client: PostgresClient, running: Task<Void, Never>, changes: PostgresChangeFeed, listening: Task<Void, Never>
+  ) {
     self.client = client
     self.running = running
+    self.changes = changes
+    self.listening = listening
   }
 
-  deinit { running.cancel() }
+  deinit {
+    running.cancel()
+    listening.cancel()
+  }
 
   /// Checks that the database takes one connection (so that a wrong password or TLS setting is
   /// reported at once, with the server's reason: the pool would retry for a minute and then say
-  /// only that its circuit breaker tripped), then starts the pool.
+  /// only that its circuit breaker tripped), keeps it to listen for changes, then starts the pool.
   static func connect(_ location: PostgresLocation) async throws -> PostgresEngine {
     var logger = Logger(label: "deck-sandbox.postgres")
     logger.logLevel = .critical
     let tls = try tlsConfiguration(location)
-    do {
-      var probe = PostgresConnection.Configuration(
-        host: location.host, port: location.port, username: location.user, password: location.password,
-        database: location.database, tls: try connectionTLS(location.sslMode, tls))
-      probe.options.connectTimeout = .seconds(10)
-      let connection = try await PostgresConnection.connect(
-        on: MultiThreadedEventLoopGroup.singleton.any(), configuration: probe, id: 0, logger: logger
+    var single = PostgresConnection.Configuration(
+      host: location.host, port: location.port, username: location.user, password: location.password,
+      database: location.database, tls: try connectionTLS(location.sslMode, tls))
+    single.options.connectTimeout = .seconds(10)
+    let connectOne: @Sendable () async throws -> PostgresConnection = { [single, logger] in
+      try await PostgresConnection.connect(
+        on: MultiThreadedEventLoopGroup.singleton.any(), configuration: single, id: 0, logger: logger
       ).get()
-      try? await connection.close()
+    }
+    let first: PostgresConnection
+    do {
+      first = try await connectOne()
     } catch {
       throw PostgresConnectError(location: location, underlying: error)
     }
+    let changes = PostgresChangeFeed()
+    let listening = Task { await changes.run(first: first, connect: connectOne) }
     var configuration = PostgresClient.Configuration(
       host: location.host, port: location.port, username: location.user, password: location.password,
       database: location.database, tls: clientTLS(location.sslMode, tls))
@@ -50,7 +66,7 @@ final class PostgresEngine: Sendable {
     configuration.options.connectTimeout = .seconds(10)
     let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     let running = Task { await client.run() }
-    let engine = PostgresEngine(client: client, running: running)
+    let engine = PostgresEngine(client: client, running: running, changes: changes, listening: listening)
     do {
       try await engine.withConnection { db in try await db.execute("SELECT 1") }
     } catch {
@@ -60,14 +76,23 @@ final class PostgresEngine: Sendable {
     return engine
   }
 
+  /// Runs `body` in a `SERIALIZABLE` transaction that tells every instance of its commit
+  /// (``PostgresChangeFeed``), retried on a serialization failure or a deadlock.
   func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
     var attempt = 1
     while true {
       do {
-        return try await client.withConnection { connection in
+        let result = try await client.withConnection { connection in
           try await SandboxDatabase.transaction(
-            connection.sql(queryLogLevel: nil), begin: "BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+            connection.sql(queryLogLevel: nil), begin: "BEGIN ISOLATION LEVEL SERIALIZABLE"
+          ) { db in
+            let result = try await body(db)
+            try await db.execute("NOTIFY \(PostgresChangeFeed.channel)")
+            return result
+          }
         }
+        changes.changed()
+        return result
       } catch  where attempt < Self.attempts && Self.isRetryable(error) {
         attempt += 1
         // A short, growing, random pause so that the transactions that collided do not collide again.
@@ -93,7 +118,10 @@ final class PostgresEngine: Sendable {
     try await withConnection { db in
       try await db.execute("SELECT pg_advisory_lock(?)", [Self.migrationLock])
       do {
-        try await SandboxDatabase.transaction(db, begin: "BEGIN") { db in try await migrations.apply(db) }
+        try await SandboxDatabase.transaction(db, begin: "BEGIN") { db in
+          try await migrations.apply(db)
+          try await db.execute("NOTIFY \(PostgresChangeFeed.channel)")
+        }
       } catch {
         try? await db.execute("SELECT pg_advisory_unlock(?)", [Self.migrationLock])
         throw error
@@ -103,7 +131,9 @@ final class PostgresEngine: Sendable {
   }
 
   func close() async {
+    listening.cancel()
     running.cancel()
+    _ = await listening.value
     _ = await running.value
   }
 

@@ -25,6 +25,8 @@ package final class SandboxDatabase: Sendable {
   /// every connection to be closed before it goes).
   private let sqliteConnections: [SQLiteConnection]
   private let closed = Mutex(false)
+  /// SQLite's WAL-index reader, opened at the first look (see ``changeStamp()``).
+  private let walIndex = Mutex<DatabaseChangeStamp?>(nil)
 
   private enum Engine: Sendable {
     case sqlite(writer: ConnectionPool<SQLiteConnection>, readers: ConnectionPool<SQLiteConnection>)
@@ -51,6 +53,23 @@ package final class SandboxDatabase: Sendable {
   /// The SQLite file, or nil on PostgreSQL.
   package var path: String? {
     if case .sqlite(let path) = location { path } else { nil }
+  }
+
+  /// A mark that changes with every commit to the database, by this process or any other (on
+  /// PostgreSQL: any instance, once its notification arrives); nil when it cannot be read, and
+  /// then nothing may be kept on its account. Costs no query.
+  package func changeStamp() -> DatabaseChangeStamp.Stamp? {
+    switch engine {
+    case .sqlite:
+      guard let path else { return nil }
+      let reader = walIndex.withLock { reader in
+        if reader == nil { reader = DatabaseChangeStamp(databasePath: path) }
+        return reader
+      }
+      return reader?.current()
+    case .postgres(let postgres):
+      return postgres.changes.stamp()
+    }
   }
 
   /// Opens (creating if needed, private to the user) the SQLite database at `path` and brings
