@@ -35,7 +35,6 @@ let contractDocuments = ["openapi.yaml", "openapi-generator-config.yaml"]
 
 let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
 let sqlKit = Target.Dependency.product(name: "SQLKit", package: "sql-kit")
-let sqliteKit = Target.Dependency.product(name: "SQLiteKit", package: "sqlite-kit")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
 /// A feature is one folder, `Sources/Features/<name>/`, and its tests, `Tests/<name>Tests/`:
@@ -151,7 +150,6 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
-    .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
     .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
     .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
@@ -194,6 +192,7 @@ let package = Package(
     // MARK: Core: command protocol, registry, context, output
     // libjq for --jq, linked like readline: a module map, no pkg-config (Debian: libjq-dev).
     .systemLibrary(name: "CJQ", path: "Sources/Core/CJQ"),
+    .systemLibrary(name: "CSQLite3", path: "Sources/Sandbox/CSQLite3"),
     .target(
       name: "DeckCore",
       dependencies: [
@@ -255,7 +254,7 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "DeckSupport", "AuthAPI", "SandboxAdminAPI", openAPIRuntime, httpTypes, hummingbird, sqlKit, sqliteKit,
+          "DeckSupport", "AuthAPI", "SandboxAdminAPI", "CSQLite3", openAPIRuntime, httpTypes, hummingbird, sqlKit,
           jwtKit,
           .product(name: "PostgresKit", package: "postgres-kit"),
           .product(name: "NIOSSL", package: "swift-nio-ssl"),

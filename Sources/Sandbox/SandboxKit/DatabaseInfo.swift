@@ -1,8 +1,5 @@
 import Foundation
-import Logging
-import NIOPosix
 internal import SQLKit
-import SQLiteKit
 
 /// What `deck doctor` reports about a sandbox database: read without opening it for writing,
 /// so looking never creates, migrates or seeds it.
@@ -19,26 +16,15 @@ public enum SandboxDatabaseFile {
   /// The summary of the database at `path`, or nil when there is no file there.
   package static func inspect(path: String, features: [any SandboxFeature.Type]) async throws -> Summary? {
     guard let size = fileSize(path) else { return nil }
-    var logger = Logger(label: "deck-sandbox.inspect")
-    logger.logLevel = .error
     var components = URLComponents()
     components.scheme = "file"
     components.path = path
     components.queryItems = [URLQueryItem(name: "mode", value: "ro")]
-    let connection = try await SQLiteConnection.open(
-      storage: .file(path: components.string ?? path), threadPool: .singleton, logger: logger,
-      on: MultiThreadedEventLoopGroup.singleton.any()
-    ).get()
-    let recorded: Set<String>
-    do {
-      let db = connection.sql(queryLogLevel: nil)
-      try await db.execute("PRAGMA busy_timeout = 2000")
-      recorded = try await SchemaMigrations.applied(db)
-      try? await connection.close().get()
-    } catch {
-      try? await connection.close().get()
-      throw error
-    }
+    let connection = try SQLiteConnection.open(path: components.string ?? path, readOnly: true)
+    defer { connection.close() }
+    let db = connection.sql()
+    try await db.execute("PRAGMA busy_timeout = 2000")
+    let recorded = try await SchemaMigrations.applied(db)
     let known = SchemaMigrations.all(features).identifiers
     let applied = known.filter(recorded.contains) + recorded.subtracting(known).sorted()
     return Summary(size: size + (fileSize(path + "-wal") ?? 0), applied: applied, known: known)

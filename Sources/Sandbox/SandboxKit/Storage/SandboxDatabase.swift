@@ -1,9 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
-import NIOPosix
 package import SQLKit
-import SQLiteKit
 import Synchronization
 
 /// The sandbox's database, on SQLite or PostgreSQL, reached through SQLKit: every store states
@@ -21,9 +19,6 @@ import Synchronization
 package final class SandboxDatabase: Sendable {
   package let location: DatabaseLocation
   private let engine: Engine
-  /// SQLite's connections, for a database dropped without ``close()`` (sqlite-nio requires
-  /// every connection to be closed before it goes).
-  private let sqliteConnections: [SQLiteConnection]
   private let closed = Mutex(false)
   /// SQLite's WAL-index reader, opened at the first look (see ``changeStamp()``).
   private let walIndex = Mutex<DatabaseChangeStamp?>(nil)
@@ -37,17 +32,9 @@ package final class SandboxDatabase: Sendable {
   /// How long a statement waits for another process's write lock before failing (milliseconds).
   static let busyTimeout = 5000
 
-  private init(location: DatabaseLocation, engine: Engine, sqliteConnections: [SQLiteConnection] = []) {
+  private init(location: DatabaseLocation, engine: Engine) {
     self.location = location
     self.engine = engine
-    self.sqliteConnections = sqliteConnections
-  }
-
-  deinit {
-    guard !closed.withLock({ $0 }) else { return }
-    // Nothing can be using them (this was the last reference); each close keeps its connection
-    // alive until it is done.
-    for connection in sqliteConnections { _ = connection.close() }
   }
 
   /// The SQLite file, or nil on PostgreSQL.
@@ -90,15 +77,14 @@ package final class SandboxDatabase: Sendable {
       do {
         for _ in 0...readerCount { opened.append(try await connect(path)) }
         // Once per file; later connections find it set.
-        try await opened[0].sql(queryLogLevel: nil).execute("PRAGMA journal_mode = WAL")
+        try await opened[0].sql().execute("PRAGMA journal_mode = WAL")
       } catch {
-        for connection in opened { try? await connection.close().get() }
+        for connection in opened { connection.close() }
         throw error
       }
       database = SandboxDatabase(
         location: location,
-        engine: .sqlite(writer: ConnectionPool([opened[0]]), readers: ConnectionPool(Array(opened.dropFirst()))),
-        sqliteConnections: opened)
+        engine: .sqlite(writer: ConnectionPool([opened[0]]), readers: ConnectionPool(Array(opened.dropFirst()))))
     case .postgres(let postgres):
       database = SandboxDatabase(location: location, engine: .postgres(try await PostgresEngine.connect(postgres)))
     }
@@ -118,7 +104,7 @@ package final class SandboxDatabase: Sendable {
     switch engine {
     case .sqlite(let writer, _):
       try await writer.with { connection in
-        try await Self.transaction(connection.sql(queryLogLevel: nil), begin: "BEGIN IMMEDIATE", body)
+        try await Self.transaction(connection.sql(), begin: "BEGIN IMMEDIATE", body)
       }
     case .postgres(let postgres):
       try await postgres.write(body)
@@ -130,7 +116,7 @@ package final class SandboxDatabase: Sendable {
     switch engine {
     case .sqlite(_, let readers):
       try await readers.with { connection in
-        try await Self.transaction(connection.sql(queryLogLevel: nil), begin: "BEGIN", body)
+        try await Self.transaction(connection.sql(), begin: "BEGIN", body)
       }
     case .postgres(let postgres):
       try await postgres.read(body)
@@ -142,7 +128,7 @@ package final class SandboxDatabase: Sendable {
   package func readStatement<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
     switch engine {
     case .sqlite(_, let readers):
-      try await readers.with { connection in try await body(connection.sql(queryLogLevel: nil)) }
+      try await readers.with { connection in try await body(connection.sql()) }
     case .postgres(let postgres):
       try await postgres.withConnection(body)
     }
@@ -154,7 +140,7 @@ package final class SandboxDatabase: Sendable {
   ) async throws -> T {
     switch engine {
     case .sqlite(let writer, _):
-      try await writer.with { connection in try await body(connection.sql(queryLogLevel: nil)) }
+      try await writer.with { connection in try await body(connection.sql()) }
     case .postgres(let postgres):
       try await postgres.withConnection(body)
     }
@@ -171,7 +157,7 @@ package final class SandboxDatabase: Sendable {
     case .sqlite(let writer, let readers):
       let writers = await writer.close()
       let readers = await readers.close()
-      for connection in writers + readers { try? await connection.close().get() }
+      for connection in writers + readers { connection.close() }
     case .postgres(let postgres):
       await postgres.close()
     }
@@ -192,19 +178,14 @@ package final class SandboxDatabase: Sendable {
   }
 
   private static func connect(_ path: String) async throws -> SQLiteConnection {
-    var logger = Logger(label: "deck-sandbox.sqlite")
-    logger.logLevel = .error
-    let connection = try await SQLiteConnection.open(
-      storage: .file(path: path), threadPool: .singleton, logger: logger,
-      on: MultiThreadedEventLoopGroup.singleton.any()
-    ).get()
-    let db = connection.sql(queryLogLevel: nil)
+    let connection = try SQLiteConnection.open(path: path)
+    let db = connection.sql()
     do {
       try await db.execute("PRAGMA busy_timeout = \(busyTimeout)")
       try await db.execute("PRAGMA foreign_keys = ON")
       try await db.execute("PRAGMA synchronous = NORMAL")
     } catch {
-      try? await connection.close().get()
+      connection.close()
       throw error
     }
     return connection
