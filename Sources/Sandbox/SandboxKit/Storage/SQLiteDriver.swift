@@ -6,7 +6,7 @@ import NIOPosix
 internal import SQLKit
 
 /// One connection to a SQLite file, through the system's SQLite, for SQLKit. Its statements run
-/// on the calling thread, prepared once and kept (by their text), so a transaction of several
+/// on the calling thread, prepared once and kept (by their text; short ones), so a transaction of several
 /// statements costs no hand-off between threads: with a driver that runs each statement on a
 /// thread pool, the sandbox's kiosk load spent its time waking threads, not in SQLite.
 ///
@@ -20,15 +20,21 @@ final class SQLiteConnection: @unchecked Sendable {
   private var closed = false
   /// Prepared statements kept per connection; past this, all are finalized and preparing starts again.
   static let statementCacheSize = 256
+  /// Longer statements are prepared for one run and finalized after it: the multi-row inserts
+  /// of a seed, whose text differs with each batch's size, would fill the cache with large
+  /// programs used once (8 MB of the server's memory after a 100,000-brokerage seed).
+  static let longestKeptStatement = 1024
 
-  /// A prepared statement and its result's column names.
+  /// A prepared statement and its result's column names; `kept` when it is in the cache.
   private final class PreparedStatement {
     let raw: OpaquePointer
     let columns: SQLiteColumns
+    let kept: Bool
 
-    init(raw: OpaquePointer, columns: SQLiteColumns) {
+    init(raw: OpaquePointer, columns: SQLiteColumns, kept: Bool) {
       self.raw = raw
       self.columns = columns
+      self.kept = kept
     }
   }
 
@@ -63,6 +69,9 @@ final class SQLiteConnection: @unchecked Sendable {
     sqlite3_close_v2(handle)
   }
 
+  /// How many prepared statements the connection keeps (for tests).
+  var keptStatementCount: Int { statements.count }
+
   /// A SQLKit database that runs its statements on this connection.
   func sql() -> any SQLDatabase { SQLiteSQLDatabase(connection: self) }
 
@@ -71,8 +80,12 @@ final class SQLiteConnection: @unchecked Sendable {
     guard !closed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed", sql: sql) }
     let statement = try prepared(sql)
     defer {
-      sqlite3_reset(statement.raw)
-      sqlite3_clear_bindings(statement.raw)
+      if statement.kept {
+        sqlite3_reset(statement.raw)
+        sqlite3_clear_bindings(statement.raw)
+      } else {
+        sqlite3_finalize(statement.raw)
+      }
     }
     let expected = Int(sqlite3_bind_parameter_count(statement.raw))
     guard binds.count == expected else {
@@ -96,14 +109,16 @@ final class SQLiteConnection: @unchecked Sendable {
 
   private func prepared(_ sql: String) throws -> PreparedStatement {
     if let statement = statements[sql] { return statement }
-    if statements.count >= Self.statementCacheSize {
+    let kept = sql.utf8.count <= Self.longestKeptStatement
+    if kept, statements.count >= Self.statementCacheSize {
       for statement in statements.values { sqlite3_finalize(statement.raw) }
       statements.removeAll(keepingCapacity: true)
     }
     var raw: OpaquePointer?
     var tail: UnsafePointer<CChar>?
     let status = sql.withCString { text in
-      let status = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, &tail)
+      let flags = kept ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+      let status = sqlite3_prepare_v3(handle, text, -1, flags, &raw, &tail)
       // Only one statement per call: a second would be silently dropped.
       if status == SQLITE_OK, let tail, !String(cString: tail).allSatisfy(\.isWhitespace) {
         sqlite3_finalize(raw)
@@ -124,8 +139,8 @@ final class SQLiteConnection: @unchecked Sendable {
     }
     let count = sqlite3_column_count(raw)
     let names = (0..<count).map { String(cString: sqlite3_column_name(raw, $0)) }
-    let statement = PreparedStatement(raw: raw, columns: SQLiteColumns(names: names))
-    statements[sql] = statement
+    let statement = PreparedStatement(raw: raw, columns: SQLiteColumns(names: names), kept: kept)
+    if kept { statements[sql] = statement }
     return statement
   }
 
