@@ -16,11 +16,7 @@ public enum SandboxDatabaseFile {
   /// The summary of the database at `path`, or nil when there is no file there.
   package static func inspect(path: String, features: [any SandboxFeature.Type]) async throws -> Summary? {
     guard let size = fileSize(path) else { return nil }
-    var components = URLComponents()
-    components.scheme = "file"
-    components.path = path
-    components.queryItems = [URLQueryItem(name: "mode", value: "ro")]
-    let connection = try SQLiteConnection.open(path: components.string ?? path, readOnly: true)
+    let connection = try SQLiteConnection.open(path: path, readOnly: true)
     defer { connection.close() }
     let db = connection.sql()
     try await db.execute("PRAGMA busy_timeout = 2000")

@@ -16,6 +16,8 @@ import Synchronization
 /// be answered as before the commit.
 final class PostgresChangeFeed: Sendable {
   static let channel = "deck_sandbox_changes"
+  /// The statement that ends every write transaction (and the migrations').
+  static let notify = "NOTIFY \(channel)"
 
   private struct State {
     var counter: UInt64 = 0

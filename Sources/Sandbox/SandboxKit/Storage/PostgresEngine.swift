@@ -87,7 +87,7 @@ final class PostgresEngine: Sendable {
             connection.sql(queryLogLevel: nil), begin: "BEGIN ISOLATION LEVEL SERIALIZABLE"
           ) { db in
             let result = try await body(db)
-            try await db.execute("NOTIFY \(PostgresChangeFeed.channel)")
+            try await db.execute(PostgresChangeFeed.notify)
             return result
           }
         }
@@ -120,7 +120,7 @@ final class PostgresEngine: Sendable {
       do {
         try await SandboxDatabase.transaction(db, begin: "BEGIN") { db in
           try await migrations.apply(db)
-          try await db.execute("NOTIFY \(PostgresChangeFeed.channel)")
+          try await db.execute(PostgresChangeFeed.notify)
         }
       } catch {
         try? await db.execute("SELECT pg_advisory_unlock(?)", [Self.migrationLock])

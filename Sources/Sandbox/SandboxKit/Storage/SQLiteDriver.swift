@@ -6,9 +6,10 @@ import NIOPosix
 internal import SQLKit
 
 /// One connection to a SQLite file, through the system's SQLite, for SQLKit. Its statements run
-/// on the calling thread, prepared once and kept (by their text; short ones), so a transaction of several
-/// statements costs no hand-off between threads: with a driver that runs each statement on a
-/// thread pool, the sandbox's kiosk load spent its time waking threads, not in SQLite.
+/// on the calling thread, and the short ones are prepared once and kept by their text, so a
+/// transaction of several statements costs no hand-off between threads: with a driver that runs
+/// each statement on a thread pool, the sandbox's kiosk load spent its time waking threads, not
+/// in SQLite.
 ///
 /// Used by one task at a time (``ConnectionPool`` hands it out), which is what makes the
 /// unchecked `Sendable` sound. A statement blocks its thread while it runs; only one waits for
@@ -49,7 +50,6 @@ final class SQLiteConnection: @unchecked Sendable {
     var handle: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-      | SQLITE_OPEN_URI
     let status = sqlite3_open_v2(path, &handle, flags, nil)
     guard status == SQLITE_OK, let handle else {
       let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -115,23 +115,18 @@ final class SQLiteConnection: @unchecked Sendable {
       statements.removeAll(keepingCapacity: true)
     }
     var raw: OpaquePointer?
-    var tail: UnsafePointer<CChar>?
+    var rest = ""
     let status = sql.withCString { text in
-      let flags = kept ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-      let status = sqlite3_prepare_v3(handle, text, -1, flags, &raw, &tail)
-      // Only one statement per call: a second would be silently dropped.
-      if status == SQLITE_OK, let tail, !String(cString: tail).allSatisfy(\.isWhitespace) {
-        sqlite3_finalize(raw)
-        raw = nil
-        return SQLITE_MISUSE
-      }
+      var tail: UnsafePointer<CChar>?
+      let status = sqlite3_prepare_v3(handle, text, -1, kept ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &raw, &tail)
+      if let tail { rest = String(cString: tail) }
       return status
     }
-    guard status == SQLITE_OK else {
-      if status == SQLITE_MISUSE {
-        throw SQLiteFailure(code: status, message: "more than one statement in one call", sql: sql)
-      }
-      throw failure(status, sql: sql)
+    guard status == SQLITE_OK else { throw failure(status, sql: sql) }
+    // Only one statement per call: SQLite would run the first and drop the rest without a word.
+    guard rest.allSatisfy(\.isWhitespace) else {
+      sqlite3_finalize(raw)
+      throw SQLiteFailure(code: SQLITE_MISUSE, message: "more than one statement in one call", sql: sql)
     }
     guard let raw else {
       // Only whitespace or a comment: nothing to run.
