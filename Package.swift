@@ -80,7 +80,7 @@ let features: [Feature] = [
   Feature(name: "Workspace", uses: ["Brokerage"]),
   Feature(name: "Kiosk", commands: ["DeckNetworking"]),
   Feature(name: "Mbti"),
-  Feature(name: "Prefs", commands: ["DeckAuth", httpTypes, yams]),
+  Feature(name: "Prefs", commands: ["DeckAuth", httpTypes, "DeckYAML"]),
 ]
 
 let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
@@ -160,12 +160,14 @@ let package = Package(
   targets: [
     // MARK: Shared modules (no NIO, no SQL)
     .target(name: "DeckSupport", path: "Sources/Shared/DeckSupport", swiftSettings: swiftSettings),
+    // YAML: libyaml's parser (Debian: libyaml-dev) under a tree of deck's own, and a writer.
+    .systemLibrary(name: "CYAML", path: "Sources/Shared/CYAML"),
+    .target(name: "DeckYAML", dependencies: ["CYAML"], path: "Sources/Shared/DeckYAML", swiftSettings: swiftSettings),
     .target(
       name: "DeckConfig",
       dependencies: [
         .product(name: "Configuration", package: "swift-configuration"),
-        .product(name: "Yams", package: "Yams"),
-        "DeckSupport",
+        "DeckYAML", "DeckSupport",
       ],
       path: "Sources/Shared/DeckConfig", swiftSettings: swiftSettings),
     .target(
@@ -183,10 +185,11 @@ let package = Package(
       name: "SandboxLaunch", dependencies: ["DeckSupport", "DeckConfig", argumentParser],
       path: "Sources/Shared/SandboxLaunch",
       swiftSettings: swiftSettings),
-    // `deck contract check`'s pure part: the OpenAPI documents' operations (OpenAPIKit) and the
-    // check of a response against them, with its own JSON Schema validator.
+    // `deck contract check`'s pure part: the OpenAPI documents' operations (read as YAML trees;
+    // OpenAPIKit checks the shipped documents in the tests) and the check of a response against
+    // them, with its own JSON Schema validator.
     .target(
-      name: "ContractCheck", dependencies: [.product(name: "OpenAPIKit", package: "OpenAPIKit"), yams],
+      name: "ContractCheck", dependencies: ["DeckYAML"],
       path: "Sources/Shared/ContractCheck", swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output
@@ -197,7 +200,7 @@ let package = Package(
       name: "DeckCore",
       dependencies: [
         argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "SandboxLaunch", "AuthAPI",
-        openAPIRuntime, "CJQ", httpTypes, yams,
+        openAPIRuntime, "CJQ", httpTypes, "DeckYAML",
       ],
       path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
     .target(
@@ -213,14 +216,14 @@ let package = Package(
       name: "DeckContract",
       dependencies: [
         "DeckCore", "ContractCheck", "DeckSupport", "DeckConfig", "DeckNetworking", openAPIRuntime, argumentParser,
-        httpTypes, yams,
+        httpTypes, "DeckYAML",
       ],
       path: "Sources/Core/DeckContract", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedContracts")]),
     // `deck qa`: the specs' checklists as scenarios of deck lines. The shipped scenarios
     // (Sources/Features/<name>/QA) are embedded at build time (EmbedScenarios).
     .target(
       name: "DeckQA",
-      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckNetworking", argumentParser, yams],
+      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckNetworking", argumentParser, "DeckYAML"],
       path: "Sources/Core/DeckQA", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedScenarios")]),
 
     // MARK: The interactive shell: REPL on GNU readline, script mode, completion, plugins
@@ -347,7 +350,12 @@ let package = Package(
         exclude: ["junit.xsd"],
         swiftSettings: swiftSettings),
       .testTarget(
-        name: "ContractCheckTests", dependencies: ["ContractCheck"], path: "Tests/ContractCheckTests",
+        name: "DeckYAMLTests", dependencies: ["DeckYAML", yams], path: "Tests/DeckYAMLTests",
+        swiftSettings: swiftSettings),
+      .testTarget(
+        name: "ContractCheckTests",
+        dependencies: ["ContractCheck", .product(name: "OpenAPIKit", package: "OpenAPIKit"), yams],
+        path: "Tests/ContractCheckTests",
         swiftSettings: swiftSettings),
       .testTarget(
         name: "SandboxTests",

@@ -1,5 +1,7 @@
 import Foundation
+import OpenAPIKit
 import Testing
+import Yams
 
 @testable import ContractCheck
 
@@ -166,6 +168,13 @@ struct ContractDocumentTests {
     #expect(head.parameters.map(\.name) == ["id", "lang"])
   }
 
+  @Test("every shipped document is valid in OpenAPIKit's model of OpenAPI 3.1, which deck does not link")
+  func openAPIKitReadsEveryDocument() throws {
+    for (name, yaml) in try repositoryContracts() {
+      #expect(throws: Never.self, "\(name)") { _ = try YAMLDecoder().decode(OpenAPI.Document.self, from: yaml) }
+    }
+  }
+
   @Test("a broken document is refused with its name and the problem")
   func broken() throws {
     #expect {
@@ -174,6 +183,14 @@ struct ContractDocumentTests {
       let description = String(describing: error)
       return (error as? ContractDocumentError)?.document == "NoInfo" && description.contains("NoInfo")
         && description.contains("info")
+    }
+    for (yaml, problem) in [
+      ("- a list\n", "mapping at the top"), ("openapi: \"2.0\"\ninfo: {title: t, version: v}\n", "`openapi`"),
+      ("openapi: 3.1.0\ninfo: {title: t, version: v}\npaths: [a]\n", "`paths`"),
+      ("openapi: 3.1.0\ninfo: {title: t, version: v}\npaths: {users: {}}\n", "start with /"),
+    ] {
+      let error = #expect(throws: ContractDocumentError.self) { try ContractDocument(yaml: yaml, name: "Frame") }
+      #expect(error?.problem.contains(problem) == true, "\(String(describing: error))")
     }
     #expect {
       try ContractDocument(yaml: "openapi: [\n", name: "Garbage")

@@ -1,7 +1,7 @@
 import ContractCheck
 import DeckConfig
 import DeckSupport
-import Yams
+import DeckYAML
 
 /// The contracts `deck contract check` probes: every OpenAPI document of the package (embedded
 /// at build time by the EmbedContracts plugin) that names its service with `x-deck-service`.
@@ -39,11 +39,11 @@ struct ContractCatalog: Sendable {
 
   /// The document's `x-deck-service`, or nil when it has none.
   static func serviceName(_ yaml: String, document: String) throws -> String? {
-    let root: Any?
-    do { root = try Yams.load(yaml: yaml) } catch {
+    let root: YAMLNode?
+    do { root = try YAMLNode.compose(yaml: yaml) } catch {
       throw DeckError.failure("The contract \(document) is not YAML: \(error)")
     }
-    return (root as? [String: Any])?["x-deck-service"] as? String
+    return root?.mapping?["x-deck-service"]?.string
   }
 
   /// The operations to probe, in document order: those of the services and operation ids asked

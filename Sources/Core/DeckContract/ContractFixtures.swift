@@ -1,6 +1,6 @@
 import DeckSupport
+import DeckYAML
 import Foundation
-import Yams
 
 /// Values for the parameters of the operations `deck contract check` sends: IDs that exist in
 /// one environment. A small YAML file per environment, at `~/.config/deck/contract/<env>.yml`
@@ -39,17 +39,15 @@ struct ContractFixtures: Sendable, Equatable {
   static func parse(_ text: String, file: String, safeOperations: Set<String>, allOperations: Set<String>) throws
     -> ContractFixtures
   {
-    let root: Node?
-    do { root = try Yams.compose(yaml: text) } catch let error as YamlError {
+    let root: YAMLNode?
+    do { root = try YAMLNode.compose(yaml: text) } catch {
       throw DeckError.usage(
-        "\(file): \(Self.describe(error))", hint: "Fix the YAML, or start again with: deck contract fixtures --force")
-    } catch {
-      throw DeckError.usage("\(file): \(error)")
+        "\(file): \(error.mark.map { "line \($0.line): " } ?? "")\(error.problem)",
+        hint: "Fix the YAML, or start again with: deck contract fixtures --force")
     }
     guard let root else { return ContractFixtures() }
-    func problem(_ node: Node, _ message: String) -> DeckError {
-      let line = node.mark.map { ":\($0.line)" } ?? ""
-      return DeckError.usage("\(file)\(line): \(message)")
+    func problem(_ node: YAMLNode, _ message: String) -> DeckError {
+      DeckError.usage("\(file):\(node.mark.line): \(message)")
     }
     guard let mapping = root.mapping else { throw problem(root, "expected a mapping with parameters and operations") }
     var fixtures = ContractFixtures()
@@ -81,7 +79,7 @@ struct ContractFixtures: Sendable, Equatable {
   }
 
   /// A mapping of parameter names to scalar values.
-  private static func values(_ node: Node, problem: (Node, String) -> DeckError) throws -> [String: String] {
+  private static func values(_ node: YAMLNode, problem: (YAMLNode, String) -> DeckError) throws -> [String: String] {
     if case .scalar(let scalar) = node, scalar.string == "~" || scalar.string.isEmpty { return [:] }
     guard let mapping = node.mapping else { throw problem(node, "expected a mapping of parameter names to values") }
     var values: [String: String] = [:]
@@ -92,16 +90,6 @@ struct ContractFixtures: Sendable, Equatable {
       values[key] = text
     }
     return values
-  }
-
-  private static func describe(_ error: YamlError) -> String {
-    switch error {
-    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-      .composer(_, let problem, let mark, _):
-      "line \(mark.line): \(problem)"
-    default:
-      "\(error)"
-    }
   }
 
   /// The file as YAML, with a header that says what it is.
@@ -131,7 +119,6 @@ struct ContractFixtures: Sendable, Equatable {
 
   /// A YAML scalar that reads back as this string.
   static func scalar(_ value: String) -> String {
-    (try? Yams.dump(object: value, width: -1))?.trimmingCharacters(in: .newlines)
-      .replacingOccurrences(of: "\n...", with: "") ?? "'\(value)'"
+    YAMLWriter.text(value)
   }
 }

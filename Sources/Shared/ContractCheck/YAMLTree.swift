@@ -1,50 +1,34 @@
-import Yams
+import DeckYAML
 
 /// A YAML document as a JSON value, with mappings in document order (the schemas are checked as
 /// written, not as a model re-encodes them).
 enum YAMLTree {
   static func load(_ yaml: String) throws -> JSONValue {
-    guard let node = try Yams.compose(yaml: yaml) else { return .null }
-    return value(of: node, depth: 0)
+    guard let node = try YAMLNode.compose(yaml: yaml) else { return .null }
+    return value(of: node)
   }
 
-  private static func value(of node: Node, depth: Int) -> JSONValue {
-    guard depth < 512 else { return .null }
+  /// Plain scalars by YAML 1.2's core schema, as OpenAPI documents are read: yes/no/on/off and
+  /// 1:30 (YAML 1.1 booleans and base-60 numbers) stay strings.
+  private static func value(of node: YAMLNode) -> JSONValue {
     switch node {
     case .scalar(let scalar):
-      // YAML 1.2's core schema, as OpenAPI documents are read: yes/no/on/off and 1:30 (YAML 1.1
-      // booleans and base-60 numbers) stay strings.
-      let text = scalar.string
-      switch node.tag.description {
-      case Tag.Name.null.rawValue: return .null
-      case Tag.Name.bool.rawValue:
-        switch text.lowercased() {
-        case "true": return .bool(true)
-        case "false": return .bool(false)
-        default: return .string(text)
-        }
-      case Tag.Name.int.rawValue:
-        if let int = Int(text) { return .number(JSONNumber(int)) }
-        if text.hasPrefix("0x") || text.hasPrefix("0o"), let int = node.int { return .number(JSONNumber(int)) }
-        if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }) {
-          return .number(JSONNumber(literal: text.hasPrefix("+") ? String(text.dropFirst()) : text))
-        }
-        return .string(text)
-      case Tag.Name.float.rawValue:
-        if let float = Double(text), float.isFinite { return .number(JSONNumber(float)) }
-        return .string(text)
-      default: return .string(text)
+      switch YAMLScalarValue(scalar) {
+      case .null: return .null
+      case .bool(let flag): return .bool(flag)
+      case .int(let integer): return .number(JSONNumber(integer))
+      case .bigInteger(let digits): return .number(JSONNumber(literal: digits))
+      case .float(let float): return float.isFinite ? .number(JSONNumber(float)) : .string(scalar.string)
+      case .string(let text): return .string(text)
       }
     case .mapping(let mapping):
       var object = JSONObject()
       for (key, item) in mapping {
-        object[key.string ?? ""] = value(of: item, depth: depth + 1)
+        object[key.string ?? ""] = value(of: item)
       }
       return .object(object)
     case .sequence(let sequence):
-      return .array(sequence.map { value(of: $0, depth: depth + 1) })
-    case .alias:
-      return .null
+      return .array(sequence.map { value(of: $0) })
     }
   }
 }

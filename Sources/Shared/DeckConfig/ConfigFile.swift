@@ -1,6 +1,6 @@
 import DeckSupport
+import DeckYAML
 import Foundation
-import Yams
 
 /// The user's `config.yml`: the current environment and the environments they added or changed.
 ///
@@ -81,18 +81,18 @@ public struct ConfigFile: Sendable, Equatable {
 
   /// Parses the file's text. Errors name the file and the line.
   public static func parse(_ text: String, path: String) throws -> ConfigFile {
-    func malformed(_ message: String, _ node: Node?) -> DeckError {
-      let line = node?.mark.map { ":\($0.line)" } ?? ""
+    func malformed(_ message: String, _ node: YAMLNode?) -> DeckError {
+      let line = node.map { ":\($0.mark.line)" } ?? ""
       return DeckError.configuration(
         "\(path)\(line): \(message)",
         hint: "Fix the file by hand; deck does not overwrite a config file it cannot read.")
     }
-    let root: Node?
+    let root: YAMLNode?
     do {
-      root = try Yams.compose(yaml: text)
-    } catch let error as YamlError {
+      root = try YAMLNode.compose(yaml: text)
+    } catch {
       throw DeckError.configuration(
-        "\(path): \(describe(error))",
+        "\(path): \(error)",
         hint: "Fix the file by hand; deck does not overwrite a config file it cannot read.")
     }
     guard let root else { return ConfigFile() }
@@ -106,7 +106,7 @@ public struct ConfigFile: Sendable, Equatable {
           throw malformed("`current` must be an environment name", valueNode)
         }
         file.current = value
-        file.currentLocation = valueNode.mark.map { "\(path):\($0.line)" } ?? path
+        file.currentLocation = "\(path):\(valueNode.mark.line)"
       case "environments":
         if valueNode.isNull { continue }
         guard let environments = valueNode.mapping else {
@@ -162,15 +162,6 @@ public struct ConfigFile: Sendable, Equatable {
       }
     }
     return file
-  }
-
-  private static func describe(_ error: YamlError) -> String {
-    switch error {
-    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
-      return "line \(mark.line), column \(mark.column): \(problem)"
-    default:
-      return "\(error)"
-    }
   }
 
   // MARK: Writing
@@ -231,13 +222,6 @@ public struct ConfigFile: Sendable, Equatable {
       }
     }
     return quoted + "\""
-  }
-}
-
-extension Node {
-  fileprivate var isNull: Bool {
-    guard case .scalar(let scalar) = self, scalar.style == .plain else { return false }
-    return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
   }
 }
 

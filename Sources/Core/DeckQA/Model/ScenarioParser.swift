@@ -1,41 +1,33 @@
 import DeckSupport
+import DeckYAML
 import Foundation
-import Yams
 
 /// Reads scenario files and `rows.yaml` (docs/QA.md). Every error names the file, the line and
 /// the field, and is a usage error (exit 64).
 public enum ScenarioParser {
   /// A parse error at a place in a file.
-  static func problem(_ file: String, _ node: Node?, _ field: String, _ message: String) -> DeckError {
-    let line = node?.mark.map { ":\($0.line)" } ?? ""
+  static func problem(_ file: String, _ node: YAMLNode?, _ field: String, _ message: String) -> DeckError {
+    let line = node.map { ":\($0.mark.line)" } ?? ""
     return DeckError.usage(
       "\(file)\(line): \(field): \(message)", hint: "Fix the scenario file; docs/QA.md describes the format.")
   }
 
-  static func root(_ text: String, file: String) throws -> [(key: String, keyNode: Node, value: Node)] {
-    let node: Node?
+  static func root(_ text: String, file: String) throws -> [(key: String, keyNode: YAMLNode, value: YAMLNode)] {
+    let node: YAMLNode?
     do {
-      node = try Yams.compose(yaml: text)
-    } catch let error as YamlError {
-      var where_ = ""
-      if case .scanner(_, _, let mark, _) = error { where_ = ":\(mark.line)" }
-      if case .parser(_, _, let mark, _) = error { where_ = ":\(mark.line)" }
+      node = try YAMLNode.compose(yaml: text)
+    } catch {
       throw DeckError.usage(
-        "\(file)\(where_): not valid YAML: \(describe(error))",
+        "\(file)\(error.mark.map { ":\($0.line)" } ?? ""): not valid YAML: \(error.problem)",
         hint: "Fix the scenario file; docs/QA.md describes the format.")
     }
-    guard let node, !node.isNullValue else { throw problem(file, nil, "(file)", "the file is empty") }
+    guard let node, !node.isNull else { throw problem(file, nil, "(file)", "the file is empty") }
     return try mapping(node, file: file, field: "(file)")
   }
 
-  private static func describe(_ error: YamlError) -> String {
-    switch error {
-    case .scanner(_, let problem, _, _), .parser(_, let problem, _, _): problem
-    default: "\(error)"
-    }
-  }
-
-  static func mapping(_ node: Node, file: String, field: String) throws -> [(key: String, keyNode: Node, value: Node)] {
+  static func mapping(_ node: YAMLNode, file: String, field: String) throws -> [(
+    key: String, keyNode: YAMLNode, value: YAMLNode
+  )] {
     guard let mapping = node.mapping else { throw problem(file, node, field, "expected a mapping (KEY: VALUE lines)") }
     var seen = Set<String>()
     return try mapping.map { key, value in
@@ -45,17 +37,17 @@ public enum ScenarioParser {
     }
   }
 
-  static func string(_ node: Node, file: String, field: String) throws -> String {
-    guard let scalar = node.scalar, !node.isNullValue else { throw problem(file, node, field, "expected a text") }
+  static func string(_ node: YAMLNode, file: String, field: String) throws -> String {
+    guard let scalar = node.scalar, !node.isNull else { throw problem(file, node, field, "expected a text") }
     return scalar.string
   }
 
-  static func sequence(_ node: Node, file: String, field: String) throws -> [Node] {
+  static func sequence(_ node: YAMLNode, file: String, field: String) throws -> [YAMLNode] {
     guard let sequence = node.sequence else { throw problem(file, node, field, "expected a list") }
     return Array(sequence)
   }
 
-  static func unknown(_ key: String, _ node: Node, file: String, field: String, known: [String]) -> DeckError {
+  static func unknown(_ key: String, _ node: YAMLNode, file: String, field: String, known: [String]) -> DeckError {
     problem(file, node, field, "unknown key \"\(key)\" (known: \(known.joined(separator: ", ")))")
   }
 
@@ -64,8 +56,8 @@ public enum ScenarioParser {
   /// The scenarios of one file.
   public static func scenarios(_ text: String, file: String) throws -> [Scenario] {
     var module: String?
-    var list: Node?
-    var listKey: Node?
+    var list: YAMLNode?
+    var listKey: YAMLNode?
     for (key, keyNode, value) in try root(text, file: file) {
       switch key {
       case "module": module = try name(value, file: file, field: "module")
@@ -88,7 +80,7 @@ public enum ScenarioParser {
   }
 
   /// A module or variable name: letters, digits, `-`, `_` and `.`.
-  static func name(_ node: Node, file: String, field: String) throws -> String {
+  static func name(_ node: YAMLNode, file: String, field: String) throws -> String {
     let value = try string(node, file: file, field: field)
     guard !value.isEmpty, value.count <= 100,
       value.unicodeScalars.allSatisfy({
@@ -98,7 +90,7 @@ public enum ScenarioParser {
     return value
   }
 
-  static func scenario(_ node: Node, module: String, file: String, field: String) throws -> Scenario {
+  static func scenario(_ node: YAMLNode, module: String, file: String, field: String) throws -> Scenario {
     var id: String?
     var title = ""
     var covers: [String] = []
@@ -175,12 +167,12 @@ public enum ScenarioParser {
     var scenario = Scenario(
       id: id, title: title, module: module, covers: covers, tags: tags,
       generate: generate.map { (name: $0.0, generator: $0.1) }, vars: vars.map { (name: $0.0, value: $0.1) },
-      steps: steps, file: file, line: node.mark?.line ?? 0)
+      steps: steps, file: file, line: node.mark.line)
     scenario.fromEnvironment = fromEnvironment.map { (name: $0.0, variable: $0.1) }
     return scenario
   }
 
-  static func checkVariable(_ name: String, _ node: Node, file: String, field: String) throws {
+  static func checkVariable(_ name: String, _ node: YAMLNode, file: String, field: String) throws {
     guard ShellWords.isVariableName(name) else {
       throw problem(file, node, field, "\"\(name)\" is not a variable name (a letter or _, then letters, digits, _)")
     }
@@ -189,11 +181,11 @@ public enum ScenarioParser {
     }
   }
 
-  static func step(_ node: Node, file: String, field: String) throws -> Step {
+  static func step(_ node: YAMLNode, file: String, field: String) throws -> Step {
     var run: String?
     var step = Step(
       run: "", stdin: nil, timeout: Step.defaultTimeout, always: false, expect: Expectation(), captures: [],
-      line: node.mark?.line ?? 0)
+      line: node.mark.line)
     let known = ["run", "stdin", "timeout", "always", "expect", "capture"]
     for (key, keyNode, value) in try mapping(node, file: file, field: field) {
       let path = "\(field).\(key)"
@@ -220,7 +212,7 @@ public enum ScenarioParser {
           let text = try string(expression, file: file, field: "\(path).\(variable)")
           step.captures.append(
             Step.Capture(
-              name: variable, expression: text, line: expression.mark?.line ?? 0, field: "\(path).\(variable)"))
+              name: variable, expression: text, line: expression.mark.line, field: "\(path).\(variable)"))
         }
       default: throw unknown(key, keyNode, file: file, field: field, known: known)
       }
@@ -230,7 +222,7 @@ public enum ScenarioParser {
     return step
   }
 
-  static func expectation(_ node: Node, file: String, field: String) throws -> Expectation {
+  static func expectation(_ node: YAMLNode, file: String, field: String) throws -> Expectation {
     var expectation = Expectation()
     for (key, keyNode, value) in try mapping(node, file: file, field: field) {
       let path = "\(field).\(key)"
@@ -248,7 +240,7 @@ public enum ScenarioParser {
           let itemPath = "\(path)[\(index)]"
           if item.scalar != nil {
             let text = try string(item, file: file, field: itemPath)
-            return Expectation.JQCheck(expression: text, equals: nil, line: item.mark?.line ?? 0, field: itemPath)
+            return Expectation.JQCheck(expression: text, equals: nil, line: item.mark.line, field: itemPath)
           }
           var expression: String?
           var equals: String?
@@ -263,7 +255,7 @@ public enum ScenarioParser {
           guard let expression else { throw problem(file, item, "\(itemPath).expr", "missing: the jq expression") }
           guard let equals else { throw problem(file, item, "\(itemPath).equals", "missing: the value it must give") }
           return Expectation.JQCheck(
-            expression: expression, equals: equals, line: item.mark?.line ?? 0, field: "\(itemPath).expr")
+            expression: expression, equals: equals, line: item.mark.line, field: "\(itemPath).expr")
         }
       default: throw unknown(key, keyNode, file: file, field: field, known: ["exit", "stdout", "stderr", "jq"])
       }
@@ -271,7 +263,7 @@ public enum ScenarioParser {
     return expectation
   }
 
-  static func textChecks(_ node: Node, file: String, field: String) throws -> [Expectation.TextCheck] {
+  static func textChecks(_ node: YAMLNode, file: String, field: String) throws -> [Expectation.TextCheck] {
     if let items = node.sequence {
       return try items.enumerated().map { .contains(try string($1, file: file, field: "\(field)[\($0)]")) }
     }
@@ -295,22 +287,22 @@ public enum ScenarioParser {
 
   /// A YAML value as JSON text: plain scalars by YAML's rules (numbers, true/false, null),
   /// quoted ones as strings.
-  static func json(_ node: Node) -> String {
+  static func json(_ node: YAMLNode) -> String {
     switch node {
     case .scalar(let scalar):
-      if scalar.style == .plain {
-        if node.isNullValue { return "null" }
-        if let flag = node.bool { return flag ? "true" : "false" }
-        if let integer = node.int { return String(integer) }
-        if let number = node.float, number.isFinite { return String(number) }
+      switch YAMLScalarValue(scalar) {
+      case .null: return "null"
+      case .bool(let flag): return flag ? "true" : "false"
+      case .int(let integer): return String(integer)
+      case .bigInteger(let digits): return digits
+      case .float(let number) where number.isFinite: return String(number)
+      default: return JSONText.quoted(scalar.string)
       }
-      return JSONText.quoted(scalar.string)
     case .sequence(let sequence): return "[" + sequence.map(json).joined(separator: ",") + "]"
     case .mapping(let mapping):
       return "{"
         + mapping.map { JSONText.quoted($0.key.scalar?.string ?? "") + ":" + json($0.value) }.joined(separator: ",")
         + "}"
-    case .alias: return "null"
     }
   }
 
@@ -363,12 +355,4 @@ public struct SpecRows: Sendable, Equatable {
   public var module: String
   public var spec: String
   public var rows: [Row]
-}
-
-extension Node {
-  /// A plain `null`, `~` or empty scalar (YAML's null).
-  var isNullValue: Bool {
-    guard let scalar else { return false }
-    return scalar.style == .plain && ["", "~", "null", "Null", "NULL"].contains(scalar.string)
-  }
 }

@@ -1,7 +1,7 @@
 import DeckSupport
+import DeckYAML
 import Foundation
 import PrefsRules
-import Yams
 
 /// The file `deck prefs edit` opens in the editor: a category's values as YAML, each field with
 /// a comment saying what it is and what it accepts, grouped by the form's sections; and reading
@@ -135,16 +135,15 @@ enum PrefsEditDocument {
   /// refused (a misspelt key is not dropped silently), normalised and validated. Every problem is
   /// reported, with YAML syntax errors by line.
   static func parse(_ text: String, as category: PrefsCategory) -> Result<PrefsValue, Validation> {
-    let node: Node?
-    do {
-      node = try Yams.compose(yaml: text)
-    } catch {
-      return .failure(
-        Validation([issue("YAML", "is not valid YAML (\(describe(error)))", "YAML like the file deck wrote")]))
-    }
     // Aliases share what they name: `&a [*b, *b, …]` nine levels deep is a few hundred bytes
-    // of YAML and billions of values once read. Count the values as reading would meet them.
-    if let node, !Self.fits(node, budget: Self.nodeLimit) {
+    // of YAML and billions of values once read. Reading stops at the limit.
+    let node: YAMLNode?
+    do {
+      node = try YAMLNode.compose(yaml: text, nodeLimit: Self.nodeLimit)
+    } catch  where !error.exceedsLimit {
+      return .failure(
+        Validation([issue("YAML", "is not valid YAML (\(error))", "YAML like the file deck wrote")]))
+    } catch {
       return .failure(
         Validation([
           issue(
@@ -171,27 +170,6 @@ enum PrefsEditDocument {
   /// aliases expanded: a category has at most a few hundred.
   static let nodeLimit = 100_000
 
-  /// Whether `node`, aliases expanded, holds at most `budget` values. Stops counting at the
-  /// budget, so a billion laughs costs no more than the budget.
-  static func fits(_ node: Node, budget: Int) -> Bool {
-    var remaining = budget
-    var pending = [node]
-    while let next = pending.popLast() {
-      remaining -= 1
-      guard remaining >= 0 else { return false }
-      switch next {
-      case .scalar, .alias: continue
-      case .sequence(let sequence): pending.append(contentsOf: sequence)
-      case .mapping(let mapping):
-        for (key, value) in mapping {
-          pending.append(key)
-          pending.append(value)
-        }
-      }
-    }
-    return true
-  }
-
   /// What each key of a category (and of its containers) holds.
   indirect enum Kind {
     /// A catalog field: typed text is read as the field reads it (`5'11"` for a height).
@@ -214,7 +192,7 @@ enum PrefsEditDocument {
     return kinds
   }
 
-  static func object(_ mapping: Node.Mapping, kinds: [String: Kind]) -> [String: JSONValue] {
+  static func object(_ mapping: YAMLNode.Mapping, kinds: [String: Kind]) -> [String: JSONValue] {
     var object: [String: JSONValue] = [:]
     for (key, value) in mapping {
       let name = key.scalar?.string ?? "\(key)"
@@ -226,12 +204,12 @@ enum PrefsEditDocument {
   /// A node as JSON: a plain scalar typed by `kind` (the catalog's), or by YAML's core schema
   /// when the key is unknown; a quoted one is always text. A value that does not read as its
   /// kind stays text, so that validation names it.
-  static func json(_ node: Node, _ kind: Kind?) -> JSONValue {
+  static func json(_ node: YAMLNode, _ kind: Kind?) -> JSONValue {
     switch node {
     case .scalar(let scalar):
       let text = scalar.string
-      guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
-      if ["", "~", "null", "Null", "NULL"].contains(text) { return .null }
+      guard scalar.style == .plain, scalar.tag == nil else { return .string(text) }
+      if YAMLScalarValue.plain(text) == .null { return .null }
       switch kind {
       case .field(let spec)?:
         if case .success(let value) = spec.parse(text) { return value }
@@ -250,14 +228,12 @@ enum PrefsEditDocument {
     case .mapping(let mapping):
       if case .object(let inner)? = kind { return .object(object(mapping, kinds: inner)) }
       return .object(object(mapping, kinds: [:]))
-    case .alias:
-      return .string("(a YAML alias)")
     }
   }
 
   /// The school list: each item's value typed by its type; priorities from the order, categories
   /// from the types, ids made for new items.
-  static func schoolJSON(_ mapping: Node.Mapping) -> JSONValue {
+  static func schoolJSON(_ mapping: YAMLNode.Mapping) -> JSONValue {
     var object: [String: JSONValue] = [:]
     for (key, value) in mapping {
       let name = key.scalar?.string ?? "\(key)"
@@ -292,15 +268,4 @@ enum PrefsEditDocument {
     ValidationIssue(field: field, value: "", allowed: allowed, message: "\(field): \(problem); use \(allowed)")
   }
 
-  /// A YAML error as `line L, column C: problem`.
-  static func describe(_ error: any Error) -> String {
-    guard let yaml = error as? YamlError else { return "\(error)" }
-    switch yaml {
-    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-      .composer(_, let problem, let mark, _):
-      return "line \(mark.line), column \(mark.column): \(problem)"
-    default:
-      return "\(yaml)"
-    }
-  }
 }
