@@ -140,7 +140,8 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
     .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
-    .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+    // No FullFoundation: the client links FoundationEssentials only (no ICU).
+    .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4", traits: []),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -189,7 +190,7 @@ let package = Package(
     // OpenAPIKit checks the shipped documents in the tests) and the check of a response against
     // them, with its own JSON Schema validator.
     .target(
-      name: "ContractCheck", dependencies: ["DeckYAML"],
+      name: "ContractCheck", dependencies: ["DeckYAML", "DeckSupport"],
       path: "Sources/Shared/ContractCheck", swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output

@@ -28,6 +28,8 @@ RULES = {
     "NIO, AsyncHTTPClient, SQLKit and its drivers, Hummingbird, ServiceLifecycle or JWTKit",
     "client-server-target": "the dependency closure of `deck` holds a part of the sandbox server",
     "client-server-product": "the dependency closure of `deck` holds a server product (SQLKit, Hummingbird, ...)",
+    "client-foundation": "a target in the dependency closure of `deck` imports Foundation, or links a product that "
+    "does (the client links FoundationEssentials only: no ICU and its 34 MB of data)",
     "undeclared-import": "a target imports a module it does not declare",
     "cross-feature": "a target of one feature depends on another's, and docs/ARCHITECTURE.md does not list it",
     "edge-list": "docs/ARCHITECTURE.md lists a cross-feature edge the manifest does not have",
@@ -45,6 +47,11 @@ PRODUCT_MODULES = {"_NIOFileSystem": {"_NIOFileSystem", "NIOFileSystem"}}
 SERVER_TARGETS = {"SandboxKit", "SandboxApp", "deck-sandbox"}
 CLIENT_TARGETS = {"deck", "SandboxModule"}
 TRANSPORT = "DeckHTTPTransport"  # the one client target that may link NIO and AsyncHTTPClient
+# Foundation's modules beyond FoundationEssentials (they bring ICU), and the products the client
+# could link that import them.
+FULL_FOUNDATION = {"Foundation", "FoundationInternationalization", "FoundationNetworking", "FoundationXML"}
+FOUNDATION_PRODUCTS = {"Yams", "OpenAPIKit", "OpenAPIKit30", "OpenAPIKitCompat", "NIOFoundationCompat",
+                       "HTTPTypesFoundation", "CryptoExtras"}
 # What generated contract code imports: the OpenAPI runtime and the HTTP types it is built on.
 CONTRACT_PRODUCTS = {"OpenAPIRuntime", "HTTPTypes"}
 
@@ -212,6 +219,12 @@ def check(package, root, allowed):
                 if is_server_product(product):
                     report("client-server-product", f"the client deck links the server product {product} "
                            f"(through {name})")
+                if product in FOUNDATION_PRODUCTS:
+                    report("client-foundation", f"the client deck links {product} (through {name}), which "
+                           "imports Foundation")
+            for module in sorted(imports(m, name, root) & FULL_FOUNDATION):
+                report("client-foundation", f"{name} imports {module}; the client imports FoundationEssentials "
+                       "(and DeckSupport's text helpers) instead")
     for name in sorted(m.targets):
         mine, part, production = m.feature(name), m.part(name), not m.is_test(name)
         for dep in m.deps(name):
@@ -324,7 +337,9 @@ def self_test():
                      variant([with_dep("SandboxModule", products=["NIOCore"])])],
         "client-server-target": [variant([with_dep("DeckLive", "SandboxKit")])],
         "client-server-product": [variant([with_dep(TRANSPORT, products=["SQLiteKit"])])],
-        "undeclared-import": [variant(add_files={f"{a}/Commands/B.swift": "import Foundation\nimport Yams\n"}),
+        "client-foundation": [variant(add_files={f"{a}/Rules/F.swift": "import Foundation\n"}),
+                              variant([with_dep("DeckSupport", products=["Yams"])])],
+        "undeclared-import": [variant(add_files={f"{a}/Commands/B.swift": "import Dispatch\nimport Yams\n"}),
                               variant(add_files={"Tests/ATests/U.swift": "@testable import ARules\n"})],
         "cross-feature": [variant(edges_instead={("BSandbox", "ASandbox")}),
                           variant([with_dep("ATests", "BRules")]), variant([with_dep("BCommands", "AAPI")])],

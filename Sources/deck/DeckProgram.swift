@@ -3,7 +3,14 @@ import DeckCore
 import DeckLive
 import DeckREPL
 import DeckSupport
-import Foundation
+import Dispatch
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// deck's program: a command line, the REPL or script mode.
 enum DeckProgram {

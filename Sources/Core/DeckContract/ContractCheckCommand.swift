@@ -2,7 +2,7 @@ import ArgumentParser
 import ContractCheck
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// `deck contract check`: read-only probes of an environment against deck's contracts.
 struct ContractCheckCommand: DeckCommand {

@@ -1,6 +1,6 @@
 import DeckSupport
 import DeckYAML
-import Foundation
+import FoundationEssentials
 
 /// Values for the parameters of the operations `deck contract check` sends: IDs that exist in
 /// one environment. A small YAML file per environment, at `~/.config/deck/contract/<env>.yml`

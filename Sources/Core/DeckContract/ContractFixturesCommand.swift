@@ -2,7 +2,7 @@ import ArgumentParser
 import ContractCheck
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// `deck contract fixtures`: starts an environment's fixtures file with values read from its
 /// own list and search answers.
@@ -59,7 +59,7 @@ struct ContractFixturesCommand: DeckCommand {
       else { continue }
       reached = true
       guard (200..<300).contains(answer.status),
-        let json = try? JSONSerialization.jsonObject(with: Data(answer.body), options: [.fragmentsAllowed])
+        let json = try? JSONDecoder().decode(JSONAny.self, from: Data(answer.body))
       else { continue }
       Self.collect(json) { key, value in
         if found[key] == nil { found[key] = (value, operation.id) }
@@ -89,7 +89,7 @@ struct ContractFixturesCommand: DeckCommand {
       }
     }
     if !missing.isEmpty { notes.append("no value found (add them by hand): " + missing.joined(separator: "; ")) }
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.ensureDirectory(PathText.parent(path))
     try AtomicFile.write(Data(file.yaml(environment: environment.name, notes: notes).utf8), to: path, mode: 0o600)
     try context.output.emit(["file": path, "parameters": "\(file.parameters.count)", "missing": "\(missing.count)"]) {
       context.output.line(
@@ -109,25 +109,27 @@ struct ContractFixturesCommand: DeckCommand {
   }
 
   /// Calls `found` with each property of `json` that holds a string or a number, breadth first.
-  static func collect(_ json: Any, _ found: (String, String) -> Void) {
-    var queue: [Any] = [json]
+  static func collect(_ json: JSONAny, _ found: (String, String) -> Void) {
+    var queue: [JSONAny] = [json]
     var index = 0
     while index < queue.count, index < 10_000 {
       let node = queue[index]
       index += 1
-      if let object = node as? [String: Any] {
-        for key in object.keys.sorted() {
-          let value = object[key]
-          if let string = value as? String, !string.isEmpty, string.count <= 200 {
-            found(key, string)
-          } else if !(value is Bool), let number = value as? Int {
-            found(key, String(number))
-          } else if let value {
-            queue.append(value)
+      switch node {
+      case .object(let object):
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+          switch value {
+          case .string(let string) where !string.isEmpty && string.count <= 200: found(key, string)
+          case .integer(let number): found(key, String(number))
+          case .unsigned(let number): found(key, String(number))
+          case .array, .object: queue.append(value)
+          default: break
           }
         }
-      } else if let array = node as? [Any] {
+      case .array(let array):
         queue.append(contentsOf: array.prefix(50))
+      default:
+        break
       }
     }
   }

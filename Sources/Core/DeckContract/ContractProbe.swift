@@ -3,7 +3,7 @@ import DeckConfig
 import DeckCore
 import DeckNetworking
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 
@@ -137,7 +137,7 @@ struct ContractProbe {
       }
       switch parameter.location {
       case .path:
-        path = path.replacingOccurrences(of: "{\(parameter.name)}", with: Self.encode(value, allowed: .segment))
+        path = path.replacing("{\(parameter.name)}", with: Self.encode(value, allowed: .segment))
       case .query:
         query.append(Self.encode(parameter.name, allowed: .query) + "=" + Self.encode(value, allowed: .query))
       case .header:
@@ -184,10 +184,19 @@ struct ContractProbe {
   enum Allowed { case segment, query }
 
   static func encode(_ text: String, allowed: Allowed) -> String {
-    var set = CharacterSet.alphanumerics
-    set.insert(charactersIn: "-._~")
-    if allowed == .segment { set.insert(charactersIn: ":@!$'()*,;") }
-    return text.addingPercentEncoding(withAllowedCharacters: set) ?? text
+    let extra = Array((allowed == .segment ? "-._~:@!$'()*,;" : "-._~").utf8)
+    var encoded = ""
+    for byte in text.utf8 {
+      let isAlphanumeric =
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+      if isAlphanumeric || extra.contains(byte) {
+        encoded.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        encoded += "%" + NumberText.hex(byte, width: 2, uppercase: true)
+      }
+    }
+    return encoded
   }
 }
 

@@ -2,7 +2,7 @@ import ContractCheck
 import DeckCore
 import DeckNetworking
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// What one operation's probe found.
 struct ContractResult: Sendable {
@@ -111,7 +111,7 @@ struct ContractBaseline: Codable, Sendable, Equatable {
       return try JSONDecoder().decode(ContractBaseline.self, from: data)
     } catch {
       throw DeckError.usage(
-        "The baseline file \(path) is not a contract check baseline: \(error.localizedDescription)",
+        "The baseline file \(path) is not a contract check baseline: \(ErrorText.describe(error))",
         hint: "Write it again with: deck contract check --baseline \(path) --write-baseline")
     }
   }

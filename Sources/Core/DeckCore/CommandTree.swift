@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// deck's command tree as swift-argument-parser describes it (`_dumpHelp()`, ToolInfo v0):
 /// the one source of truth for the REPL's completion and for "did you mean" on a mistyped

@@ -2,7 +2,7 @@ import ArgumentParser
 import DeckConfig
 import DeckSupport
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A source of dynamic completion values (brokerage names, accounts, …). The same provider

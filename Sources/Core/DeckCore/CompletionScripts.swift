@@ -54,10 +54,10 @@ public enum CompletionScripts {
     """#
 
   static func bash(_ script: String) -> String {
-    guard script.contains(bashCallback), let function = script.range(of: "\n_deck() {") else { return script }
+    guard script.contains(bashCallback), let function = script.firstRange(of: "\n_deck() {") else { return script }
     var adjusted = script
     adjusted.insert(contentsOf: bashLiveFunction, at: adjusted.index(after: function.lowerBound))
-    return adjusted.replacingOccurrences(of: bashCallback, with: bashLiveCallback)
+    return adjusted.replacing(bashCallback, with: bashLiveCallback)
   }
 
   static let zshCallback = #"__deck_complete "${completions[@]:0:-1}""#
@@ -99,11 +99,11 @@ public enum CompletionScripts {
 
   static func zsh(_ script: String) -> String {
     guard script.contains(zshCallback), script.contains(zshCursorIndex),
-      let function = script.range(of: "__deck_custom_complete() {")
+      let function = script.firstRange(of: "__deck_custom_complete() {")
     else { return script }
     var adjusted = script
     adjusted.insert(contentsOf: zshLiveFunction, at: function.lowerBound)
-    return adjusted.replacingOccurrences(of: zshCallback, with: zshLiveCallback)
-      .replacingOccurrences(of: zshCursorIndex, with: zshLiveCursorIndex)
+    return adjusted.replacing(zshCallback, with: zshLiveCallback)
+      .replacing(zshCursorIndex, with: zshLiveCursorIndex)
   }
 }

@@ -3,7 +3,7 @@ import DeckAuth
 import DeckConfig
 import DeckNetworking
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import OpenAPIRuntime
 import Synchronization
 

@@ -1,6 +1,6 @@
 import DeckNetworking
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import OpenAPIRuntime
 
 /// Turns any error a command throws into a message and an exit code. The one place where

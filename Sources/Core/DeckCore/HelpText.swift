@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// One exit code a command documents in its help: the code, and what it means for that
 /// command (or the standard meaning from the README's table).
@@ -142,12 +142,12 @@ extension HelpText {
   /// names them and points to `deck --help`, which describes them (as gh's INHERITED FLAGS do).
   /// The root's help, and any text that is not a subcommand's help, is returned unchanged.
   public static func condensingGlobalOptions(_ help: String) -> String {
-    var lines = help.components(separatedBy: "\n")
+    var lines = help.pieces(separatedBy: "\n")
     guard let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE: deck ") }),
       !lines[usage].hasPrefix("USAGE: deck ["), lines[usage].contains(globalUsage),
       let options = lines.firstIndex(of: "OPTIONS:")
     else { return help }
-    lines[usage] = lines[usage].replacingOccurrences(of: globalUsage, with: "[global options]")
+    lines[usage] = lines[usage].replacing(globalUsage, with: "[global options]")
     let globals = Set(globalNames)
     var end = options + 1
     var kept: [String] = []
@@ -155,8 +155,8 @@ extension HelpText {
     while end < lines.count, !lines[end].isEmpty {
       let line = lines[end]
       if line.hasPrefix("  -") {
-        let names = line.dropFirst(2).components(separatedBy: "  ").first ?? ""
-        dropping = names.components(separatedBy: ", ").contains { globals.contains(String($0.prefix { $0 != " " })) }
+        let names = line.dropFirst(2).pieces(separatedBy: "  ").first ?? ""
+        dropping = names.pieces(separatedBy: ", ").contains { globals.contains(String($0.prefix { $0 != " " })) }
       }
       if !dropping { kept.append(line) }
       end += 1

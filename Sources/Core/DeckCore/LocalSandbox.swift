@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxLaunch
 
 #if canImport(Glibc)
@@ -125,9 +125,8 @@ public struct LocalSandbox: Sendable {
   private func start(program: String, build: String) async throws -> LocalSandboxRecord {
     try AtomicFile.ensureDirectory(stateDirectory)
     // One old generation of the log is kept.
-    if let size = (try? FileManager.default.attributesOfItem(atPath: logFile))?[.size] as? NSNumber,
-      size.int64Value > 10_000_000
-    {
+    var status = stat()
+    if stat(logFile, &status) == 0, status.st_size > 10_000_000 {
       rename(logFile, logFile + ".1")
     }
     // A clean environment: nothing of the caller's (tokens, secrets) reaches the server.

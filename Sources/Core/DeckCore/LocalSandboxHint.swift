@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 

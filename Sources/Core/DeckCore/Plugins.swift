@@ -1,6 +1,6 @@
 import DeckConfig
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -43,8 +43,8 @@ public enum Plugins {
   }
 
   private static func isDirectory(_ path: String) -> Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    var isDirectory = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
   }
 
   /// Runs a plugin with the current environment's name and service URLs (never a token:
@@ -59,21 +59,13 @@ public enum Plugins {
       guard (try? environment.endpoint(for: service)) != nil else { continue }
       variables[service.overrideVariable] = try await context.baseURL(for: service).absoluteString
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: plugin.path)
-    process.arguments = arguments
-    process.environment = variables
+    let pid: pid_t
     do {
-      try process.run()
+      pid = try LocalProcess.spawnForeground(plugin.path, arguments: arguments, environment: variables)
     } catch {
-      throw DeckError.failure("Cannot run the plugin \(plugin.path): \(error.localizedDescription)")
+      throw DeckError.failure("Cannot run the plugin \(plugin.path): \(error.reason)")
     }
     // Ctrl-C reaches the plugin through the terminal; deck waits for it to finish.
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      process.terminationHandler = { _ in continuation.resume() }
-      if !process.isRunning { process.terminationHandler = nil; continuation.resume() }
-    }
-    if process.terminationReason == .uncaughtSignal { return 128 + process.terminationStatus }
-    return process.terminationStatus
+    return await BlockingWork.run(named: "deck-plugin") { LocalProcess.waitForExit(pid) }
   }
 }

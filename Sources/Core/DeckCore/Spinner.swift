@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A one-line progress spinner on stderr, shown only when stderr is a terminal. Used while

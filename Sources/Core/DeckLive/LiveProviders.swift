@@ -1,6 +1,6 @@
 import DeckCore
 import DeckHTTPTransport
-import Foundation
+import FoundationEssentials
 import OpenAPIRuntime
 
 /// The real implementations behind the core's `ServiceProviders`: the async-http-client

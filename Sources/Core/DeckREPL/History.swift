@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -27,7 +27,7 @@ public struct HistoryFile: Sendable {
   /// The cap from `DECK_HISTORY_SIZE`: a number, clamped to 1...maxLimit; anything else (or
   /// nothing) gives the default 5000.
   public static func limit(fromVariable value: String?) -> Int {
-    guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
+    guard let value = value?.trimming(.whitespaces), !value.isEmpty,
       value.allSatisfy({ $0.isASCII && $0.isNumber })
     else { return 5000 }
     // Int(...) is nil for a number too large for Int: that is "huge", so the maximum.
@@ -42,8 +42,8 @@ public struct HistoryFile: Sendable {
 
   /// Appends one line (newlines folded to spaces). Trims the file when it grows past the cap.
   public func append(_ line: String) throws {
-    let entry = line.replacingOccurrences(of: "\n", with: " ") + "\n"
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent, mode: 0o700)
+    let entry = line.replacing("\n", with: " ") + "\n"
+    try AtomicFile.ensureDirectory(PathText.parent(path), mode: 0o700)
     try FileLock(for: path).withLock {
       let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
       guard fd >= 0 else { throw DeckError.configuration("Cannot write the history file \(path).") }

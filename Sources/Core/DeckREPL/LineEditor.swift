@@ -1,6 +1,7 @@
 import CReadline
 import DeckSupport
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -124,9 +125,7 @@ enum Readline {
     signalWrite.store(signals[1], ordering: .relaxed)
     wakeRead.store(wake[0], ordering: .relaxed)
     wakeWrite.store(wake[1], ordering: .relaxed)
-    let watcher = Thread { watchInterrupts(signalRead) }
-    watcher.name = "deck-interrupts"
-    watcher.start()
+    DispatchQueue(label: "deck-interrupts").async { watchInterrupts(signalRead) }
     deck_install_sigint { _ in
       var byte: UInt8 = 1
       _ = write(Readline.signalWrite.load(ordering: .relaxed), &byte, 1)

@@ -3,7 +3,7 @@ import DeckAuth
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -209,9 +209,9 @@ public struct REPL: Sendable {
       session.output.info("Nothing was run.")
       return
     }
-    let text = saved.trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = saved.trimming(.whitespacesAndNewlines)
     guard !text.isEmpty else { return session.output.info("Nothing to run: the buffer is empty.") }
-    guard text != original.trimmingCharacters(in: .whitespacesAndNewlines) else {
+    guard text != original.trimming(.whitespacesAndNewlines) else {
       return session.output.info("Nothing to run: the line is unchanged.")
     }
     var split = saved.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -242,7 +242,7 @@ public struct REPL: Sendable {
     let lines = Readline.recentHistory(max(count, 1))
     let total = lines.count
     for (index, line) in lines.enumerated() {
-      session.output.line(String(format: "%5d  ", index + 1 + max(0, total - lines.count)) + line)
+      session.output.line(NumberText.padded(index + 1 + max(0, total - lines.count), width: 5) + "  " + line)
     }
   }
 
@@ -303,9 +303,9 @@ extension REPL {
     let listed = directory.isEmpty ? "." : absolutePath(directory, home: home)
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: listed) else { return [] }
     return entries.filter { $0.hasPrefix(partial) && (partial.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map {
-      var isDirectory: ObjCBool = false
+      var isDirectory = false
       let found = FileManager.default.fileExists(atPath: listed + "/" + $0, isDirectory: &isDirectory)
-      return directory + $0 + (found && isDirectory.boolValue ? "/" : "")
+      return directory + $0 + (found && isDirectory ? "/" : "")
     }
   }
 }

@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// The command lines of one REPL session and how each ended, for `history --export`: a script
 /// that `deck run` replays.

@@ -2,7 +2,7 @@ import ArgumentParser
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// The shell around the commands: the REPL, scripts, completion scripts and plugins.
 public enum ShellModule: DeckModule {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxAdminAPI
 
 /// `deck sandbox fault`: fault injection in a served sandbox, like toxiproxy for one server.

@@ -2,7 +2,7 @@ import ArgumentParser
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 import SandboxAdminAPI

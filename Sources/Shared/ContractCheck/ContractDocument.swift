@@ -104,10 +104,10 @@ public struct ContractDocument: Sendable {
     }
     // Server variables take their defaults.
     for (variable, definition) in server["variables"]?.objectValue?.entries ?? [] {
-      url = url.replacingOccurrences(of: "{\(variable)}", with: definition["default"]?.stringValue ?? "")
+      url = url.replacing("{\(variable)}", with: definition["default"]?.stringValue ?? "")
     }
     var path = url
-    if let scheme = url.range(of: "://") {
+    if let scheme = url.firstRange(of: "://") {
       let rest = url[scheme.upperBound...]
       path = rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? ""
     }
@@ -129,7 +129,7 @@ public struct ContractDocument: Sendable {
           return (reference, place)
         }
         for (key, member) in object.entries.reversed() {
-          let escaped = key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+          let escaped = key.replacing("~", with: "~0").replacing("/", with: "~1")
           stack.append((member, place + "/" + escaped))
         }
       case .array(let items):

@@ -1,4 +1,5 @@
-import Foundation
+import DeckSupport
+import FoundationEssentials
 
 /// A response as it came back from a backend.
 public struct ContractResponse: Sendable {
@@ -143,7 +144,7 @@ public struct ContractOperation: Sendable {
 
   /// A header's text as the JSON value its (simple) schema describes: a number, a boolean or a string.
   static func headerValue(_ text: String, for schema: JSONValue) -> JSONValue {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimming(.whitespaces)
     let types = schema["type"]?.stringValue.map { [$0] } ?? schema["type"]?.arrayValue?.compactMap(\.stringValue) ?? []
     if types.contains("integer") || types.contains("number"), let parsed = try? JSONParser.parse(Array(trimmed.utf8)),
       case .number = parsed
@@ -186,7 +187,7 @@ public struct ContractOperation: Sendable {
   /// "application/json; charset=utf-8" → "application/json" (lowercased, without parameters).
   static func mediaType(_ contentType: String) -> String {
     let bare = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-    return bare.trimmingCharacters(in: .whitespaces).lowercased()
+    return bare.trimming(.whitespaces).lowercased()
   }
 
   /// The documented media type (a key of `content`) that covers `mediaType`: the same type, else a

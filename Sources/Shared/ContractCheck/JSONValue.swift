@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value that keeps null, booleans, numbers, strings, arrays and objects apart (a boolean is
 /// never a number), with numbers kept as written, so no value from the network can overflow.
@@ -237,15 +237,32 @@ enum JSONPath {
 }
 
 extension JSONValue {
+  /// `%XX` sequences as the bytes they stand for; nil when one is malformed or the bytes are not UTF-8.
+  static func percentDecoded(_ text: String) -> String? {
+    var bytes: [UInt8] = []
+    var utf8 = text.utf8.makeIterator()
+    while let byte = utf8.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = utf8.next(), let low = utf8.next(),
+        let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+      else { return nil }
+      bytes.append(value)
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
   /// The value a local reference of this document ("#/a/b", JSON pointer, percent-encoded) points at.
   func resolve(_ reference: String) -> JSONValue? {
     guard reference.hasPrefix("#") else { return nil }
-    let pointer = String(reference.dropFirst()).removingPercentEncoding ?? String(reference.dropFirst())
+    let pointer = Self.percentDecoded(String(reference.dropFirst())) ?? String(reference.dropFirst())
     if pointer.isEmpty { return self }
     guard pointer.hasPrefix("/") else { return nil }
     var value = self
     for token in pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-      let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+      let key = String(token).replacing("~1", with: "/").replacing("~0", with: "~")
       switch value {
       case .object(let object):
         guard let next = object[key] else { return nil }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One way an instance breaks its schema: where (a JSON path), what the schema says and what the
 /// instance holds, both short.
@@ -37,7 +37,7 @@ struct SchemaValidator: Sendable {
 private final class Evaluation {
   let document: JSONValue
   private var activeReferences: Set<String> = []
-  private var patterns: [String: NSRegularExpression?] = [:]
+  private var patterns: [String: Regex<AnyRegexOutput>?] = [:]
   private var depth = 0
 
   init(document: JSONValue) {
@@ -84,9 +84,9 @@ private final class Evaluation {
     activeReferences.remove(key)
   }
 
-  func pattern(_ source: String) -> NSRegularExpression? {
+  func pattern(_ source: String) -> Regex<AnyRegexOutput>? {
     if let cached = patterns[source] { return cached }
-    let compiled = try? NSRegularExpression(pattern: source, options: [])
+    let compiled = try? Regex(source)
     patterns[source] = compiled
     return compiled
   }
@@ -171,8 +171,7 @@ private struct Keywords {
     }
     if let source = schema["pattern"]?.stringValue, let regex = evaluation.pattern(source) {
       // JSON Schema's pattern searches (it is not anchored unless the pattern says so).
-      let range = NSRange(location: 0, length: (text as NSString).length)
-      if regex.firstMatch(in: text, options: [], range: range) == nil {
+      if !text.contains(regex) {
         add(&out, "matches /\(source)/", instance.summary)
       }
     }
@@ -254,7 +253,7 @@ private struct Keywords {
       }
       for (source, propertySchema) in patternProperties.entries {
         if let regex = evaluation.pattern(source),
-          regex.firstMatch(in: key, options: [], range: NSRange(location: 0, length: (key as NSString).length)) != nil
+          key.contains(regex)
         {
           matched = true
           evaluation.evaluate(value, propertySchema, at: memberPath, into: &out, limit: limit)

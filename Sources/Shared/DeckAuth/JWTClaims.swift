@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The claims deck reads from an access token. deck never verifies the signature (the
 /// server does); it reads `exp` to refresh in time, `email` to name the account and the string
@@ -20,7 +20,7 @@ public struct JWTClaims: Sendable, Equatable {
   public init?(token: String) {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 3, let header = Self.base64URL(parts[0]), let body = Self.base64URL(parts[1]),
-      (try? JSONSerialization.jsonObject(with: header)) is [String: Any],
+      (try? JSONDecoder().decode(ObjectShape.self, from: header)) != nil,
       let payload = try? JSONDecoder().decode(Payload.self, from: body)
     else { return nil }
     subject = payload.sub?.string
@@ -42,10 +42,21 @@ public struct JWTClaims: Sendable, Equatable {
   /// The bytes of a base64url segment (no padding, as JWTs write it); nil when it is not one.
   static func base64URL(_ segment: Substring) -> Data? {
     guard segment.utf8.count <= 1_000_000 else { return nil }
-    var text = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var text = String(segment).replacing("-", with: "+").replacing("_", with: "/")
     guard !text.contains("=") else { return nil }
     text += String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
     return Data(base64Encoded: text)
+  }
+
+  /// Any JSON object (a JWT's header must be one), whatever it holds.
+  struct ObjectShape: Decodable {
+    struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    init(from decoder: any Decoder) throws { _ = try decoder.container(keyedBy: Key.self) }
   }
 
   /// The claims deck reads; any of them may be missing or of another type than expected.

@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -100,7 +100,7 @@ public struct TokenStore: Sendable {
   public func refresh(
     _ stale: StoredSession, in environment: String, renew: (StoredSession) async throws -> StoredSession
   ) async throws -> StoredSession {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent, mode: 0o700)
+    try AtomicFile.ensureDirectory(PathText.parent(path), mode: 0o700)
     return try await FileLock(for: path).withLock {
       let latest = try read().environments[environment]?.accounts[stale.email] ?? stale
       if latest.accessToken != stale.accessToken && !latest.isExpired(leeway: 0) { return latest }
@@ -174,7 +174,7 @@ public struct TokenStore: Sendable {
   /// A read-modify-write under the token file's lock, so parallel deck processes (several
   /// `auth login` at once) never lose each other's accounts.
   private func update(_ change: (inout FileContents) throws -> Void) throws {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent, mode: 0o700)
+    try AtomicFile.ensureDirectory(PathText.parent(path), mode: 0o700)
     try FileLock(for: path).withLock { try write(change) }
   }
 

@@ -1,6 +1,6 @@
 import DeckSupport
 import DeckYAML
-import Foundation
+import FoundationEssentials
 
 /// The user's `config.yml`: the current environment and the environments they added or changed.
 ///
@@ -257,7 +257,7 @@ public struct ConfigStore: Sendable {
 
   /// Writes the file atomically (temporary file, then rename), under the file's lock.
   public func save(_ file: ConfigFile) throws {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.ensureDirectory(PathText.parent(path))
     try FileLock(for: path).withLock { try AtomicFile.write(Data(file.render().utf8), to: path, mode: 0o600) }
   }
 
@@ -266,7 +266,7 @@ public struct ConfigStore: Sendable {
   /// `change` throws. Returns what `change` returns.
   @discardableResult
   public func update<T>(_ change: (inout ConfigFile) throws -> T) throws -> T {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.ensureDirectory(PathText.parent(path))
     return try FileLock(for: path).withLock {
       var file = try load()
       let result = try change(&file)

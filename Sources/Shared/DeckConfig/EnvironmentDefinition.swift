@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// A named environment: which base URL each service has, and how deck may talk to it.
 public struct EnvironmentDefinition: Sendable, Equatable {
@@ -145,7 +145,7 @@ public enum IPAddress {
   /// Sixteen bytes from an IPv6 literal (RFC 4291 text forms, with `::` and a trailing IPv4 part).
   public static func v6(_ text: String) -> [UInt8]? {
     guard !text.isEmpty, text.count <= 45 else { return nil }
-    let halves = text.components(separatedBy: "::")
+    let halves = text.pieces(separatedBy: "::")
     guard halves.count <= 2 else { return nil }
     func groups(_ part: String, allowIPv4: Bool) -> [UInt8]? {
       if part.isEmpty { return [] }
@@ -202,7 +202,7 @@ public struct ParsedURL: Sendable, Equatable {
     func fail(_ reason: String) -> Result<ParsedURL, Problem> { .failure(Problem(reason: reason)) }
     guard string.utf8.count <= 2048 else { return fail("it is longer than 2048 bytes") }
     if let bad = firstInvalidCharacter(string) { return fail(bad) }
-    guard let schemeEnd = string.range(of: "://") else { return fail("it is not an absolute http(s) URL") }
+    guard let schemeEnd = string.firstRange(of: "://") else { return fail("it is not an absolute http(s) URL") }
     let scheme = string[..<schemeEnd.lowerBound].lowercased()
     guard scheme == "http" || scheme == "https" else { return fail("the scheme must be http or https") }
     let rest = string[schemeEnd.upperBound...]

@@ -1,4 +1,5 @@
-import Foundation
+import DeckSupport
+import FoundationEssentials
 import Synchronization
 
 /// A backend service. The module that talks to it declares it (`DeckModule.services`): its name,
@@ -97,9 +98,9 @@ public enum ServiceCatalog {
         continue
       }
       let earlier = services[index]
-      let parts = earlier.summary.components(separatedBy: ", ")
+      let parts = earlier.summary.pieces(separatedBy: ", ")
       let summary =
-        service.summary.components(separatedBy: ", ").allSatisfy(parts.contains)
+        service.summary.pieces(separatedBy: ", ").allSatisfy(parts.contains)
         ? earlier.summary : earlier.summary + ", " + service.summary
       services[index] = Service(
         earlier.rawValue, summary: summary,

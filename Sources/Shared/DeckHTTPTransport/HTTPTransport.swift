@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import DeckConfig
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import NIOCore
 import NIOPosix
@@ -103,7 +103,7 @@ struct DeckTransport: ClientTransport {
       case .deadlineExceeded, .readTimeout:
         return DeckError(
           .unavailable(status: nil),
-          "\(host) did not answer within \(String(format: "%g", timeout / .seconds(1))) s.",
+          "\(host) did not answer within \(NumberText.short(timeout / .seconds(1))) s.",
           hint: writes
             ? "The server may have made the change anyway: check before you try again (or allow more time with --timeout SECONDS)."
             : "Try again, or allow more time with --timeout SECONDS.")

@@ -1,6 +1,6 @@
 import DeckConfig
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOPosix
 import NIOSSL

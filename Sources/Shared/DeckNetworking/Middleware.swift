@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 import Synchronization
@@ -100,7 +100,7 @@ public struct RetryMiddleware: ClientMiddleware {
 
   /// "! retry 2/3 after 503 (in 0.2 s)": `attempt` is the try that failed.
   static func retryNote(attempt: Int, of maxAttempts: Int, after reason: String, wait: Duration) -> String {
-    "! retry \(attempt + 1)/\(maxAttempts) after \(reason) (in \(String(format: "%.1f", wait / .seconds(1))) s)"
+    "! retry \(attempt + 1)/\(maxAttempts) after \(reason) (in \(NumberText.fixed(wait / .seconds(1), digits: 1)) s)"
   }
 
   public func intercept(
@@ -239,13 +239,23 @@ public enum HTTPErrorMapping {
   }
 
   static func rawMessage(from body: Data) -> String? {
-    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-      let text = String(decoding: body.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let object = try? JSONDecoder().decode(ErrorFields.self, from: body) else {
+      let text = String(decoding: body.prefix(300), as: UTF8.self).trimming(.whitespacesAndNewlines)
       return text.isEmpty || text.hasPrefix("<") ? nil : text
     }
-    for key in ["error_description", "message", "msg", "error"] {
-      if let text = object[key] as? String, !text.isEmpty { return text }
+    return [object.error_description, object.message, object.msg, object.error].lazy.compactMap { $0?.text }
+      .first { !$0.isEmpty }
+  }
+
+  /// An error body's message fields; any of them may be missing or not text.
+  struct ErrorFields: Decodable {
+    struct Text: Decodable {
+      var text: String?
+      init(from decoder: any Decoder) throws { text = try? decoder.singleValueContainer().decode(String.self) }
     }
-    return nil
+    var error_description: Text?
+    var message: Text?
+    var msg: Text?
+    var error: Text?
   }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import DeckSupport
+import FoundationEssentials
 import HTTPTypes
 
 /// When deck retries a request, and how long it waits first. Pure, so it is unit-tested.
@@ -62,7 +63,7 @@ public struct RetryPolicy: Sendable, Equatable {
   /// (`1e300`, `inf`, `nan`, `-1`, a date in the year 9223372036854775807), so callers never
   /// convert an out-of-range number.
   public static func parseRetryAfter(_ value: String, now: Double = Date().timeIntervalSince1970) -> Double? {
-    let trimmed = value.trimmingCharacters(in: .whitespaces)
+    let trimmed = value.trimming(.whitespaces)
     guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { return nil }
     // RFC 9110: delta-seconds is 1*DIGIT. Double("inf"), Double("nan") and "1e300" are not.
     if trimmed.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {

@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 
@@ -87,7 +87,7 @@ public struct TraceMiddleware: ClientMiddleware {
   public static let sandboxDelay = HTTPField.Name("X-Sandbox-Delay")!
 
   static func format(_ duration: Duration) -> String {
-    String(format: "%.1f ms", duration / .milliseconds(1))
+    NumberText.fixed(duration / .milliseconds(1), digits: 1) + " ms"
   }
 }
 
@@ -95,7 +95,6 @@ public struct TraceMiddleware: ClientMiddleware {
 public enum Redactor {
   public static let mask = "[REDACTED]"
   static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "apikey"]
-  static let secretFields = ["access_token", "refresh_token", "password", "token", "provider_token", "id_token"]
 
   public static func redact(header name: String, value: String) -> String {
     guard secretHeaders.contains(name.lowercased()) else { return value }
@@ -107,11 +106,10 @@ public enum Redactor {
 
   /// Masks the values of secret JSON fields (`"access_token": "…"`).
   public static func redact(body: Data, limit: Int) -> String {
-    var text = String(decoding: body.prefix(limit), as: UTF8.self)
-    for field in secretFields {
-      text = text.replacingOccurrences(
-        of: "(\"\(field)\"\\s*:\\s*)\"(?:[^\"\\\\]|\\\\.)*\"", with: "$1\"\(mask)\"", options: .regularExpression)
-    }
+    // access_token, refresh_token, password, token, provider_token and id_token.
+    var text = String(decoding: body.prefix(limit), as: UTF8.self).replacing(
+      /("(?:access_token|refresh_token|password|token|provider_token|id_token)"\s*:\s*)"(?:[^"\\]|\\.)*"/
+    ) { $0.output.1 + "\"\(mask)\"" }
     if body.count > limit { text += "\n… (\(body.count - limit) more bytes)" }
     return text
   }
@@ -125,8 +123,7 @@ public enum Redactor {
 
   /// Masks secret query parameters (`?token=…`).
   public static func redact(url: String) -> String {
-    url.replacingOccurrences(
-      of: "([?&](?:token|access_token|refresh_token)=)[^&#\\s\"']*", with: "$1\(mask)", options: .regularExpression)
+    url.replacing(/([?&](?:token|access_token|refresh_token)=)[^&#\s"']*/) { $0.output.1 + mask }
   }
 }
 

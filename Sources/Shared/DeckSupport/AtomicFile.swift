@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -12,9 +12,9 @@ import Foundation
 /// `.tmp` file behind, never a half-written config, token or state file.
 public enum AtomicFile {
   public static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = PathText.parent(path)
     let temporary =
-      "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+      "\(directory)/.\(PathText.lastComponent(path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
     var closed = false
@@ -57,9 +57,9 @@ public enum AtomicFile {
   /// exist; refuses one that other users could write to (see `SecureDirectory`).
   public static func ensureDirectory(_ path: String, mode: mode_t = 0o700) throws {
     try SecureDirectory.check(path)
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      guard isDirectory.boolValue else {
+      guard isDirectory else {
         throw DeckError.configuration("\(path) exists but is not a directory.")
       }
       return
@@ -67,9 +67,9 @@ public enum AtomicFile {
     do {
       try FileManager.default.createDirectory(
         atPath: path, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: NSNumber(value: Int16(mode))])
+        attributes: [.posixPermissions: Int(mode)])
     } catch {
-      throw DeckError.configuration("Cannot create the directory \(path): \(error.localizedDescription)")
+      throw DeckError.configuration("Cannot create the directory \(path): \(error)")
     }
   }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// deck's JSON, configured once, here: sorted keys, unescaped slashes, ISO 8601 dates. What
 /// commands print (`--json`, `--jq`, and through JSON `--format yaml|csv`) and the files deck

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An optional property that is encoded as `null` when it has no value, instead of being
 /// left out as synthesized `Encodable` does. For JSON whose contract lists every key:
@@ -53,34 +53,79 @@ extension ExplicitNull: Hashable where Value: Hashable {}
 
 /// Putting `null`s back into JSON that an encoder left them out of: the generated OpenAPI code
 /// encodes a nil optional as an absent key, which a document that requires the key (or a merge
-/// patch that clears a field with `null`) cannot use. Works on `JSONSerialization` values.
+/// patch that clears a field with `null`) cannot use.
 public enum JSONNulls {
-  /// `value` with a null at each of `paths` wherever the path's parents exist and its last key
-  /// does not. A path is keys, `*` standing for every element of an array:
-  /// `["categories", "*", "updatedAt"]`.
-  public static func fill(_ value: Any, _ paths: [[String]]) -> Any {
-    paths.reduce(value) { fill($0, $1[...]) }
-  }
-
-  /// JSON text with the nulls of `paths` filled in (keys sorted); the text unchanged when it is
-  /// not JSON.
+  /// JSON text with a null at each of `paths` wherever the path's parents exist and its last
+  /// key does not (keys sorted); the text unchanged when it is not JSON. A path is keys, `*`
+  /// standing for every element of an array: `["categories", "*", "updatedAt"]`.
   public static func fill(_ data: Data, _ paths: [[String]]) -> Data {
-    guard let json = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-      let filled = try? JSONSerialization.data(
-        withJSONObject: fill(json, paths), options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-    else { return data }
-    return filled
+    guard let json = try? JSONDecoder().decode(JSONAny.self, from: data) else { return data }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(paths.reduce(json) { $0.filling($1[...]) })) ?? data
+  }
+}
+
+/// Any JSON value, as JSONDecoder reads it: integers stay integers, other numbers are doubles.
+public enum JSONAny: Codable, Sendable, Equatable {
+  case null
+  case bool(Bool)
+  case integer(Int64)
+  case unsigned(UInt64)
+  case number(Double)
+  case string(String)
+  case array([JSONAny])
+  case object([String: JSONAny])
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let flag = try? container.decode(Bool.self) {
+      self = .bool(flag)
+    } else if let integer = try? container.decode(Int64.self) {
+      self = .integer(integer)
+    } else if let integer = try? container.decode(UInt64.self) {
+      self = .unsigned(integer)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let text = try? container.decode(String.self) {
+      self = .string(text)
+    } else if let array = try? container.decode([JSONAny].self) {
+      self = .array(array)
+    } else {
+      self = .object(try container.decode([String: JSONAny].self))
+    }
   }
 
-  static func fill(_ value: Any, _ path: ArraySlice<String>) -> Any {
-    guard let key = path.first else { return value }
-    if key == "*", let array = value as? [Any] { return array.map { fill($0, path.dropFirst()) } }
-    guard var object = value as? [String: Any] else { return value }
-    if path.count == 1 {
-      if object[key] == nil { object[key] = NSNull() }
-    } else if let inner = object[key] {
-      object[key] = fill(inner, path.dropFirst())
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let flag): try container.encode(flag)
+    case .integer(let integer): try container.encode(integer)
+    case .unsigned(let integer): try container.encode(integer)
+    case .number(let number): try container.encode(number)
+    case .string(let text): try container.encode(text)
+    case .array(let array): try container.encode(array)
+    case .object(let object): try container.encode(object)
     }
-    return object
+  }
+
+  /// Whether the bytes are one JSON value (of any type).
+  public static func isJSON(_ data: Data) -> Bool {
+    (try? JSONDecoder().decode(JSONAny.self, from: data)) != nil
+  }
+
+  func filling(_ path: ArraySlice<String>) -> JSONAny {
+    guard let key = path.first else { return self }
+    if key == "*", case .array(let array) = self { return .array(array.map { $0.filling(path.dropFirst()) }) }
+    guard case .object(var object) = self else { return self }
+    if path.count == 1 {
+      if object[key] == nil { object[key] = .null }
+    } else if let inner = object[key] {
+      object[key] = inner.filling(path.dropFirst())
+    }
+    return .object(object)
   }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -46,7 +46,7 @@ public struct FileLock: Sendable {
   }
 
   private func openLockFile() throws -> Int32 {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.ensureDirectory(PathText.parent(path))
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw AtomicFile.posixError("cannot open the lock file \(path)") }
     return fd

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -66,6 +66,6 @@ public enum SecureDirectory {
 
   /// Checks the directory that holds `file` (see `check`).
   public static func checkParent(of file: String) throws {
-    try check((file as NSString).deletingLastPathComponent)
+    try check(PathText.parent(file))
   }
 }

@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 /// Operator endpoints that only the deck sandbox serves, under the reserved prefix /__sandbox. deck's `sandbox` commands call them; they are never sent to an environment that is not marked as a sandbox. Every operator endpoint needs the sandbox's admin token (made once per database; `deck sandbox serve` prints it) as a bearer token, else 401. Requests that change state (every method but GET) must also be `Content-Type: application/json` (else 415) and come with a loopback Host and Origin, or the server's own public URL's (else 403). A known path asked with a method it does not declare gets 405.
 /// A response of the sandbox's APIs (never of an operator endpoint) that a fault rule or the delay shaped says so in a header: `X-Sandbox-Fault: rule <id>` when a fault rule fired on it (a status, a latency, a truncated or a malformed body; a reset answers nothing), and `X-Sandbox-Delay: <milliseconds>ms` when the delay held it back. `deck --trace` shows them.
@@ -31,7 +31,7 @@ public struct Client: APIProtocol {
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
     public init(
-        serverURL: Foundation.URL,
+        serverURL: FoundationEssentials.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
         middlewares: [any ClientMiddleware] = []

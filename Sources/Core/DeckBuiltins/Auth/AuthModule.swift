@@ -4,7 +4,7 @@ import DeckAuth
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// `deck auth`: accounts and tokens per environment, like `gh auth`.
 public enum AuthModule: DeckModule {
@@ -57,7 +57,7 @@ struct AccountView: Encodable {
 
 enum Credentials {
   static func validateEmail(_ email: String) throws -> String {
-    let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = email.trimming(.whitespacesAndNewlines)
     let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !trimmed.contains(" ") else {
       throw DeckError.usage("\"\(email)\" is not a valid email address.")

@@ -49,7 +49,7 @@ struct AuthSignup: DeckCommand {
     } catch {
       // The email is taken: the account exists, so signing in is what was meant.
       let refused = ErrorPresenter.deckError(for: error)
-      guard case .rejected = refused.kind, refused.message.localizedCaseInsensitiveContains("already registered")
+      guard case .rejected = refused.kind, refused.message.lowercased().contains("already registered")
       else { throw error }
       throw DeckError(
         refused.kind, refused.message, hint: "Sign in to it instead: deck auth login --email \(email) --password-stdin")

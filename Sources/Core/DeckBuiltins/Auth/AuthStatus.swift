@@ -3,7 +3,7 @@ import AuthAPI
 import DeckAuth
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 struct AuthStatus: DeckCommand {
   static let configuration = CommandConfiguration(

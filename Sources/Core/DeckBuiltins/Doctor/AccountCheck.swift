@@ -2,7 +2,7 @@ import DeckAuth
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// The environment's active account: a token is there, when it expires, whether it can be
 /// refreshed, and whether the server still takes it. No refresh token is ever spent (they are

@@ -1,5 +1,5 @@
 import DeckCore
-import Foundation
+import FoundationEssentials
 
 /// This computer's clock against the servers' `Date` headers: deck decides whether a token has
 /// expired by this clock, so a skewed one sends expired tokens or refreshes too early.

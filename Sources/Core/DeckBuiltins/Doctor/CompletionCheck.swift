@@ -1,4 +1,5 @@
-import Foundation
+import DeckSupport
+import FoundationEssentials
 
 /// The completion script for the user's shell (`$SHELL`): installed where that shell looks,
 /// and the same as this deck's `deck completion SHELL` (a script from another version offers
@@ -15,7 +16,7 @@ enum CompletionCheck {
     let configHome = absolute("XDG_CONFIG_HOME") ?? home.map { "\($0)/.config" }
     let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
       .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-    let prefix = binary.map { (($0 as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent }
+    let prefix = binary.map { PathText.parent(PathText.parent($0)) }
     var paths: [String?]
     switch shell {
     case "bash":
@@ -77,7 +78,7 @@ enum CompletionCheck {
   static func check(
     shellPath: String?, environment: [String: String], binaries: [String?], expected: String?, read: Reader
   ) -> DoctorCheck {
-    let shell = shellPath.map { ($0 as NSString).lastPathComponent } ?? ""
+    let shell = shellPath.map { PathText.lastComponent($0) } ?? ""
     var seen = Set<String>()
     let searched = binaries.flatMap { locations(shell: shell, environment: environment, binary: $0) }.filter {
       seen.insert($0).inserted
@@ -136,7 +137,7 @@ enum CompletionCheck {
     let dataDirs = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
       .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
     let prefixes = binaries.compactMap { $0 }.map {
-      (($0 as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+      PathText.parent(PathText.parent($0))
     }
     var paths = ["/usr/share/bash-completion/bash_completion", "/etc/bash_completion"]
     paths += (dataDirs + prefixes.map { "\($0)/share" }).map { "\($0)/bash-completion/bash_completion" }
@@ -161,7 +162,7 @@ enum CompletionCheck {
     let bashrc = home + "/.bashrc"
     guard let text = read(bashrc) else { return nil }
     for rawLine in text.split(whereSeparator: \.isNewline) {
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
+      let line = rawLine.trimming(.whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
       if line.contains("deck completion bash"),
         line.contains("eval") || line.contains("source <(") || line.contains(". <(")
@@ -170,7 +171,7 @@ enum CompletionCheck {
       }
       let words = line.split(whereSeparator: { " \t;&|".contains($0) }).map(String.init)
       for (index, word) in words.enumerated() where (word == "source" || word == ".") && index + 1 < words.count {
-        var path = words[index + 1].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        var path = words[index + 1].trimming(.characters(["\"", "'"]))
         for variable in ["$HOME", "${HOME}", "~"] where path.hasPrefix(variable + "/") {
           path = home + path.dropFirst(variable.count)
         }
@@ -199,7 +200,7 @@ enum CompletionCheck {
     guard let shellPath, !shellPath.isEmpty else {
       return .ok(name, "SHELL is not set, so there is no shell to check")
     }
-    let shell = (shellPath as NSString).lastPathComponent
+    let shell = PathText.lastComponent(shellPath)
     guard shells.contains(shell) else {
       return .ok(name, "\(shellPath): deck has completion for bash, zsh and fish only; nothing to check")
     }

@@ -4,7 +4,7 @@ import DeckConfig
 import DeckCore
 import DeckREPL
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxAdminAPI
 import SandboxLaunch
 
@@ -196,7 +196,7 @@ struct Doctor {
 
   private func completion() -> DoctorCheck {
     let environment = context.session.processEnvironment
-    let shell = environment["SHELL"].map { ($0 as NSString).lastPathComponent } ?? ""
+    let shell = environment["SHELL"].map { PathText.lastComponent($0) } ?? ""
     let kinds: [String: CompletionShell] = ["bash": .bash, "zsh": .zsh, "fish": .fish]
     return CompletionCheck.check(
       shellPath: environment["SHELL"], environment: environment, binaries: Self.binaries(environment),

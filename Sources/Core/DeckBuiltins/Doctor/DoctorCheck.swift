@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// One line of `deck doctor`: what was checked, how it went, what was found, and for anything
 /// short of ok the command that fixes it.
@@ -79,7 +79,7 @@ struct DoctorReport: Sendable, Equatable {
     let indent = String(repeating: " ", count: width + 4)
     var text = ""
     for check in checks {
-      let name = check.name.padding(toLength: width, withPad: " ", startingAt: 0)
+      let name = check.name.padded(toLength: width)
       text += "\(style(check.status.symbol, check.status)) \(name)  \(TerminalText.sanitize(check.detail))\n"
       if let fix = check.fix, check.status != .ok {
         text += "\(indent)fix: \(TerminalText.sanitize(fix))\n"

@@ -1,7 +1,7 @@
 import DeckAuth
 import DeckConfig
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
-import Foundation
+import DeckSupport
+import FoundationEssentials
 
 /// How `deck doctor` words sizes, modes and days (spans of time: `DurationText`).
 enum DoctorFormat {
@@ -12,7 +13,7 @@ enum DoctorFormat {
       value /= 1024
       unit += 1
     }
-    return String(format: "%.1f %@", value, units[unit])
+    return NumberText.fixed(value, digits: 1) + " " + units[unit]
   }
 
   /// A file mode as ls shows it in octal: "600", "755".

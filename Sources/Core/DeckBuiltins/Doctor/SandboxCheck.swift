@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxLaunch
 
 /// A sandbox database as `deck-sandbox db-info` reports it.
@@ -14,22 +14,11 @@ struct SandboxDatabaseInfo: Decodable, Sendable, Equatable {
 
   /// Asks the server program what is in the database at `path`, read only (nil: no file).
   static func read(path: String, program: String) throws -> SandboxDatabaseInfo? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = ["db-info", "--db", path]
-    process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    let (status, data, message) = try LocalProcess.capture(
+      program, arguments: ["db-info", "--db", path], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+    guard status == 0 else {
       throw DeckError.failure(
-        TerminalText.sanitize(String(decoding: message, as: UTF8.self)).trimmingCharacters(in: .whitespacesAndNewlines))
+        TerminalText.sanitize(String(decoding: message, as: UTF8.self)).trimming(.whitespacesAndNewlines))
     }
     return try JSONDecoder().decode(SandboxDatabaseInfo?.self, from: data)
   }

@@ -2,7 +2,7 @@ import DeckConfig
 import DeckCore
 import DeckNetworking
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 

@@ -1,7 +1,7 @@
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxLaunch
 
 /// Finds the admin token of a sandbox at a loopback URL, for `deck env add NAME --sandbox URL`
@@ -92,7 +92,7 @@ struct SandboxAdminTokenFinder {
 enum AdminOrigin {
   static func isOrigin(_ url: String) -> Bool {
     let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
-    guard let separator = trimmed.range(of: "://") else { return false }
+    guard let separator = trimmed.firstRange(of: "://") else { return false }
     return !trimmed[separator.upperBound...].contains(where: { "/?#".contains($0) })
   }
 }

@@ -1,5 +1,7 @@
 import CJQ
-import Foundation
+import DeckSupport
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -205,7 +207,7 @@ public final class JQFilter: Sendable {
         let message = jq_get_error_message(jq)
         if failed {
           let text = jv_get_kind(message) == JV_KIND_INVALID ? "" : Self.text(jv_copy(message))
-          error = "halted" + (text.isEmpty ? "" : ": " + text.trimmingCharacters(in: .newlines))
+          error = "halted" + (text.isEmpty ? "" : ": " + text.trimming(.newlines))
         }
         jv_free(message)
       }
@@ -305,15 +307,11 @@ private enum RunWatch {
       return nil
     }
     defer { work.join(thread) }
-    let condition = work.condition
     let baseline = residentBytes()
     let deadline = seconds.map { Date(timeIntervalSinceNow: $0) } ?? .distantFuture
-    condition.lock()
-    defer { condition.unlock() }
     var stopped: Reason?
-    while !work.done {
-      _ = condition.wait(until: Date(timeIntervalSinceNow: 0.005))
-      guard !work.done, stopped == nil else { continue }
+    while work.finished.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+      guard stopped == nil else { continue }
       if let baseline, let now = residentBytes(), now - baseline > limit {
         stopped = .memory
       } else if Date() > deadline {
@@ -329,11 +327,10 @@ private enum RunWatch {
     return stopped
   }
 
-  /// The filter's thread: its body, and whether it is done (under `condition`).
+  /// The filter's thread: its body, and a semaphore it signals when done.
   final class Work: @unchecked Sendable {
     let body: () -> Void
-    let condition = NSCondition()
-    var done = false
+    let finished = DispatchSemaphore(value: 0)
 
     init(_ body: @escaping () -> Void) { self.body = body }
 
@@ -353,10 +350,7 @@ private enum RunWatch {
             guard let context else { return nil }
             let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
             work.body()
-            work.condition.lock()
-            work.done = true
-            work.condition.signal()
-            work.condition.unlock()
+            work.finished.signal()
             return nil
           }, context)
         guard created == 0 else {

@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// A command's result as a JSON tree, read back from the JSON deck prints, so that YAML and
 /// CSV show exactly the data `--json` shows (same keys, in the same order, same nulls, same

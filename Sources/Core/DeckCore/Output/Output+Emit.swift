@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The one output path for a command's result. A command hands over its data and says how a

@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -126,7 +126,7 @@ public struct Output: Sendable {
     }
     func render(_ cells: [String]) -> String {
       cells.prefix(columns).enumerated().map { index, cell in
-        index == columns - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+        index == columns - 1 ? cell : cell.padded(toLength: widths[index])
       }.joined(separator: "  ")
     }
     var text = style(render(headers), .bold) + "\n"
@@ -139,7 +139,7 @@ public struct Output: Sendable {
     let pairs = pairs.map { ($0.0, TerminalText.sanitize($0.1)) }
     let width = pairs.map(\.0.count).max() ?? 0
     writeOut(
-      pairs.map { style($0.0.padding(toLength: width, withPad: " ", startingAt: 0), .dim) + "  " + $0.1 }.joined(
+      pairs.map { style($0.0.padded(toLength: width), .dim) + "  " + $0.1 }.joined(
         separator: "\n") + "\n")
   }
 

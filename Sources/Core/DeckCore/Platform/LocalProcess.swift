@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -166,6 +166,36 @@ public enum LocalProcess {
     return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
   }
 
+  /// Waits for a child to end (blocking the calling thread: run it through ``BlockingWork``)
+  /// and returns its exit code, 128 + the signal's number when a signal ended it.
+  public static func waitForExit(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else { return 127 }
+    }
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+  }
+
+  /// Runs `executable` to its end with stdin from /dev/null, and returns its exit code and what
+  /// it wrote to stdout and stderr (through files in a private temporary directory, so neither
+  /// stream can fill a pipe and stall it). Blocks the calling thread.
+  public static func capture(_ executable: String, arguments: [String], environment: [String: String]) throws
+    -> (status: Int32, output: Data, errors: Data)
+  {
+    let directory = try SecureDirectory.makeTemporary(prefix: "deck-run-")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let output = directory + "/stdout"
+    let errors = directory + "/stderr"
+    let pid = try spawnChild(
+      executable, arguments: arguments, environment: environment, input: "/dev/null", output: output, errors: errors)
+    let status = waitForExit(pid)
+    return (
+      status, FileManager.default.contents(atPath: output) ?? Data(),
+      FileManager.default.contents(atPath: errors) ?? Data()
+    )
+  }
+
   /// Sends `signal` to the process group a child from ``spawnChild`` leads.
   public static func signalGroup(_ pid: pid_t, _ signal: Int32) {
     guard pid > 0 else { return }
@@ -210,7 +240,7 @@ public enum LocalProcess {
       if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
         let close = stat.lastIndex(of: ")")
       {
-        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first != "Z"
+        return stat[stat.index(after: close)...].trimming(.whitespaces).first != "Z"
       }
     #endif
     return true

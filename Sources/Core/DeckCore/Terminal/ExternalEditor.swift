@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -34,7 +34,7 @@ public struct ExternalEditor: Sendable {
 
   public static func command(in environment: [String: String]) -> String {
     func value(_ name: String) -> String? {
-      environment[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+      environment[name].flatMap { $0.trimming(.whitespaces).isEmpty ? nil : $0 }
     }
     if environment["TERM"] != "dumb", let visual = value("VISUAL") { return visual }
     return value("EDITOR") ?? "vi"

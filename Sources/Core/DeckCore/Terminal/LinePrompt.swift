@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// Reads one answer from the person at the terminal, with line editing and Tab completion.
 /// The deck executable plugs in GNU readline (DeckREPL); a feature asks through `Prompt`, so
@@ -28,9 +28,7 @@ public struct Prompt: Sendable {
     let complete = complete.map { complete in
       { @Sendable (line: String) in complete(line).map { TerminalText.sanitize($0) } }
     }
-    return await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: reader.readLine(prompt: prompt, complete: complete)) }.start()
-    }
+    return await BlockingWork.run(named: "deck-prompt") { reader.readLine(prompt: prompt, complete: complete) }
   }
 
   /// A yes/no question; Enter takes the default, end of input answers no.
@@ -44,7 +42,7 @@ public struct Prompt: Sendable {
 
   /// y/yes, n/no (any case), empty for the default; nil for anything else.
   public static func yesNo(_ reply: String, default answer: Bool) -> Bool? {
-    switch reply.trimmingCharacters(in: .whitespaces).lowercased() {
+    switch reply.trimming(.whitespaces).lowercased() {
     case "": answer
     case "y", "yes": true
     case "n", "no": false

@@ -1,5 +1,6 @@
 import DeckSupport
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -124,7 +125,7 @@ public final class RawTerminal: Sendable {
   public func startReading(_ handler: @escaping @Sendable (TerminalEvent) -> Void) {
     let wakeRead = wakeRead
     readerRunning.store(true, ordering: .sequentiallyConsistent)
-    let thread = Thread { [self] in
+    DispatchQueue(label: "deck-terminal-keys").async { [self] in
       defer { readerRunning.store(false, ordering: .sequentiallyConsistent) }
       var descriptors = [
         pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
@@ -153,8 +154,6 @@ public final class RawTerminal: Sendable {
       }
       close(wakeRead)
     }
-    thread.name = "deck-terminal-keys"
-    thread.start()
   }
 
   /// Writes to stdout, all of it.

@@ -48,7 +48,7 @@ public enum TextLayout {
   /// text from a server (a question, an error message, a review). Widths are display widths
   /// (`displayWidth`): a wide character takes two columns.
   public static func wrap(_ text: String, width: Int) -> [String] {
-    let text = TerminalText.sanitize(text, keepNewlines: true).replacingOccurrences(of: "\t", with: " ")
+    let text = TerminalText.sanitize(text, keepNewlines: true).replacing("\t", with: " ")
     let width = max(1, width)
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {

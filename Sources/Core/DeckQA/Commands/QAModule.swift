@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// `deck qa`: the specs' QA checklists as scenarios of deck lines, run against any environment.
 public enum QAModule: DeckModule {
@@ -71,9 +71,9 @@ enum ScenarioSourceCompletion {
     for name in names.sorted() where !name.hasPrefix(".") {
       let path = directory + name
       guard path.hasPrefix(prefix) else { continue }
-      var isDirectory: ObjCBool = false
+      var isDirectory = false
       _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-      if isDirectory.boolValue {
+      if isDirectory {
         result.append(path + "/")
       } else if name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
         result.append(path)

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// `deck qa run`: scenarios against an environment, in parallel, with a report.
 struct QARunCommand: DeckCommand {

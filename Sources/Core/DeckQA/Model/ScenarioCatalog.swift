@@ -1,5 +1,5 @@
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// The scenarios deck ships (embedded at build time by EmbedScenarios) and the files a user
 /// names, and the selection `deck qa run|list` makes from them.
@@ -58,7 +58,7 @@ enum ScenarioCatalog {
       let modules = Set(all.map(\.module))
       for argument in arguments {
         // A module's rows.yaml lists spec rows, not scenarios: `deck qa run QA/*.yaml` skips it.
-        if (argument as NSString).lastPathComponent == "rows.yaml" && FileManager.default.fileExists(atPath: argument) {
+        if PathText.lastComponent(argument) == "rows.yaml" && FileManager.default.fileExists(atPath: argument) {
           continue
         }
         if modules.contains(argument.lowercased()) && !FileManager.default.fileExists(atPath: argument) {

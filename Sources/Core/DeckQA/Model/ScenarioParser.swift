@@ -1,6 +1,6 @@
 import DeckSupport
 import DeckYAML
-import Foundation
+import FoundationEssentials
 
 /// Reads scenario files and `rows.yaml` (docs/QA.md). Every error names the file, the line and
 /// the field, and is a usage error (exit 64).
@@ -192,7 +192,7 @@ public enum ScenarioParser {
       switch key {
       case "run":
         let line = try string(value, file: file, field: path)
-        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !line.trimming(.whitespaces).isEmpty else {
           throw problem(file, value, path, "the line is empty")
         }
         run = line

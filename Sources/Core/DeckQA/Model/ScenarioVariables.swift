@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// A scenario's variables: generated values, fixed ones, the built-in `ENV` and `SCENARIO`,
 /// and captures as the steps set them.
@@ -42,7 +42,7 @@ public enum ScenarioVariables {
     guard text.contains("${") else { return text }
     var result = ""
     var rest = Substring(text)
-    while let open = rest.range(of: "${") {
+    while let open = rest.firstRange(of: "${") {
       result += rest[..<open.lowerBound]
       let after = rest[open.upperBound...]
       guard let close = after.firstIndex(of: "}") else {

@@ -1,5 +1,6 @@
 import DeckCore
-import Foundation
+import DeckSupport
+import FoundationEssentials
 import Synchronization
 
 /// What a run shows on a terminal (stderr): a line per scenario as it ends, a summary, and
@@ -50,7 +51,7 @@ final class QAProgress: Sendable {
     if counts.errors > 0 { parts.append("\(counts.errors) could not run") }
     if counts.skipped > 0 { parts.append("\(counts.skipped) skipped") }
     output.info("")
-    output.info("\(parts.joined(separator: ", ")) in \(String(format: "%.1f", seconds)) s (\(environment))")
+    output.info("\(parts.joined(separator: ", ")) in \(NumberText.fixed(seconds, digits: 1)) s (\(environment))")
     let broken = results.filter { $0.status == .failed || $0.status == .error }
     for result in broken {
       output.info("")

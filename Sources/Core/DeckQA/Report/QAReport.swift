@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// A run's results as JUnit XML, TAP 13 or JSON. Pure: the results are already redacted.
 struct QAReport {
@@ -69,7 +69,7 @@ struct QAReport {
       "<testsuites name=\"deck qa\" tests=\"\(all.total)\" failures=\"\(all.failed)\" errors=\"\(all.errors)\" time=\"\(Self.time(seconds))\">",
     ]
     let modules = results.map(\.scenario.module).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-    let stamp = ISO8601DateFormatter().string(from: timestamp)
+    let stamp = timestamp.formatted(.iso8601)
     for module in modules {
       let cases = results.filter { $0.scenario.module == module }
       let counts = Self.counts(cases)
@@ -120,7 +120,7 @@ struct QAReport {
   static func escape(_ text: String) -> String { XMLText.escape(text) }
 
   static func time(_ seconds: Double) -> String {
-    String(format: "%.3f", max(0, seconds))
+    NumberText.fixed(max(0, seconds), digits: 3)
   }
 
   // MARK: TAP 13
@@ -160,7 +160,7 @@ struct QAReport {
 
   /// A TAP description: one line, and no `#` (it would start a directive).
   static func tapText(_ text: String) -> String {
-    text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "#", with: "\\#")
+    text.replacing("\n", with: " ").replacing("#", with: "\\#")
   }
 
   /// A YAML scalar for the diagnostic block: a JSON string, which YAML reads as a double-quoted one.

@@ -1,5 +1,6 @@
 import DeckCore
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import DeckNetworking
-import Foundation
+import FoundationEssentials
 
 /// Redacts what a report or the progress shows, as `--trace` does: JSON Web Tokens, bearer
 /// tokens, secret JSON fields and query parameters, and the values of the scenario's secret
@@ -32,7 +32,7 @@ struct ReportRedactor: Sendable {
 
   func redact(_ text: String) -> String {
     var text = text
-    for secret in secrets { text = text.replacingOccurrences(of: secret, with: Redactor.mask) }
+    for secret in secrets { text = text.replacing(secret, with: Redactor.mask) }
     text = Redactor.redact(text: text)
     text = Redactor.redact(body: Data(text.utf8), limit: Int.max)
     return Redactor.redact(url: text)

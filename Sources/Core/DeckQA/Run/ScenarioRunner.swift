@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
@@ -224,9 +224,6 @@ struct ScenarioRunner: Sendable {
 
   /// A step's output file, at most 8 MB of it, as text (invalid UTF-8 replaced).
   static func read(_ path: String) -> String {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
-    defer { try? handle.close() }
-    let data: Data? = try? handle.read(upToCount: 8 << 20)
-    return String(decoding: data ?? Data(), as: UTF8.self)
+    String(decoding: InputFile.bytes(of: path, upTo: 8 << 20) ?? Data(), as: UTF8.self)
   }
 }

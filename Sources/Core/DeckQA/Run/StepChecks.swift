@@ -1,4 +1,5 @@
-import Foundation
+import DeckSupport
+import FoundationEssentials
 
 /// A step's expectations against what it did: pure, so every rule is unit-tested.
 enum StepChecks {
@@ -116,7 +117,7 @@ enum StepChecks {
   }
 
   static func jqError(_ expression: String, _ error: String, _ stdout: String) -> Failure {
-    let isJSON = (try? JSONSerialization.jsonObject(with: Data(stdout.utf8), options: .fragmentsAllowed)) != nil
+    let isJSON = JSONAny.isJSON(Data(stdout.utf8))
     return Failure(
       message: "jq \(expression) failed: \(error)",
       expected: isJSON ? "a JSON value jq \(expression) can read" : "JSON output (add --json to the line)",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DeckCore
-import Foundation
+import DeckSupport
+import FoundationEssentials
 
 struct BrokerageSearch: DeckCommand {
   static let configuration = CommandConfiguration(
@@ -22,7 +23,7 @@ struct BrokerageSearch: DeckCommand {
   var limit: Int = 15
 
   func validate() throws {
-    guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+    guard !query.trimming(.whitespacesAndNewlines).isEmpty else {
       throw ValidationError("The search query is empty. Give some text, e.g.: deck brokerage search keller")
     }
     guard BrokerageService.limits.contains(limit) else {
@@ -36,7 +37,7 @@ struct BrokerageSearch: DeckCommand {
     try output.emit(results) {
       guard !results.isEmpty else {
         if output.stdoutIsTerminal {
-          output.line("No brokerages match \"\(query.trimmingCharacters(in: .whitespaces))\".")
+          output.line("No brokerages match \"\(query.trimming(.whitespaces))\".")
         }
         return
       }

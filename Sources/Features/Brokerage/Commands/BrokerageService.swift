@@ -16,7 +16,7 @@ public struct BrokerageService: Sendable {
   public func search(_ query: String, limit: Int = BrokerageRules.typeaheadLimit) async throws -> [Components.Schemas
     .Brokerage]
   {
-    let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = query.trimming(.whitespacesAndNewlines)
     guard !trimmed.isEmpty else {
       throw DeckError.usage("The search query is empty.", hint: "Give some text, e.g.: deck brokerage search keller")
     }

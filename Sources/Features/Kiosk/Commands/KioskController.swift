@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import KioskRules
 
 /// What every one-shot `deck kiosk` command does: load the environment's kiosk state, let

@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import KioskRules
 
 /// What the terminal kiosk shows on each screen, laid out for the terminal's size: the spec's
@@ -65,7 +65,7 @@ struct KioskScreenView {
     let fieldWidth = max(10, min(40, columns - 6))
     var text = String(interface.pairingText.suffix(fieldWidth - 2))
     text += state.isBusy ? " " : "█"
-    let field = text.padding(toLength: fieldWidth - 1, withPad: " ", startingAt: 0)
+    let field = text.padded(toLength: fieldWidth - 1)
     return [
       output.style("Boutique GEO", .bold),
       output.style("Kiosk Setup", .dim),

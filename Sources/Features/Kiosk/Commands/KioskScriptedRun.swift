@@ -1,7 +1,7 @@
 import DeckCore
 import DeckNetworking
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import KioskRules
 
 /// `deck kiosk run --sessions N --rating R --approve|--decline`: the kiosk with a scripted
@@ -237,7 +237,7 @@ struct ScriptedKiosk {
   /// One line per session for a person; else one record of the stream (a JSON line, …).
   private func emit(_ report: Report, to reports: OutputRecords) throws {
     try reports.emit(report) {
-      let seconds = String(format: "%.1fs", Double(report.timings.totalMs) / 1000)
+      let seconds = NumberText.fixed(Double(report.timings.totalMs) / 1000, digits: 1) + "s"
       let total = report.totalAmount.map { KioskRules.formatAmount($0) } ?? "-"
       context.output.line(
         "\(report.publicId)  \(report.status)  \(KioskRules.stars(report.starRating))  \(total)  \(report.items.joined(separator: ", "))  (\(seconds))"

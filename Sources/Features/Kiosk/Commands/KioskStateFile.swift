@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import KioskRules
 
 /// The kiosk's state between commands, one file per environment:
@@ -25,13 +25,13 @@ struct KioskStateFile: Sendable {
       return try DeckJSON.decoder.decode(KioskState.self, from: data).normalized(timings: timings)
     } catch {
       throw DeckError.configuration(
-        "Cannot read the kiosk state \(path): \(error.localizedDescription)",
+        "Cannot read the kiosk state \(path): \(ErrorText.describe(error))",
         hint: "Remove the file to start over (the kiosk will need pairing again).")
     }
   }
 
   func save(_ state: KioskState) throws {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.ensureDirectory(PathText.parent(path))
     try AtomicFile.write(try DeckJSON.encoder.encode(state), to: path, mode: 0o600)
   }
 }

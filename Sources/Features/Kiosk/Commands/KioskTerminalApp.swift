@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import KioskRules
 
 /// `deck kiosk run` on a terminal: the spec's screens full-screen, driven by keys, the

@@ -1,7 +1,13 @@
 import CQRencode
 import CZlib
 import DeckSupport
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A QR code symbol from libqrencode (`QRcode_encodeString`), drawn in the terminal with
 /// Unicode half blocks (two modules per character cell) or written as a PNG.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The kiosk's app state (kiosk-review-flow.md, "AppState" and the screens' view-model logic):
 /// the current screen, the paired store and the session data, and every transition. Pure: the

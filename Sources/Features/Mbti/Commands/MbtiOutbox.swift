@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 
 /// The quiz's events that the nudge service has not confirmed yet, one file per environment
 /// (`$XDG_STATE_HOME/deck/mbti/<environment>.outbox.json`, mode 0600, written atomically under
@@ -36,7 +36,7 @@ struct MbtiOutbox: Sendable {
   let path: String
 
   init(store: MbtiStore) {
-    path = (store.path as NSString).deletingPathExtension + ".outbox.json"
+    path = PathText.deletingExtension(store.path) + ".outbox.json"
   }
 
   init(path: String) {
@@ -49,7 +49,7 @@ struct MbtiOutbox: Sendable {
       return try DeckJSON.decoder.decode([Entry].self, from: data)
     } catch {
       throw DeckError.configuration(
-        "Cannot read the MBTI events outbox \(path): \(error.localizedDescription)",
+        "Cannot read the MBTI events outbox \(path): \(ErrorText.describe(error))",
         hint: "Remove the file; the events waiting in it are then not sent.")
     }
   }
@@ -57,7 +57,7 @@ struct MbtiOutbox: Sendable {
   /// A read-modify-write under the file's lock (parallel deck processes add and remove events).
   /// An outbox that cannot be read is started again empty rather than block every event.
   func update(_ change: (inout [Entry]) -> Void) throws {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.ensureDirectory(PathText.parent(path))
     try FileLock(for: path).withLock {
       var entries = (try? load()) ?? []
       change(&entries)

@@ -27,7 +27,7 @@ struct MbtiPlainQuiz {
         if let outcome = await quit() { return outcome }
         continue
       }
-      switch reply.trimmingCharacters(in: .whitespaces).lowercased() {
+      switch reply.trimming(.whitespaces).lowercased() {
       case let value where Int(value).map(Likert.values.contains) == true:
         let before = quiz.page
         _ = quiz.answerFocused(Int(value) ?? 3)
@@ -111,7 +111,7 @@ struct MbtiPlainQuiz {
     guard
       let reply = await prompt.ask("Quit the quiz? k keeps your answers for --resume, d discards them, Enter goes on: ")
     else { return .kept }
-    switch reply.trimmingCharacters(in: .whitespaces).lowercased() {
+    switch reply.trimming(.whitespaces).lowercased() {
     case "k", "keep", "y", "yes": return .kept
     case "d", "discard": return .discarded
     default: return nil

@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import MbtiRules
 
 /// `deck mbti quiz` on a terminal (mbti-quiz.md, "MBTI quiz UI/UX"): a header with the page, a

@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import MbtiRules
 
 /// What the quiz keeps between runs, one file per environment
@@ -48,7 +48,7 @@ struct MbtiStore: Sendable {
       return try DeckJSON.decoder.decode(Contents.self, from: data)
     } catch {
       throw DeckError.configuration(
-        "Cannot read the MBTI state \(path): \(error.localizedDescription)",
+        "Cannot read the MBTI state \(path): \(ErrorText.describe(error))",
         hint: "Remove the file to start over (a new anonymous user id is made).")
     }
   }
@@ -57,7 +57,7 @@ struct MbtiStore: Sendable {
   /// processes (a quiz saving its answers, a `submit`, two `user-id`s) never lose each other's
   /// changes.
   func update(_ change: (inout Contents) -> Void) throws {
-    try AtomicFile.ensureDirectory((path as NSString).deletingLastPathComponent)
+    try AtomicFile.ensureDirectory(PathText.parent(path))
     try FileLock(for: path).withLock {
       var contents = try load()
       change(&contents)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why an answers file cannot be submitted; every case names the questions by number.
 public enum AnswersProblem: Error, Equatable, Sendable {
@@ -56,7 +56,7 @@ public enum AnswersFile {
     } catch let error as AnswersProblem {
       throw error
     } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
-      throw .notJSON((context.underlyingError as? NSError)?.localizedDescription ?? context.debugDescription)
+      throw .notJSON(context.underlyingError.map { "\($0)" } ?? context.debugDescription)
     } catch {
       throw .wrongShape
     }

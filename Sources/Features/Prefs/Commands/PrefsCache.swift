@@ -1,7 +1,7 @@
 import DeckAuth
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import PrefsRules
 
 /// The last-known preferences, kept for when the recruiting service cannot be reached
@@ -48,7 +48,7 @@ struct PrefsCache: Sendable {
       {
         result.unicodeScalars.append(scalar)
       } else {
-        result += String(format: "%%%02X", byte)
+        result += "%" + NumberText.hex(byte, width: 2, uppercase: true)
       }
     }
     return result.isEmpty ? "%00" : result

@@ -25,7 +25,7 @@ enum PrefsCompletion {
         typed = String(typed[typed.index(after: comma)...])
       }
       let candidates = spec.rule == .position ? positions(words: words) : spec.completions
-      return matching(candidates, typed.trimmingCharacters(in: .whitespaces)).map { head + $0 }
+      return matching(candidates, typed.trimming(.whitespaces)).map { head + $0 }
     }
     return matching(category.fields.map(\.key), prefix).map { "\($0)=" }
   }

@@ -1,6 +1,6 @@
 import DeckSupport
 import DeckYAML
-import Foundation
+import FoundationEssentials
 import PrefsRules
 
 /// The file `deck prefs edit` opens in the editor: a category's values as YAML, each field with
@@ -33,7 +33,7 @@ enum PrefsEditDocument {
   /// `text` without its header (everything up to and including the `# ---` line).
   static func stripHeader(_ text: String) -> String {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    guard let end = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces) == headerEnd }) else {
+    guard let end = lines.firstIndex(where: { $0.trimming(.whitespaces) == headerEnd }) else {
       return text
     }
     return lines[(end + 1)...].joined(separator: "\n")
@@ -42,7 +42,7 @@ enum PrefsEditDocument {
   /// True when the file holds nothing but comments and blank lines.
   static func isEmpty(_ text: String) -> Bool {
     text.split(separator: "\n").allSatisfy {
-      let line = $0.trimmingCharacters(in: .whitespaces)
+      let line = $0.trimming(.whitespaces)
       return line.isEmpty || line.hasPrefix("#")
     }
   }

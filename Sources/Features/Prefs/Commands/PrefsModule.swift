@@ -2,7 +2,7 @@ import ArgumentParser
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import PrefsRules
 
 /// `deck prefs`: the five preference pages of the recruiting app (preferences.md), on the

@@ -2,7 +2,7 @@ import ArgumentParser
 import DeckAuth
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import PrefsRules
 
 #if canImport(Glibc)
@@ -139,15 +139,13 @@ enum PhotoInput {
       throw DeckError.usage(
         "stdin is a terminal, not an image.", hint: "Pipe the image in: deck prefs photo set - < photo.jpg")
     }
-    let handle = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
-    var isDirectory: ObjCBool = false
-    if file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+    var isDirectory = false
+    if file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory {
       throw DeckError.usage("\(source) is a directory, not an image.", hint: hint)
     }
-    guard let handle, let data = try? handle.read(upToCount: readLimit + 1) ?? Data() else {
+    guard let data = InputFile.bytes(of: file, upTo: readLimit + 1) else {
       throw DeckError.usage("Cannot read the photo \(source).", hint: hint)
     }
-    if file != "-" { try? handle.close() }
     guard data.count <= readLimit else {
       throw DeckError.usage(
         "The photo \(source) is larger than \(readLimit >> 20) MB, the most deck reads.",
@@ -300,7 +298,7 @@ struct PhotoGet: DeckCommand {
       do {
         try AtomicFile.write(data, to: output)
       } catch {
-        throw DeckError.usage("Cannot write \(output): \(error.localizedDescription).", hint: "Give a writable path.")
+        throw DeckError.usage("Cannot write \(output): \(ErrorText.describe(error)).", hint: "Give a writable path.")
       }
     } else if toStdout {
       try Self.writeStdout(data)

@@ -1,6 +1,6 @@
 import CVips
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import PrefsRules
 
 /// The profile photo's image work, on libvips (System/CVips, loaded when first needed): reading
@@ -71,7 +71,7 @@ enum PhotoImage {
   private static func lastError(_ api: UnsafePointer<deck_vips_api>) -> String {
     let text = String(cString: deck_vips_error(api))
     deck_vips_error_clear(api)
-    let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+    let lines = text.split(whereSeparator: \.isNewline).map { $0.trimming(.whitespaces) }
     return TerminalText.sanitize(lines.first { !$0.isEmpty } ?? "unknown error")
   }
 

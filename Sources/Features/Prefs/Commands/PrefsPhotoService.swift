@@ -2,7 +2,7 @@ import DeckAuth
 import DeckConfig
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 import PrefsRules
@@ -151,8 +151,9 @@ struct StorageLimitMiddleware: ClientMiddleware {
     guard response.status.code == 413 else { return (response, responseBody) }
     var data = Data()
     if let responseBody { data = (try? await Data(collecting: responseBody, upTo: 64 * 1024)) ?? Data() }
-    let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    let said = (object?["message"] as? String).map { ": " + TerminalText.sanitize(String($0.prefix(300))) } ?? ""
+    struct Refusal: Decodable { var message: String? }
+    let message = (try? JSONDecoder().decode(Refusal.self, from: data))?.message
+    let said = message.map { ": " + TerminalText.sanitize(String($0.prefix(300))) } ?? ""
     throw DeckError(
       .rejected(status: 413), "Storage refused the photo as too large (HTTP 413)\(said).",
       hint:

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DeckCore
-import Foundation
+import FoundationEssentials
 import PrefsRules
 
 struct PrefsSchool: ParsableCommand {

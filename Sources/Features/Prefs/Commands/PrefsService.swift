@@ -1,7 +1,7 @@
 import DeckAuth
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
 import PrefsRules

@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import PrefsRules
 
 /// How deck shows preferences to a person: grouped as the spec's form sections, the dashboard as
@@ -52,7 +52,7 @@ struct PrefsText {
       lines.append(output.style(section, .bold))
       for spec in fields where spec.section == section {
         let indent = spec.parent == nil ? "  " : "    "
-        let label = spec.label.padding(toLength: width - (indent.count - 2), withPad: " ", startingAt: 0)
+        let label = spec.label.padded(toLength: width - (indent.count - 2))
         var shown = Self.display(spec, Self.value(spec, in: object))
         if inactive.contains(spec.key), let parent = spec.parent {
           shown += output.style("  (inactive: \(labels[parent] ?? parent) is off)", .dim)
@@ -89,7 +89,7 @@ struct PrefsText {
       var index = 0
       while index < cells.count {
         let left = cells[index]
-        var line = "  \(left.mark) " + left.text.padding(toLength: width, withPad: " ", startingAt: 0)
+        var line = "  \(left.mark) " + left.text.padded(toLength: width)
         if index + 1 < cells.count {
           let right = cells[index + 1]
           line += "    \(right.mark) \(right.text)"

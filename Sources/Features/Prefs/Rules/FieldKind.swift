@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The JSON type of a field's value (and of a school preference's value).
 public enum FieldKind: String, Sendable, Equatable, Codable, CaseIterable {
@@ -57,5 +57,9 @@ public enum FieldKind: String, Sendable, Equatable, Codable, CaseIterable {
 
 extension StringProtocol {
   /// The text without leading and trailing white space and newlines.
-  var trimmed: String { String(self).trimmingCharacters(in: .whitespacesAndNewlines) }
+  var trimmed: String {
+    guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(self[first...last])
+  }
 }

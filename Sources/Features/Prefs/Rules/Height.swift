@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Height as the iOS pickers show it (feet 4–7, inches 0–11) and as people type it.
 public enum Height {
@@ -32,7 +32,7 @@ public enum Height {
 
   static func normalized(_ text: String) -> String {
     let unified = text.lowercased().map { "’′‘`".contains($0) ? "'" : "”″“".contains($0) ? "\"" : $0 }
-    return String(unified).replacingOccurrences(of: "''", with: "\"")
+    return String(unified).replacing("''", with: "\"")
   }
 
   /// Reads numbers and unit words, skipping spaces between them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value as decoded, before it is checked against a field's type: the neutral form that stored
 /// data, import files and `key=value` input are all read through, so a wrongly typed field can be
@@ -86,7 +86,8 @@ public enum JSONValue: Sendable, Equatable, Codable {
       case "\n": result += "\\n"
       case "\t": result += "\\t"
       case "\r": result += "\\r"
-      case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+      case _ where scalar.value < 0x20:
+        result += (scalar.value < 0x10 ? "\\u000" : "\\u00") + String(scalar.value, radix: 16)
       default: result.unicodeScalars.append(scalar)
       }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An export file: `{"version": 1, "categories": {"player": {…}, "school": {…}, …}}` with any subset
 /// of the categories. Import reads it with `parse(_:)`, which refuses the whole file if any part is

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The preferences of one category (`PlayerDetails`, `SchoolPreferences`, `NotificationSettings`,
 /// `DashboardWidgetVisibility`, `HomeLocation`).

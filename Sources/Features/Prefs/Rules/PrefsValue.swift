@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value of any category, tagged with it: for code that picks the category at run time (the CLI's
 /// `CATEGORY` argument, the sandbox's `/api/user/preferences/[category]` routes, export files).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A category's value read from storage, and what was wrong with what was stored.
 public struct StoredPrefs<Model: PrefsModel>: Sendable, Equatable {

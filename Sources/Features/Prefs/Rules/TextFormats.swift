@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The text formats fields are checked against. Each is deliberately simple, documented by the
 /// `allowed` text of its `FieldRule`, and exactly what one JSON Schema `pattern` (with

@@ -1,7 +1,7 @@
 import BrokerageRules
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import Synchronization
 import WorkspaceRules
 
@@ -39,7 +39,7 @@ struct OnboardingWizard {
     if draft.useCase == .team && asksInvites { try await invites() }
     if asksReferralCode {
       let code = try await ask("Referral code (optional, Enter to skip): ")
-      let trimmed = code.trimmingCharacters(in: .whitespaces)
+      let trimmed = code.trimming(.whitespaces)
       draft.referralCode = trimmed.isEmpty ? nil : trimmed
     }
     output.line()
@@ -65,7 +65,7 @@ struct OnboardingWizard {
   func required(_ prompt: String) async throws -> String {
     while true {
       let answer = try await ask(prompt)
-      let trimmed = answer.trimmingCharacters(in: .whitespaces)
+      let trimmed = answer.trimming(.whitespaces)
       if !trimmed.isEmpty { return trimmed }
       context.output.info("This one is required.")
     }
@@ -75,7 +75,7 @@ struct OnboardingWizard {
     let names = UseCase.allCases.map(\.rawValue)
     while true {
       let answer = try await ask("Use case (solo or team): ") { line in Self.matching(names, prefix: line) }
-      if let useCase = UseCase(rawValue: answer.trimmingCharacters(in: .whitespaces).lowercased()) { return useCase }
+      if let useCase = UseCase(rawValue: answer.trimming(.whitespaces).lowercased()) { return useCase }
       context.output.info("Answer solo or team.")
     }
   }
@@ -131,7 +131,7 @@ struct OnboardingWizard {
     for (index, row) in rows.enumerated() { context.output.line("  \(index + 1)) \(row)") }
     while true {
       let choice = try await ask("Choose 1-\(rows.count) (Enter: \(rows.count)): ")
-      let trimmed = choice.trimmingCharacters(in: .whitespaces)
+      let trimmed = choice.trimming(.whitespaces)
       let number = trimmed.isEmpty ? rows.count : Int(trimmed)
       guard let number, (1...rows.count).contains(number) else { continue }
       if number == rows.count {
@@ -159,7 +159,7 @@ struct OnboardingWizard {
   }
 
   static func matching(_ values: [String], prefix: String) -> [String] {
-    let wanted = prefix.trimmingCharacters(in: .whitespaces).lowercased()
+    let wanted = prefix.trimming(.whitespaces).lowercased()
     return values.filter { $0.lowercased().hasPrefix(wanted) }
   }
 }
@@ -203,7 +203,7 @@ final class BrokerageTypeahead: Sendable {
 
   /// The text of an `Add "<text>" as new brokerage` row, or nil for anything else.
   static func addNewText(in line: String) -> String? {
-    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    let trimmed = line.trimming(.whitespaces)
     let prefix = "Add \""
     let suffix = "\" as new brokerage"
     guard trimmed.hasPrefix(prefix), trimmed.hasSuffix(suffix), trimmed.count > prefix.count + suffix.count else {

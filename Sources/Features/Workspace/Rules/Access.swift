@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A member's role in a workspace (section 1, `workspace_members.role`).
 public enum WorkspaceRole: String, CaseIterable, Sendable, Codable {
@@ -96,7 +96,7 @@ public struct AccessState: Sendable, Equatable {
 public enum NoOwnerWorkspace {
   /// Whether a server's error message is this one.
   public static func matches(_ message: String) -> Bool {
-    message.localizedCaseInsensitiveContains("No workspace found")
+    message.lowercased().contains("no workspace found")
   }
 
   public static let hint =

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Invite links: `/join?token=<token>` on the web app, `yourapp://join?token=…`, or the path
 /// form `/join/<token>` (section 5, "Invite link handling").

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the user goes after auth: the single route enum of section 4 ("Suggested app
 /// routing"), mapped from `GET /api/access/redirect`'s `redirect` and `path`.

@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxKioskAPI
 
 /// The kiosk's operator endpoints (/__sandbox/v1/kiosk) of the current environment's sandbox,
@@ -66,7 +66,7 @@ enum SandboxKioskAdmin {
 
   /// `$45.99` for USD, else `45.99 EUR`.
   static func formatAmount(_ cents: Int, currency: String) -> String {
-    let number = String(format: "%d.%02d", cents / 100, abs(cents % 100))
+    let number = String(cents / 100) + "." + NumberText.padded(abs(cents % 100), width: 2, pad: "0")
     return currency.uppercased() == "USD" ? "$" + number : "\(number) \(currency.uppercased())"
   }
 }

@@ -31,16 +31,16 @@ struct TriggerPurchase: DeckCommand {
       throw ValidationError("--total must be an amount like 45.99, between 0.01 and 1000000, got \"\(total)\".")
     }
     guard items.count <= 20 else { throw ValidationError("At most 20 --item per purchase, got \(items.count).") }
-    if items.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+    if items.contains(where: { $0.trimming(.whitespaces).isEmpty }) {
       throw ValidationError("An --item name is empty.")
     }
-    guard !store.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--store is empty.") }
+    guard !store.trimming(.whitespaces).isEmpty else { throw ValidationError("--store is empty.") }
   }
 
   func run(_ context: DeckContext) async throws {
     let client = try await SandboxKioskAdmin.client(context)
     let detail = try await client.triggerPurchase(
-      path: .init(storeId: store.trimmingCharacters(in: .whitespaces)),
+      path: .init(storeId: store.trimming(.whitespaces)),
       body: .json(.init(totalAmount: total.flatMap(Self.cents), items: items.isEmpty ? nil : items))
     ).created.body.json
     try SandboxKioskAdmin.show(
@@ -52,7 +52,7 @@ struct TriggerPurchase: DeckCommand {
 
   /// "45.99", "$45.99", "45" or "45.9" in cents; nil unless 1 cent to $1,000,000.
   static func cents(_ text: String) -> Int? {
-    var amount = text.trimmingCharacters(in: .whitespaces)
+    var amount = text.trimming(.whitespaces)
     if amount.hasPrefix("$") { amount.removeFirst() }
     let parts = amount.split(separator: ".", omittingEmptySubsequences: false)
     guard (1...2).contains(parts.count), let dollars = Int(parts[0]), dollars >= 0, !parts[0].contains("+"),

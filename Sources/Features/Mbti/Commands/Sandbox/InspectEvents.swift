@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxMbtiAPI
 
 struct InspectEvents: DeckCommand {

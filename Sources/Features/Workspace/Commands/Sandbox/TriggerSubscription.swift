@@ -1,7 +1,7 @@
 import ArgumentParser
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxWorkspaceAPI
 
 struct TriggerSubscription: DeckCommand {
@@ -64,7 +64,7 @@ struct TriggerSubscription: DeckCommand {
 /// Trial end dates as an operator types them.
 enum TrialEnd {
   static func parse(_ text: String, now: Date) -> Date? {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimming(.whitespaces)
     if let first = trimmed.first, first == "+" || first == "-", let unit = trimmed.last,
       let amount = Double(trimmed.dropFirst().dropLast())
     {

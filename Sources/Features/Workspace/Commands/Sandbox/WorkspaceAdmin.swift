@@ -1,6 +1,6 @@
 import DeckCore
 import DeckSupport
-import Foundation
+import FoundationEssentials
 import SandboxWorkspaceAPI
 
 /// The workspace operator client (/__sandbox/v1/workspace) of the current environment's
@@ -128,7 +128,7 @@ enum WorkspaceAdmin {
 /// The token of an invite: a bare token or a join link (`…/join?token=…`).
 enum InviteToken {
   static func parse(_ text: String) -> String? {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimming(.whitespacesAndNewlines)
     guard !trimmed.isEmpty else { return nil }
     guard trimmed.contains("://") || trimmed.contains("?") || trimmed.hasPrefix("/") else { return trimmed }
     let value = URLComponents(string: trimmed)?.queryItems?.first { $0.name == "token" }?.value

@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 /// The review kiosk service (kiosk-review-flow.md, API Call Sequence). A store's kiosk polls for the next PENDING review session (created by the store's purchase webhook), submits the customer's star rating and gets a generated review back, then records the customer's consent; the handoff screen's Done marks the review as posted. Sessions go PENDING -> RATED -> APPROVED | DECLINED, and APPROVED -> POSTED_INTENT. A call that does not fit the session's status is answered 409; an unknown store or session 404.
 public struct Client: APIProtocol {
@@ -30,7 +30,7 @@ public struct Client: APIProtocol {
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
     public init(
-        serverURL: Foundation.URL,
+        serverURL: FoundationEssentials.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
         middlewares: [any ClientMiddleware] = []

@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 public protocol APIProtocol: Sendable {
     /// The store's next PENDING review session and its order, if any.
@@ -139,16 +139,16 @@ extension APIProtocol {
 /// Server URLs defined in the OpenAPI document.
 public enum Servers {
     public enum Server1 {
-        public static func url() throws -> Foundation.URL {
-            try Foundation.URL(
+        public static func url() throws -> FoundationEssentials.URL {
+            try FoundationEssentials.URL(
                 validatingOpenAPIServerURL: "/",
                 variables: []
             )
         }
     }
     @available(*, deprecated, renamed: "Servers.Server1.url")
-    public static func server1() throws -> Foundation.URL {
-        try Foundation.URL(
+    public static func server1() throws -> FoundationEssentials.URL {
+        try FoundationEssentials.URL(
             validatingOpenAPIServerURL: "/",
             variables: []
         )

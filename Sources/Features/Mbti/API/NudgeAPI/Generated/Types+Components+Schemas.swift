@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -276,7 +276,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/EventOut/details`.
             public var details: Components.Schemas.EventDetails
             /// - Remark: Generated from `#/components/schemas/EventOut/created_at`.
-            public var created_at: Foundation.Date
+            public var created_at: FoundationEssentials.Date
             /// Creates a new `EventOut`.
             ///
             /// - Parameters:
@@ -290,7 +290,7 @@ extension Components {
                 user_id: Swift.String,
                 event_type: Swift.String,
                 details: Components.Schemas.EventDetails,
-                created_at: Foundation.Date
+                created_at: FoundationEssentials.Date
             ) {
                 self.id = id
                 self.user_id = user_id

@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 /// The subset of the US Census Bureau's geocoder that deck uses (the `geocoder` service): the one-line-address lookup, JSON only, on the current public benchmark (https://geocoding.geo.census.gov/geocoder/locations/onelineaddress). Public: no key and no token. The real service answers with more than this document describes (tigerLine, more address components, …), so its objects allow other properties; the sandbox answers exactly this subset, from a US ZIP-centroid table (an address matches by its ZIP code, at the ZIP's centroid).
 public struct Client: APIProtocol {
@@ -30,7 +30,7 @@ public struct Client: APIProtocol {
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
     public init(
-        serverURL: Foundation.URL,
+        serverURL: FoundationEssentials.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
         middlewares: [any ClientMiddleware] = []

@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 /// The Recruiting Compass preferences API (preferences.md, section 3): the V2 category API, one JSON document per user per category (player, school, notifications, dashboard, location), their change history, and the player details PATCH. Served by the `recruiting` service. Every endpoint takes the signed-in user's access token as a bearer token (401 without a valid one). Roles come from the user's `user_metadata.role`: a `parent` may read the player details (those of the athlete they are linked to) but not change them (403); every other user (`athlete`, or no role) reads and writes their own. Both roles read and write the other categories. Bodies are validated with the same rules as deck's client, as sent (no trimming or case changes): 400 names each field that is wrong.
 public struct Client: APIProtocol {
@@ -30,7 +30,7 @@ public struct Client: APIProtocol {
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
     public init(
-        serverURL: Foundation.URL,
+        serverURL: FoundationEssentials.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
         middlewares: [any ClientMiddleware] = []

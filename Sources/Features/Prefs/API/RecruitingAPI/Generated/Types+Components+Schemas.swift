@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -48,9 +48,9 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/Preferences/readOnly`.
             public var readOnly: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Preferences/createdAt`.
-            public var createdAt: Foundation.Date?
+            public var createdAt: FoundationEssentials.Date?
             /// - Remark: Generated from `#/components/schemas/Preferences/updatedAt`.
-            public var updatedAt: Foundation.Date?
+            public var updatedAt: FoundationEssentials.Date?
             /// Present (true) on a player save, which triggers a fit score recalculation.
             ///
             /// - Remark: Generated from `#/components/schemas/Preferences/fitScoreRecalculated`.
@@ -72,8 +72,8 @@ extension Components {
                 owner: Swift.String,
                 ownerId: Swift.String? = nil,
                 readOnly: Swift.Bool,
-                createdAt: Foundation.Date? = nil,
-                updatedAt: Foundation.Date? = nil,
+                createdAt: FoundationEssentials.Date? = nil,
+                updatedAt: FoundationEssentials.Date? = nil,
                 fitScoreRecalculated: Swift.Bool? = nil
             ) {
                 self.category = category
@@ -118,11 +118,11 @@ extension Components {
                     forKey: .readOnly
                 )
                 self.createdAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .createdAt
                 )
                 self.updatedAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .updatedAt
                 )
                 self.fitScoreRecalculated = try container.decodeIfPresent(
@@ -274,7 +274,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/HistoryEntry/new`.
             public var new: Swift.String?
             /// - Remark: Generated from `#/components/schemas/HistoryEntry/changedAt`.
-            public var changedAt: Foundation.Date
+            public var changedAt: FoundationEssentials.Date
             /// The email of the user who recorded it.
             ///
             /// - Remark: Generated from `#/components/schemas/HistoryEntry/changedBy`.
@@ -295,7 +295,7 @@ extension Components {
                 field: Swift.String,
                 old: Swift.String? = nil,
                 new: Swift.String? = nil,
-                changedAt: Foundation.Date,
+                changedAt: FoundationEssentials.Date,
                 changedBy: Swift.String
             ) {
                 self.id = id
@@ -338,7 +338,7 @@ extension Components {
                     forKey: .new
                 )
                 self.changedAt = try container.decode(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .changedAt
                 )
                 self.changedBy = try container.decode(

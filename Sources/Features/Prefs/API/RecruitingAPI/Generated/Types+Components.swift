@@ -7,14 +7,14 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 /// Types generated from the components section of the OpenAPI document.
 public enum Components {}

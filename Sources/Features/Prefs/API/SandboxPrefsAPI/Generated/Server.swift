@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 extension APIProtocol {
     /// Registers each operation handler with the provided transport.
@@ -27,7 +27,7 @@ extension APIProtocol {
     ///   - middlewares: A list of middlewares to call before the handler.
     public func registerHandlers(
         on transport: any ServerTransport,
-        serverURL: Foundation.URL = .defaultOpenAPIServerURL,
+        serverURL: FoundationEssentials.URL = .defaultOpenAPIServerURL,
         configuration: Configuration = .init(),
         middlewares: [any ServerMiddleware] = []
     ) throws {

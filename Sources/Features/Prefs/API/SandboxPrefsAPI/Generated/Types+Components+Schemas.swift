@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -126,9 +126,9 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/CategoryState/data`.
             public var data: OpenAPIRuntime.OpenAPIValueContainer
             /// - Remark: Generated from `#/components/schemas/CategoryState/createdAt`.
-            public var createdAt: Foundation.Date?
+            public var createdAt: FoundationEssentials.Date?
             /// - Remark: Generated from `#/components/schemas/CategoryState/updatedAt`.
-            public var updatedAt: Foundation.Date?
+            public var updatedAt: FoundationEssentials.Date?
             /// The recorded changes, newest first.
             ///
             /// - Remark: Generated from `#/components/schemas/CategoryState/history`.
@@ -144,8 +144,8 @@ extension Components {
             public init(
                 category: Components.Schemas.Category,
                 data: OpenAPIRuntime.OpenAPIValueContainer,
-                createdAt: Foundation.Date? = nil,
-                updatedAt: Foundation.Date? = nil,
+                createdAt: FoundationEssentials.Date? = nil,
+                updatedAt: FoundationEssentials.Date? = nil,
                 history: [Components.Schemas.HistoryEntry]
             ) {
                 self.category = category
@@ -172,11 +172,11 @@ extension Components {
                     forKey: .data
                 )
                 self.createdAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .createdAt
                 )
                 self.updatedAt = try container.decodeIfPresent(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .updatedAt
                 )
                 self.history = try container.decode(
@@ -203,7 +203,7 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/HistoryEntry/new`.
             public var new: Swift.String?
             /// - Remark: Generated from `#/components/schemas/HistoryEntry/changedAt`.
-            public var changedAt: Foundation.Date
+            public var changedAt: FoundationEssentials.Date
             /// - Remark: Generated from `#/components/schemas/HistoryEntry/changedBy`.
             public var changedBy: Swift.String
             /// Creates a new `HistoryEntry`.
@@ -220,7 +220,7 @@ extension Components {
                 field: Swift.String,
                 old: Swift.String? = nil,
                 new: Swift.String? = nil,
-                changedAt: Foundation.Date,
+                changedAt: FoundationEssentials.Date,
                 changedBy: Swift.String
             ) {
                 self.id = id
@@ -257,7 +257,7 @@ extension Components {
                     forKey: .new
                 )
                 self.changedAt = try container.decode(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .changedAt
                 )
                 self.changedBy = try container.decode(

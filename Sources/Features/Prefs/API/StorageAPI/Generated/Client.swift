@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 /// Supabase Storage's object API (`/storage/v1/object`), as the recruiting app uses it for the profile photo of the player details (preferences.md §2A: 5 MB max). It lives beside the auth API on the app's Supabase project (the `auth` service), and takes the signed-in user's access token as a bearer token (401 without a valid one). Objects are `{bucket}/{owner}/{name}`: the bucket `profile-photos` keeps each user's photo in the folder named by their user id. Its policies: the owner uploads, replaces and deletes their own objects (a parent may not: 403, as parents only read the player details); the owner and a parent linked to them read them; anyone else is told the object does not exist (404). The bucket takes JPEG, PNG, WebP, HEIC and AVIF images of at most 5 MB (5242880 bytes): a bigger body is refused with 413 before it is stored.
 public struct Client: APIProtocol {
@@ -30,7 +30,7 @@ public struct Client: APIProtocol {
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
     public init(
-        serverURL: Foundation.URL,
+        serverURL: FoundationEssentials.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
         middlewares: [any ClientMiddleware] = []

@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -82,9 +82,9 @@ extension Components {
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/etag`.
             public var etag: Swift.String
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/created_at`.
-            public var created_at: Foundation.Date
+            public var created_at: FoundationEssentials.Date
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/last_modified`.
-            public var last_modified: Foundation.Date
+            public var last_modified: FoundationEssentials.Date
             /// Creates a new `ObjectInfo`.
             ///
             /// - Parameters:
@@ -103,8 +103,8 @@ extension Components {
                 size: Swift.Int,
                 content_type: Swift.String,
                 etag: Swift.String,
-                created_at: Foundation.Date,
-                last_modified: Foundation.Date
+                created_at: FoundationEssentials.Date,
+                last_modified: FoundationEssentials.Date
             ) {
                 self.id = id
                 self.name = name
@@ -152,11 +152,11 @@ extension Components {
                     forKey: .etag
                 )
                 self.created_at = try container.decode(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .created_at
                 )
                 self.last_modified = try container.decode(
-                    Foundation.Date.self,
+                    FoundationEssentials.Date.self,
                     forKey: .last_modified
                 )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [

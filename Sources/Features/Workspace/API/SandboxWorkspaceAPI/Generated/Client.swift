@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 /// Every endpoint needs the sandbox's admin token (see sandbox-admin), and the ones that change state Content-Type application/json and a loopback Host and Origin. Sandbox operator endpoints for the workspace feature (only the deck sandbox serves them): set a subscription as the Stripe webhook would, expire an invite, read the invite outbox, and inspect a user's primary workspace as the sandbox stores it. Keys are snake_case, as the spec's tables name the columns.
 public struct Client: APIProtocol {
@@ -30,7 +30,7 @@ public struct Client: APIProtocol {
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
     public init(
-        serverURL: Foundation.URL,
+        serverURL: FoundationEssentials.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
         middlewares: [any ClientMiddleware] = []

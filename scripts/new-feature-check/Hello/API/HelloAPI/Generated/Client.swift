@@ -7,15 +7,15 @@
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.URL
+public import struct FoundationEssentials.URL
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Data
+public import struct FoundationEssentials.Data
 #if compiler(>=6.4)
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
-public import struct Foundation.Date
+public import struct FoundationEssentials.Date
 import HTTPTypes
 /// The feature scripts/check-new-feature adds, to prove a feature is one folder.
 public struct Client: APIProtocol {
@@ -30,7 +30,7 @@ public struct Client: APIProtocol {
     ///   - transport: A transport that performs HTTP operations.
     ///   - middlewares: A list of middlewares to call before the transport.
     public init(
-        serverURL: Foundation.URL,
+        serverURL: FoundationEssentials.URL,
         configuration: Configuration = .init(),
         transport: any ClientTransport,
         middlewares: [any ClientMiddleware] = []
