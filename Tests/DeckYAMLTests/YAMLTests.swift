@@ -120,6 +120,34 @@ import Yams
     }
   }
 
+  /// Found by fuzz/run's yaml target: each printed a document that did not read back.
+  @Test("combining marks after a quote or at an item's start, keys over 1024 bytes and empty keys read back")
+  func fuzzFindings() throws {
+    let trees: [YAMLNode] = [
+      .sequence(YAMLNode.Sequence([.scalar(.init(":'\u{33D}x", style: .doubleQuoted))])),
+      .sequence(
+        YAMLNode.Sequence([
+          .mapping(YAMLNode.Mapping([(key: .scalar(.init("\u{35D}&x")), value: .scalar(.init("null")))]))
+        ])),
+      .mapping(
+        YAMLNode.Mapping([
+          (key: .scalar(.init(String(repeating: "k", count: 1100), style: .doubleQuoted)), value: .scalar(.init("1")))
+        ])),
+      .mapping(YAMLNode.Mapping([(key: .scalar(.init("")), value: .scalar(.init("a: b", style: .doubleQuoted)))])),
+      .mapping(
+        YAMLNode.Mapping([(key: .scalar(.init("a: \u{301}b", style: .doubleQuoted)), value: .scalar(.init("1")))])),
+    ]
+    for tree in trees {
+      let text = YAMLWriter.document(tree)
+      let back = try #require(try YAMLNode.compose(yaml: text), "\(text)")
+      #expect(YAMLWriter.document(back) == text, "\(text)")
+    }
+    let long = try #require(try YAMLNode.compose(yaml: YAMLWriter.document(trees[2]))?.mapping)
+    #expect(long.first?.key.string?.count == 1100)
+    let quote = try #require(try YAMLNode.compose(yaml: YAMLWriter.document(trees[0]))?.sequence?.first)
+    #expect(quote.string == ":'\u{33D}x")
+  }
+
   @Test("libyaml's layout: indentless lists under keys, items' mappings after the dash, {} and []")
   func layout() throws {
     let tree = YAMLNode.mapping(

@@ -19,7 +19,13 @@ public enum YAMLWriter {
   public static func text(_ string: String) -> String {
     if isPlainSafe(string) { return string }
     if string.unicodeScalars.allSatisfy(isPrintable) {
-      return "'" + string.replacing("'", with: "''") + "'"
+      // By code points: a quote followed by a combining mark is one Character, but still a quote.
+      var quoted = "'"
+      for scalar in string.unicodeScalars {
+        quoted.unicodeScalars.append(scalar)
+        if scalar == "'" { quoted.unicodeScalars.append("'") }
+      }
+      return quoted + "'"
     }
     return doubleQuoted(string)
   }
@@ -27,7 +33,10 @@ public enum YAMLWriter {
   /// A scalar, or an empty collection, on one line.
   static func inline(_ node: YAMLNode) -> String {
     switch node {
-    case .scalar(let scalar): scalar.style == .plain ? scalar.string : text(scalar.string)
+    case .scalar(let scalar) where scalar.style == .plain:
+      // A value as given (a number, a bool, null): an empty one is YAML's null.
+      scalar.string.isEmpty ? "null" : isPlainSyntax(scalar.string) ? scalar.string : text(scalar.string)
+    case .scalar(let scalar): text(scalar.string)
     case .mapping: "{}"
     case .sequence: "[]"
     }
@@ -47,7 +56,9 @@ public enum YAMLWriter {
     switch node {
     case .mapping(let mapping):
       for (key, value) in mapping {
-        out += pad + inline(key) + ":"
+        let written = inline(key)
+        // libyaml limits an implicit key to 1024 bytes; a longer one is written explicitly.
+        out += written.utf8.count > 1000 ? pad + "? " + written + "\n" + pad + ":" : pad + written + ":"
         switch value {
         case .mapping where isCollection(value):
           out += "\n"
@@ -68,7 +79,8 @@ public enum YAMLWriter {
         // The item's first line follows the dash; the rest are indented past it.
         var nested = ""
         write(item, indent: indent + 2, into: &nested)
-        out += pad + "- " + nested.dropFirst(indent + 2)
+        // By code points: a combining mark at the start of the item is not part of the padding.
+        out += pad + "- " + String(nested.unicodeScalars.dropFirst(indent + 2))
       }
     case .scalar:
       out += pad + inline(node) + "\n"
@@ -84,13 +96,24 @@ public enum YAMLWriter {
     }
   }
 
-  /// Whether the text can be written plain and read back as the same text.
-  static func isPlainSafe(_ string: String) -> Bool {
+  /// Whether the text can be written as a plain scalar in block context, whatever it means.
+  static func isPlainSyntax(_ string: String) -> Bool {
     guard let first = string.unicodeScalars.first, let last = string.unicodeScalars.last else { return false }
     guard string.unicodeScalars.allSatisfy(isPrintable), first != " ", last != " ", last != ":" else { return false }
     if "-?:,[]{}#&*!|>'\"%@`<=".unicodeScalars.contains(first) { return false }
-    if string.contains(": ") || string.contains(" #") { return false }
-    guard case .string = YAMLScalarValue.plain(string) else { return false }
+    // By code points, as YAML reads: `: ` and ` #` end a plain scalar even before a combining mark.
+    var previous: Unicode.Scalar?
+    for scalar in string.unicodeScalars {
+      if previous == ":" && scalar == " " || previous == " " && scalar == "#" { return false }
+      previous = scalar
+    }
+    return true
+  }
+
+  /// Whether the text can be written plain and read back as the same text.
+  static func isPlainSafe(_ string: String) -> Bool {
+    guard isPlainSyntax(string), case .string = YAMLScalarValue.plain(string), let first = string.unicodeScalars.first
+    else { return false }
     // YAML 1.1's booleans, and text that a 1.1 parser could take for a number, date or time.
     let words = ["y", "n", "yes", "no", "on", "off"]
     if words.contains(string.lowercased()) { return false }
