@@ -9,7 +9,6 @@ import Glibc
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
   guard let node = try? YAMLNode.compose(yaml: text, nodeLimit: 100_000) else { return 0 }
-  _ = node.count
   _ = node.resolved
   let written = YAMLWriter.document(node)
   do {

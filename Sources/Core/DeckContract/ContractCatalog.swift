@@ -1,7 +1,6 @@
 import ContractCheck
 import DeckConfig
 import DeckSupport
-import DeckYAML
 
 /// The contracts `deck contract check` probes: every OpenAPI document of the package (embedded
 /// at build time by the EmbedContracts plugin) that names its service with `x-deck-service`.
@@ -24,26 +23,19 @@ struct ContractCatalog: Sendable {
 
   init(documents: [(name: String, yaml: String)], services: [Service]) throws {
     entries = try documents.compactMap { name, yaml in
-      guard let serviceName = try Self.serviceName(yaml, document: name) else { return nil }
+      let document: ContractDocument
+      do {
+        document = try ContractDocument(yaml: yaml, name: name)
+      } catch {
+        throw DeckError.failure("The contract \(name) could not be read: \(error)")
+      }
+      guard let serviceName = document.service else { return nil }
       guard let service = services.first(where: { $0.rawValue == serviceName }) else {
         throw DeckError.failure(
           "The contract \(name) names the service \"\(serviceName)\" (x-deck-service), which no module declares.")
       }
-      do {
-        return Entry(service: service, document: try ContractDocument(yaml: yaml, name: name))
-      } catch {
-        throw DeckError.failure("The contract \(name) could not be read: \(error)")
-      }
+      return Entry(service: service, document: document)
     }
-  }
-
-  /// The document's `x-deck-service`, or nil when it has none.
-  static func serviceName(_ yaml: String, document: String) throws -> String? {
-    let root: YAMLNode?
-    do { root = try YAMLNode.compose(yaml: yaml) } catch {
-      throw DeckError.failure("The contract \(document) is not YAML: \(error)")
-    }
-    return root?.mapping?["x-deck-service"]?.string
   }
 
   /// The operations to probe, in document order: those of the services and operation ids asked

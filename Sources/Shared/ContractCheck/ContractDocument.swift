@@ -15,6 +15,9 @@ public struct ContractDocumentError: Error, Sendable, Equatable, CustomStringCon
 /// (`openapi`, `info`, `paths`), and the schemas are used as written.
 public struct ContractDocument: Sendable {
   public let name: String
+  /// The service the document describes (`x-deck-service`), nil for one that names none (the
+  /// sandbox's operator contracts).
+  public let service: String?
   /// The path part of `servers[0].url` without a trailing slash ("" when none, or "/").
   public let basePath: String
   /// Every operation, in document order.
@@ -33,6 +36,7 @@ public struct ContractDocument: Sendable {
     if let (reference, location) = Self.unresolvableReference(in: document, at: "#") {
       throw fail("the $ref \"\(reference)\" at \(location) points at nothing in the document")
     }
+    service = document["x-deck-service"]?.stringValue
     basePath = Self.basePath(of: document)
 
     let documentSecurity = document["security"]

@@ -124,7 +124,7 @@ private struct Builder {
         }
       let node = YAMLNode.scalar(
         YAMLNode.Scalar(
-          String(decoding: bytes, as: UTF8.self), style: style, tag: Self.tag(scalar.tag), mark: mark))
+          String(decoding: bytes, as: UTF8.self), style: style, tag: Self.text(scalar.tag), mark: mark))
       try add(node, size: 1, anchor: Self.text(scalar.anchor), mark: mark)
     case YAML_ALIAS_EVENT:
       let name = Self.text(event.data.alias.anchor) ?? ""
@@ -135,12 +135,12 @@ private struct Builder {
     case YAML_SEQUENCE_START_EVENT:
       try push(
         .sequence(
-          YAMLNode.Sequence([], tag: Self.tag(event.data.sequence_start.tag), mark: mark),
+          YAMLNode.Sequence([], tag: Self.text(event.data.sequence_start.tag), mark: mark),
           anchor: Self.text(event.data.sequence_start.anchor), size: 1), mark: mark)
     case YAML_MAPPING_START_EVENT:
       try push(
         .mapping(
-          YAMLNode.Mapping([], tag: Self.tag(event.data.mapping_start.tag), mark: mark), key: nil,
+          YAMLNode.Mapping([], tag: Self.text(event.data.mapping_start.tag), mark: mark), key: nil,
           anchor: Self.text(event.data.mapping_start.anchor), size: 1), mark: mark)
     case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
       guard let frame = stack.popLast() else { break }
@@ -154,11 +154,6 @@ private struct Builder {
       break
     }
     return false
-  }
-
-  /// libyaml's tag, with the `!` of a non-specific tag (`! text`) kept so the value stays text.
-  static func tag(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-    text(pointer)
   }
 
   mutating func push(_ frame: Frame, mark: YAMLMark) throws(YAMLError) {

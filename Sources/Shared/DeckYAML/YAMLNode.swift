@@ -142,14 +142,6 @@ public enum YAMLNode: Sendable, Equatable {
     }
   }
 
-  /// How many nodes the tree holds (this one included).
-  public var count: Int {
-    switch self {
-    case .scalar: 1
-    case .mapping(let mapping): 1 + mapping.pairs.reduce(0) { $0 + $1.key.count + $1.value.count }
-    case .sequence(let sequence): 1 + sequence.nodes.reduce(0) { $0 + $1.count }
-    }
-  }
 }
 
 /// A scalar's value under YAML 1.2's core schema.
