@@ -121,7 +121,9 @@ import Yams
   }
 
   /// Found by fuzz/run's yaml target: each printed a document that did not read back.
-  @Test("combining marks after a quote or at an item's start, keys over 1024 bytes and empty keys read back")
+  @Test(
+    "what fuzzing found reads back: combining marks after a quote or at an item's start, keys over 1024 bytes, empty keys, text starting with `...`"
+  )
   func fuzzFindings() throws {
     let trees: [YAMLNode] = [
       .sequence(YAMLNode.Sequence([.scalar(.init(":'\u{33D}x", style: .doubleQuoted))])),
@@ -136,6 +138,9 @@ import Yams
       .mapping(YAMLNode.Mapping([(key: .scalar(.init("")), value: .scalar(.init("a: b", style: .doubleQuoted)))])),
       .mapping(
         YAMLNode.Mapping([(key: .scalar(.init("a: \u{301}b", style: .doubleQuoted)), value: .scalar(.init("1")))])),
+      // At the start of a line, `... ` ends the document: as a top-level scalar, or a key.
+      .scalar(.init("... ...f\u{FFFD}", style: .singleQuoted)),
+      .mapping(YAMLNode.Mapping([(key: .scalar(.init("... x", style: .plain)), value: .scalar(.init("1")))])),
     ]
     for tree in trees {
       let text = YAMLWriter.document(tree)
@@ -146,6 +151,7 @@ import Yams
     #expect(long.first?.key.string?.count == 1100)
     let quote = try #require(try YAMLNode.compose(yaml: YAMLWriter.document(trees[0]))?.sequence?.first)
     #expect(quote.string == ":'\u{33D}x")
+    #expect(try YAMLNode.compose(yaml: YAMLWriter.document(trees[5]))?.string == "... ...f\u{FFFD}")
   }
 
   @Test("libyaml's layout: indentless lists under keys, items' mappings after the dash, {} and []")

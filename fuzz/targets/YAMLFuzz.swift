@@ -3,7 +3,7 @@ import Glibc
 
 // libFuzzer target: DeckYAML's reader over libyaml, and its writer. Invariants: nothing traps
 // (marks, lengths and aliases come from the text), and whatever the reader accepts, the writer
-// prints as a document the reader accepts again.
+// prints as a document the reader accepts again, as the same tree.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -12,7 +12,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   _ = node.resolved
   let written = YAMLWriter.document(node)
   do {
-    _ = try YAMLNode.compose(yaml: written)
+    // The document reads back as the same tree: written again, it is the same text.
+    let back = try YAMLNode.compose(yaml: written)
+    let again = back.map(YAMLWriter.document) ?? ""
+    if again != written {
+      let message = "CHANGED:\n<<<\n\(written)>>>\n<<<\n\(again)>>>\n"
+      _ = message.withCString { write(2, $0, strlen($0)) }
+      preconditionFailure("the writer's document reads back as another tree")
+    }
   } catch {
     // Printed first: preconditionFailure's message is lost when libFuzzer catches the trap.
     let message = "FAILED: \(error)\n<<<\n\(written)>>>\n"

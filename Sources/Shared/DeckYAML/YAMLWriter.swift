@@ -101,6 +101,8 @@ public enum YAMLWriter {
     guard let first = string.unicodeScalars.first, let last = string.unicodeScalars.last else { return false }
     guard string.unicodeScalars.allSatisfy(isPrintable), first != " ", last != " ", last != ":" else { return false }
     if "-?:,[]{}#&*!|>'\"%@`<=".unicodeScalars.contains(first) { return false }
+    // At the start of a line `...` ends the document (`---`, starting with `-`, is refused above).
+    if string.unicodeScalars.starts(with: "...".unicodeScalars) { return false }
     // By code points, as YAML reads: `: ` and ` #` end a plain scalar even before a combining mark.
     var previous: Unicode.Scalar?
     for scalar in string.unicodeScalars {
