@@ -368,8 +368,9 @@ let package = Package(
       .testTarget(
         name: "CommandTests",
         dependencies: [
-          "TestSupport", "DeckApp", "DeckCore", "DeckConfig", "DeckSupport", "DeckLive", "DeckBuiltins", "SandboxApp",
-          "SandboxKit",
+          "TestSupport", "DeckApp", "DeckCore", "DeckConfig", "DeckSupport", "DeckLive", "DeckHTTPTransport",
+          "DeckBuiltins",
+          "SandboxApp", "SandboxKit",
           argumentParser, yams,
         ],
         path: "Tests/CommandTests", swiftSettings: swiftSettings),

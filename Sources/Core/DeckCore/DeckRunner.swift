@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckSupport
+import Synchronization
 
 /// Parses and runs one command line. One-shot mode, the REPL and script mode all come through
 /// here, so a line behaves the same everywhere: same parser, output, errors and exit codes.
@@ -216,13 +217,20 @@ public enum DeckRunner {
 
   /// The names (and aliases) of the root's subcommands: they win over plugins.
   public static func builtinNames<Root: ParsableCommand>(_ root: Root.Type) -> Set<String> {
+    let key = ObjectIdentifier(root)
+    if let names = builtinNameCache.withLock({ $0[key] }) { return names }
     var names: Set<String> = ["help"]
     for command in root.configuration.subcommands {
       names.insert(command._commandName)
       names.formUnion(command.configuration.aliases)
     }
+    builtinNameCache.withLock { $0[key] = names }
     return names
   }
+
+  /// The names under each root, built once: a command's configuration may be computed (the
+  /// sandbox's lists the registry's commands), and script mode asks for every line.
+  private static let builtinNameCache = Mutex<[ObjectIdentifier: Set<String>]>([:])
 
   /// `--trace=body` is spelled as a hidden flag for the parser; everything else is untouched.
   public static func normalize(_ arguments: [String]) -> [String] {

@@ -16,6 +16,14 @@ public protocol ServiceProviders: Sendable {
   /// Whether host:port accepts a TCP connection within `timeout` (closed again at once): tells
   /// a server that is slow to answer from one that is not there.
   func acceptsConnection(host: String, port: Int, timeout: Duration) async -> Bool
+  /// Runs `body` (the lines of a script) preferring the HTTP client's own thread, so that a
+  /// line's request and its answer are not handed between threads.
+  func preferringClientThread<T: Sendable>(_ body: () async -> T) async -> T
+}
+
+extension ServiceProviders {
+  /// Without a client thread of its own, the body runs where it is.
+  public func preferringClientThread<T: Sendable>(_ body: () async -> T) async -> T { await body() }
 }
 
 /// The long-lived shared services of one deck process: one per one-shot run, one per REPL.

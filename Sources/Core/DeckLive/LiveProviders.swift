@@ -20,4 +20,8 @@ public final class LiveProviders: ServiceProviders {
   public func acceptsConnection(host: String, port: Int, timeout: Duration) async -> Bool {
     await TLSProbe.acceptsConnection(host: host, port: port, timeout: timeout)
   }
+
+  public func preferringClientThread<T: Sendable>(_ body: () async -> T) async -> T {
+    await withTaskExecutorPreference(ClientLoopExecutor.shared) { await body() }
+  }
 }

@@ -48,6 +48,10 @@ public struct ScriptRunner: Sendable {
 
   public func run(lines: some Sequence<String>, source: String) async -> Int32 {
     session.runsManyLines.withLock { $0 = true }
+    return await session.providers.preferringClientThread { await runLines(lines, source: source) }
+  }
+
+  func runLines(_ lines: some Sequence<String>, source: String) async -> Int32 {
     var tally = Tally()
     var variables: [String: String] = [:]
     var pending = ShellWords.Continuation()

@@ -53,6 +53,10 @@ public final class HTTPTransportFactory: Sendable {
     // http included) around deck's URL checks, and `--trace` would credit the original host.
     configuration.redirectConfiguration = .disallow
     configuration.decompression = .enabled(limit: .ratio(20))
+    // deck traces with its own middleware (--trace). Without a tracer of its own the client
+    // takes swift-distributed-tracing's global no-op one, and still parses each request's URL
+    // for span attributes nobody reads.
+    configuration.tracing.tracer = nil
     client = HTTPClient(eventLoopGroupProvider: .shared(group), configuration: configuration)
   }
 

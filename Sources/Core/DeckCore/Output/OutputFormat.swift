@@ -12,3 +12,13 @@ public enum OutputFormat: String, CaseIterable, Sendable, ExpressibleByArgument 
   /// row per record and a column per field; one record gives `field,value` rows.
   case csv
 }
+
+extension OutputFormat {
+  /// The values, as argument-parser's default gives them (each raw value), without its generic
+  /// key path: `--format` is in every command's options, so this runs for every line a
+  /// script parses.
+  public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+
+  /// No value has a description of its own (argument-parser's default finds none, the slow way).
+  public static var allValueDescriptions: [String: String] { [:] }
+}
