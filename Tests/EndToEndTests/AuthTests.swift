@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("deck auth, against deck sandbox serve", .timeLimit(.minutes(3)))
+@Suite("deck auth, against deck sandbox serve", .endToEndTimeLimit)
 struct AuthTests {
   func tokens(_ deck: DeckCLI) throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: deck.tokenFile))
@@ -164,7 +164,7 @@ struct AuthTests {
     ).stdout
   }
 
-  @Test(.timeLimit(.minutes(3))) func statusShowsTheAnonKeyTheServerAccepts() throws {
+  @Test(.endToEndTimeLimit) func statusShowsTheAnonKeyTheServerAccepts() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
     let status = try deck.run(["sandbox", "status", "--json"])
@@ -180,7 +180,7 @@ struct AuthTests {
     #expect(try signInStatus(server, apiKey: anonKey) == "200")
   }
 
-  @Test(.timeLimit(.minutes(3))) func servePrintsTheURLThenTheAnonKey() throws {
+  @Test(.endToEndTimeLimit) func servePrintsTheURLThenTheAnonKey() throws {
     let lines = try SandboxProcess().startLines
     #expect(lines.count == 3)
     #expect(lines.first?.hasPrefix("http://127.0.0.1:") == true, "the first line stays the URL")

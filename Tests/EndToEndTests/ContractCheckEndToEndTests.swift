@@ -9,7 +9,7 @@ import Testing
 /// Issue 28: `deck contract check` against a served sandbox, which is generated from the same
 /// documents and so must show no drift; then against the same sandbox with a shape fault,
 /// where exactly the expected finding must be reported.
-@Suite("deck contract", .timeLimit(.minutes(5)))
+@Suite("deck contract", .endToEndTimeLimit)
 struct ContractCheckEndToEndTests {
   /// A served sandbox, a signed-in athlete and the environment's fixtures file.
   static func setUp() throws -> (SandboxProcess, DeckCLI) {

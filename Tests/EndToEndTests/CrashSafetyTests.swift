@@ -8,7 +8,7 @@ import Testing
 
 /// `kill -9` of deck while it writes config.yml, tokens.json or the history leaves the
 /// previous or the new file, never a torn one, and loses nothing already written.
-@Suite("Crash safety: kill -9 while writing", .serialized, .timeLimit(.minutes(5)))
+@Suite("Crash safety: kill -9 while writing", .serialized, .endToEndTimeLimit)
 struct CrashSafetyTests {
   static let loops = 200
 

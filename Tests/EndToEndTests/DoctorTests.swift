@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `deck doctor` through the binary, against a served sandbox and small test servers.
-@Suite("deck doctor", .timeLimit(.minutes(3)))
+@Suite("deck doctor", .endToEndTimeLimit)
 struct DoctorCommandTests {
   static let names = [
     "config directory", "config file", "token file", "environment", "service auth", "service flyr",

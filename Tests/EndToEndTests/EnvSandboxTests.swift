@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 31: pointing an environment at one sandbox is one step (`deck env add NAME --sandbox
 /// URL`, `deck env set NAME --all URL`), with its admin token when the sandbox is this user's.
-@Suite("deck env --sandbox and --all", .timeLimit(.minutes(3)))
+@Suite("deck env --sandbox and --all", .endToEndTimeLimit)
 struct EnvSandboxEndToEndTests {
   /// `deck sandbox serve --port 0` run as this deck's user (same HOME, config and runtime
   /// directory); its first three stdout lines.

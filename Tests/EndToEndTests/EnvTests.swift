@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("deck env", .timeLimit(.minutes(3)))
+@Suite("deck env", .endToEndTimeLimit)
 struct EnvTests {
   @Test func addSetUseShowListRemove() throws {
     let deck = try DeckCLI()

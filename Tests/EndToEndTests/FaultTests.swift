@@ -4,7 +4,7 @@ import Testing
 
 /// `deck sandbox fault` and what deck survives with it: the real binary against `deck sandbox
 /// serve` on an ephemeral port, with faults injected by the sandbox's operator endpoints.
-@Suite("Faults", .timeLimit(.minutes(3)))
+@Suite("Faults", .endToEndTimeLimit)
 struct FaultTests {
   func fault(_ deck: DeckCLI, _ arguments: [String]) throws -> DeckCLI.Result {
     let result = try deck.run(["sandbox", "fault"] + arguments)
@@ -116,7 +116,7 @@ struct FaultTests {
 
   // MARK: Long outages
 
-  @Test(.timeLimit(.minutes(3))) func scriptedKioskSurvivesATwentySecondOutage() throws {
+  @Test(.endToEndTimeLimit) func scriptedKioskSurvivesATwentySecondOutage() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
     #expect(try deck.run(["kiosk", "pair", "store_demo"]).status == 0)

@@ -5,7 +5,7 @@ import Testing
 /// What a hostile or broken backend cannot make deck do, through the real binary against a
 /// python3 server the test starts (`HostileServer`), passing through to `deck sandbox serve`
 /// where a flow needs the real backend.
-@Suite("Hostile servers", .timeLimit(.minutes(3)))
+@Suite("Hostile servers", .endToEndTimeLimit)
 struct HostileServerTests {
   /// `deck --env local …` with nothing configured but what the test sets.
   func deck(_ variables: [String: String]) throws -> DeckCLI {

@@ -4,7 +4,7 @@ import Testing
 
 /// `scripts/install`'s argument handling, which needs no release build (`scripts/test-install`,
 /// run by hand, checks a real install and uninstall).
-@Suite("scripts/install arguments", .timeLimit(.minutes(3)))
+@Suite("scripts/install arguments", .endToEndTimeLimit)
 struct InstallScriptTests {
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("scripts/install").path

@@ -9,7 +9,7 @@ import Testing
 /// The default environment's local sandbox: a `deck-sandbox` process that deck starts on
 /// demand, reuses, replaces when it died, hangs or is of another build, and that exits by
 /// itself when idle.
-@Suite("Local sandbox (started on demand)", .timeLimit(.minutes(3)))
+@Suite("Local sandbox (started on demand)", .endToEndTimeLimit)
 struct LocalSandboxTests {
   /// The record of the test's local sandbox (the only one in its runtime directory).
   func record(_ deck: DeckCLI) throws -> [String: Any]? {

@@ -4,7 +4,7 @@ import Testing
 
 /// `--jq` and `--format` through the binary, against `deck sandbox serve`: one-shot, in a
 /// script and in the REPL.
-@Suite("--jq and --format, against deck sandbox serve", .timeLimit(.minutes(3)))
+@Suite("--jq and --format, against deck sandbox serve", .endToEndTimeLimit)
 struct OutputFormatTests {
   @Test func jqPrintsTheFirstNameRaw() throws {
     let server = try SandboxProcess()

@@ -5,7 +5,7 @@ import Testing
 /// Issue 27: `deck qa run` against a served sandbox. Broken scenarios fail at the right step,
 /// a shipped scenario fails when a fault breaks what it checks, the tags keep production and
 /// non-sandbox environments safe, and reports hold no secret.
-@Suite("deck qa", .timeLimit(.minutes(5)))
+@Suite("deck qa", .endToEndTimeLimit)
 struct QAEndToEndTests {
   static func served() throws -> (SandboxProcess, DeckCLI) {
     let server = try SandboxProcess()

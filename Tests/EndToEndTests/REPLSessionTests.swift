@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The REPL's `history --export` and `edit`, on a pseudo-terminal against a served sandbox.
-@Suite("REPL: export and edit", .timeLimit(.minutes(3)))
+@Suite("REPL: export and edit", .endToEndTimeLimit)
 struct REPLSessionTests {
   let prompt = "deck (local)> "
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The REPL under a real pseudo-terminal, against a served sandbox.
-@Suite("REPL on a terminal", .timeLimit(.minutes(3)))
+@Suite("REPL on a terminal", .endToEndTimeLimit)
 struct REPLTests {
   func start(_ deck: DeckCLI, _ arguments: [String] = [], prompt: String = "deck (local)> ") throws -> PseudoTerminal {
     let terminal = try PseudoTerminal(deck: deck, arguments)

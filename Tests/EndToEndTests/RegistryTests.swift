@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Modules register through the registry", .timeLimit(.minutes(3)))
+@Suite("Modules register through the registry", .endToEndTimeLimit)
 struct RegistryTests {
   @Test("a feature completes another feature's values through the provider the owner registered")
   func crossFeatureCompletion() throws {

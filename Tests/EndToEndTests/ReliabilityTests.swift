@@ -39,7 +39,7 @@ func unsignedJWT(email: String, expiresIn seconds: Int = 3600) -> String {
 /// Nothing listens on port 9 (discard) of loopback here.
 let closedURL = "http://127.0.0.1:9"
 
-@Suite("Reliability: secrets, hostile input, parallel writers", .timeLimit(.minutes(3)))
+@Suite("Reliability: secrets, hostile input, parallel writers", .endToEndTimeLimit)
 struct ReliabilityEndToEndTests {
   @Test func aFailedSendNeverTracesThePasswordOrRefreshToken() throws {
     let deck = try DeckCLI()

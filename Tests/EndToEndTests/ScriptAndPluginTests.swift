@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Script mode", .timeLimit(.minutes(3)))
+@Suite("Script mode", .endToEndTimeLimit)
 struct ScriptModeTests {
   func script(_ deck: DeckCLI, _ text: String) throws -> String {
     let path = deck.home + "/script.deck"
@@ -149,7 +149,7 @@ struct ScriptModeTests {
   }
 }
 
-@Suite("External plugins", .timeLimit(.minutes(3)))
+@Suite("External plugins", .endToEndTimeLimit)
 struct PluginTests {
   func install(_ name: String, _ body: String, in deck: DeckCLI) throws -> String {
     let directory = deck.home + "/bin"
@@ -196,7 +196,7 @@ struct PluginTests {
   }
 }
 
-@Suite("Shell completion", .timeLimit(.minutes(3)))
+@Suite("Shell completion", .endToEndTimeLimit)
 struct ShellCompletionTests {
   @Test(arguments: ["bash", "zsh", "fish"])
   func scriptsMatchTheCommittedOnes(shell: String) throws {

@@ -9,7 +9,7 @@ import Testing
 /// Issue 25 (security, third pass), against the built binary: `--jq` programs that crashed
 /// deck, the REPL and `deck run --keep-going`; secrets in the environment of plugins and the
 /// editor; writes to stdout that failed silently.
-@Suite("Security, third pass", .timeLimit(.minutes(3)))
+@Suite("Security, third pass", .endToEndTimeLimit)
 struct SecurityThirdPassTests {
   static let importRefused =
     "jq: import and include are not supported in --jq (deck reads no jq modules); write the definitions into the expression."

@@ -8,7 +8,7 @@ import Testing
 
 /// `deck sandbox serve`: loopback only unless asked, and its admin token reaching deck with no
 /// manual step.
-@Suite("deck sandbox serve", .timeLimit(.minutes(3)))
+@Suite("deck sandbox serve", .endToEndTimeLimit)
 struct ServeTests {
   @Test func aNonLoopbackHostIsRefusedUnlessAllowed() throws {
     let deck = try DeckCLI()

@@ -7,7 +7,7 @@ import Testing
 /// typed escaped, double-quoted, single-quoted or in the wrong case. After the Tab the line
 /// is turned into `printf '<%s>\n' …` and run, so the shell itself says which word the
 /// completed text stands for.
-@Suite("Shell completion on a terminal", .timeLimit(.minutes(5)))
+@Suite("Shell completion on a terminal", .endToEndTimeLimit)
 struct ShellCompletionPTYTests {
   static let name = "Keller Williams Realty Boston Northwest"
 

@@ -8,7 +8,7 @@ import Testing
 
 /// A team sandbox: two `deck sandbox serve` instances on one PostgreSQL database (a private
 /// cluster, scripts/pg-cluster), driven by the real deck as a QA team's laptops would.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct TeamSandboxEndToEndTests {
+@Suite(.serialized, .endToEndTimeLimit) struct TeamSandboxEndToEndTests {
   /// A new database on the test cluster, and two servers on it.
   static func twoInstances(_ name: String) throws -> (String, SandboxProcess, SandboxProcess) {
     let database = TestDatabase.database(named: "team_\(name)_\(UInt32.random(in: 0...UInt32.max))")

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Usage errors that help", .timeLimit(.minutes(3)))
+@Suite("Usage errors that help", .endToEndTimeLimit)
 struct UsageTests {
   @Test("a mistyped subcommand names the word, suggests the nearest command and exits 64")
   func mistypedSubcommand() throws {
@@ -46,7 +46,7 @@ struct UsageTests {
   }
 }
 
-@Suite("Help texts read as paragraphs", .timeLimit(.minutes(3)))
+@Suite("Help texts read as paragraphs", .endToEndTimeLimit)
 struct HelpTextEndToEndTests {
   /// Lines of the discussion (before USAGE) that end a paragraph early: a short line followed
   /// by a non-blank line of the same paragraph, which is what re-wrapping hard-wrapped text gives.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("deck brokerage search, against deck sandbox serve", .timeLimit(.minutes(3)))
+@Suite("deck brokerage search, against deck sandbox serve", .endToEndTimeLimit)
 struct BrokerageSearchEndToEndTests {
   @Test func tablePutsTheExactMatchFirst() throws {
     let server = try SandboxProcess()
@@ -90,7 +90,7 @@ struct BrokerageSearchEndToEndTests {
   }
 }
 
-@Suite("The local sandbox", .timeLimit(.minutes(3)))
+@Suite("The local sandbox", .endToEndTimeLimit)
 struct EmbeddedSandboxEndToEndTests {
   @Test func freshSearchWorksWithNoSetup() throws {
     let deck = try DeckCLI()

@@ -8,7 +8,7 @@ import Testing
 
 /// The review kiosk end to end: the real `deck` against `deck sandbox serve` on an ephemeral
 /// port (kiosk-review-flow.md's paths, its error paths, scripted runs and the terminal kiosk).
-@Suite("Kiosk", .timeLimit(.minutes(3)))
+@Suite("Kiosk", .endToEndTimeLimit)
 struct KioskEndToEndTests: KioskSteps {
   func session(_ deck: DeckCLI, _ id: String) throws -> [String: Any] {
     try object(deck, ["sandbox", "inspect", "session", id, "--json"])

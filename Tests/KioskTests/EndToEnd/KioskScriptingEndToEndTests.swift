@@ -6,7 +6,7 @@ import Testing
 /// names the session it acted on and that session's status after the step, `next` takes the
 /// newest purchase first, and `pair`/`unpair` can be re-run. The real `deck` against `deck
 /// sandbox serve`.
-@Suite("Kiosk scripting", .timeLimit(.minutes(3)))
+@Suite("Kiosk scripting", .endToEndTimeLimit)
 struct KioskScriptingEndToEndTests: KioskSteps {
   /// The `acted` object of a step's JSON: [publicId, status].
   func acted(_ object: [String: Any]) -> [String]? {

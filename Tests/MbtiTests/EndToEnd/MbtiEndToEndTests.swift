@@ -8,7 +8,7 @@ import Testing
 
 /// The MBTI quiz through the real binary against a served sandbox (mbti-quiz.md, acceptance
 /// criteria and error states).
-@Suite("MBTI quiz", .timeLimit(.minutes(3)))
+@Suite("MBTI quiz", .endToEndTimeLimit)
 struct MbtiEndToEndTests {
   /// Agrees fully with the E, S, T and J questions and disagrees with the others, in the
   /// sandbox's question order: the contract's scoring gives ESTJ.

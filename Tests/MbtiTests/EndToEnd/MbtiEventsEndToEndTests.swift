@@ -10,7 +10,7 @@ import Testing
 /// confirm stays in the environment's outbox, `deck mbti events` shows it, and the next command
 /// that talks to nudge delivers it, once. And onboarding_take_test is sent once per quiz, not
 /// again by `--resume` (item 5).
-@Suite("MBTI events outbox", .timeLimit(.minutes(3)))
+@Suite("MBTI events outbox", .endToEndTimeLimit)
 struct MbtiEventsEndToEndTests {
   func events(_ deck: DeckCLI, _ arguments: [String] = []) throws -> [[String: Any]] {
     let listed = try deck.run(["sandbox", "inspect", "events", "--json"] + arguments)

@@ -10,7 +10,7 @@ import Testing
 /// (120×40, 80×24, 50×20, 40×24, 30×10), and resized while it runs. What the program wrote is
 /// replayed on `ScreenModel`, a small terminal that wraps and scrolls as a real one does, so a
 /// line wider than the terminal shows up as the broken frame a person would see.
-@Suite("MBTI quiz screen sizes", .timeLimit(.minutes(3)))
+@Suite("MBTI quiz screen sizes", .endToEndTimeLimit)
 struct MbtiQuizScreenEndToEndTests {
   /// A terminal session with its size changes, replayed on a model screen.
   final class Session {

@@ -5,7 +5,7 @@ import Testing
 
 /// `deck prefs photo` through the real binary against `deck sandbox serve`: the profile photo of
 /// preferences.md §2A (5 MB max, auto-compress), stored in the sandbox's Supabase Storage.
-@Suite("Profile photo", .timeLimit(.minutes(3)))
+@Suite("Profile photo", .endToEndTimeLimit)
 struct PhotoEndToEndTests {
   func photo(_ deck: DeckCLI, _ arguments: [String], status: Int32 = 0) throws -> DeckCLI.Result {
     let result = try deck.run(["prefs", "photo"] + arguments)

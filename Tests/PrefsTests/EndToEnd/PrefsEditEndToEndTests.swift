@@ -8,7 +8,7 @@ import Testing
 
 /// `deck prefs edit` on a real terminal: the editor (a script standing in for vi) gets the
 /// terminal, a file with problems opens again with them at the top, and the REPL goes on after.
-@Suite("deck prefs edit on a terminal", .timeLimit(.minutes(3)))
+@Suite("deck prefs edit on a terminal", .endToEndTimeLimit)
 struct PrefsEditEndToEndTests {
   /// A signed-in deck whose EDITOR records what it was given and whether it had the terminal,
   /// then changes the reminder days: to 500 (out of range) the first time, to 21 the second.

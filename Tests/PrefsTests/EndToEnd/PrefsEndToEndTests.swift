@@ -8,7 +8,7 @@ import Testing
 
 /// `deck prefs` through the real binary against `deck sandbox serve`: the testing checklist of
 /// preferences.md section 6, every row a terminal client can check.
-@Suite("Preferences", .timeLimit(.minutes(3)))
+@Suite("Preferences", .endToEndTimeLimit)
 struct PrefsEndToEndTests {
   func signedIn(_ email: String = "athlete@sandbox.test") throws -> (SandboxProcess, DeckCLI) {
     try DeckCLI.signedIn(email)

@@ -4,7 +4,7 @@ import Testing
 
 /// What issue 26 found wrong with `deck prefs` as an operator and a QA engineer used it, each
 /// through the real binary against `deck sandbox serve`.
-@Suite("Preferences as the specs say", .timeLimit(.minutes(3)))
+@Suite("Preferences as the specs say", .endToEndTimeLimit)
 struct PrefsIssue26EndToEndTests {
   func prefs(_ deck: DeckCLI, _ arguments: [String], status: Int32 = 0, stdin: String? = nil) throws
     -> DeckCLI.Result

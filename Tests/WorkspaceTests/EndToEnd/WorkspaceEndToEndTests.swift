@@ -5,7 +5,7 @@ import Testing
 /// The workspace flows of workspace-onboarding.md section 7 (and the brokerage QA matrix rows
 /// about submission), through the real binary against `deck sandbox serve`. Stored state is
 /// checked with `deck sandbox inspect workspace` only.
-@Suite("deck workspace, against deck sandbox serve", .timeLimit(.minutes(3)))
+@Suite("deck workspace, against deck sandbox serve", .endToEndTimeLimit)
 struct WorkspaceEndToEndTests {
   /// Section 1, "New user trigger": what signup creates.
   @Test func signupCreatesAnInactiveWorkspaceToOnboard() throws {

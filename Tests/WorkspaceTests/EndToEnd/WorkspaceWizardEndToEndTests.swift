@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `deck workspace onboard` on a real terminal: the readline wizard.
-@Suite("Onboarding wizard on a terminal", .timeLimit(.minutes(3)))
+@Suite("Onboarding wizard on a terminal", .endToEndTimeLimit)
 struct WorkspaceWizardEndToEndTests {
   func terminal(_ deck: DeckCLI, _ arguments: [String]) throws -> PseudoTerminal {
     try PseudoTerminal(deck: deck, arguments)
