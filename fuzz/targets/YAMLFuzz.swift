@@ -13,18 +13,18 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let written = YAMLWriter.document(node)
   do {
     // The document reads back as the same tree: written again, it is the same text.
-    let back = try YAMLNode.compose(yaml: written)
-    let again = back.map(YAMLWriter.document) ?? ""
-    if again != written {
-      let message = "CHANGED:\n<<<\n\(written)>>>\n<<<\n\(again)>>>\n"
-      _ = message.withCString { write(2, $0, strlen($0)) }
-      preconditionFailure("the writer's document reads back as another tree")
-    }
+    let again = try YAMLNode.compose(yaml: written).map(YAMLWriter.document) ?? ""
+    if again != written { fail("CHANGED: the writer's document reads back as another tree", written, again) }
   } catch {
-    // Printed first: preconditionFailure's message is lost when libFuzzer catches the trap.
-    let message = "FAILED: \(error)\n<<<\n\(written)>>>\n"
-    _ = message.withCString { write(2, $0, strlen($0)) }
-    preconditionFailure("the writer's document does not read back (\(error)):\n\(written)")
+    fail("FAILED: the writer's document does not read back (\(error))", written)
   }
   return 0
+}
+
+/// Prints the finding, then traps: preconditionFailure's own message is lost when libFuzzer
+/// catches the trap, so the documents go to stderr first.
+func fail(_ finding: String, _ documents: String...) -> Never {
+  let message = finding + "\n" + documents.map { "<<<\n\($0)>>>\n" }.joined()
+  _ = message.withCString { write(2, $0, strlen($0)) }
+  preconditionFailure(finding)
 }

@@ -13,7 +13,8 @@ import Synchronization
 /// (a one-shot command, or every line of a REPL or script).
 public final class HTTPTransportFactory: Sendable {
   /// The event loop group and the client, created on first use: commands that send nothing
-  /// never start an event loop.
+  /// never start an event loop (script mode starts it before its first line, to run its lines
+  /// on it: `ClientLoopExecutor`).
   private static let state = Mutex<(group: MultiThreadedEventLoopGroup?, factory: HTTPTransportFactory?)>((nil, nil))
 
   /// The process's transport factory, created on first use.
