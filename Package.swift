@@ -146,7 +146,6 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
-    .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
@@ -248,8 +247,8 @@ let package = Package(
         dependencies: [
           "DeckSupport", "DeckConfig", openAPIRuntime, httpTypes,
           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-          .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
           .product(name: "NIOCore", package: "swift-nio"),
+          .product(name: "NIOHTTP1", package: "swift-nio"),
           .product(name: "NIOPosix", package: "swift-nio"),
           .product(name: "NIOTLS", package: "swift-nio"),
           .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -369,7 +368,7 @@ let package = Package(
         name: "CommandTests",
         dependencies: [
           "TestSupport", "DeckApp", "DeckCore", "DeckConfig", "DeckSupport", "DeckLive", "DeckHTTPTransport",
-          "DeckBuiltins",
+          "DeckBuiltins", openAPIRuntime, httpTypes,
           "SandboxApp", "SandboxKit",
           argumentParser, yams,
         ],

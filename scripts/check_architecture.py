@@ -63,7 +63,7 @@ def is_server_product(product):
 
 def is_heavy_product(product):
     return is_server_product(product) or product.startswith(("NIO", "_NIO")) or product in {
-        "AsyncHTTPClient", "OpenAPIAsyncHTTPClient"}
+        "AsyncHTTPClient"}
 
 
 def module_name(name):

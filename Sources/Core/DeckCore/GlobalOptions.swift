@@ -2,17 +2,21 @@ import ArgumentParser
 
 /// The options every deck command takes. Commands declare them with
 /// `@OptionGroup var global: GlobalOptions`, so they work before or after the subcommand.
+///
+/// Their names are spelled out (`.customLong`) rather than derived from the property (`.long`):
+/// argument-parser derives a name again at every parse, and a script parses these on every
+/// line (bench/README.md).
 public struct GlobalOptions: ParsableArguments, Sendable {
   @Option(
-    name: .long, help: "The environment to use (overrides DECK_ENV and the config file).",
+    name: .customLong("env"), help: "The environment to use (overrides DECK_ENV and the config file).",
     completion: .custom { _, _, prefix in EnvironmentCompletion.names(prefix: prefix) })
   public var env: String?
 
-  @Flag(name: .long, help: "Short for --format json.")
+  @Flag(name: .customLong("json"), help: "Short for --format json.")
   public var json = false
 
   @Option(
-    name: .long,
+    name: .customLong("format"),
     help: ArgumentHelp(
       "How to print the result: table (the default), json, yaml or csv. Errors always go to stderr.",
       valueName: "format"))
@@ -20,7 +24,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 
   /// Compiled as it is parsed: a bad expression is a usage error before anything is sent.
   @Option(
-    name: .long,
+    name: .customLong("jq"),
     help: ArgumentHelp(
       "Filter the JSON result with a jq expression (implies --format json); strings print raw, as jq -r does.",
       valueName: "expression"),
@@ -35,7 +39,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
   public var csvRaw = false
 
   @Flag(
-    name: .long,
+    name: .customLong("trace"),
     help:
       "Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted)."
   )
@@ -45,7 +49,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
   @Flag(name: .customLong("trace-body"), help: .hidden)
   public var traceBody = false
 
-  @Option(name: .long, help: ArgumentHelp("Seconds to wait for each HTTP request.", valueName: "seconds"))
+  @Option(
+    name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for each HTTP request.", valueName: "seconds"))
   public var timeout: Double = 30
 
   public init() {}

@@ -4,8 +4,8 @@ import DeckSupport
 import FoundationEssentials
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 import NIOPosix
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import Synchronization
 
@@ -63,26 +63,83 @@ public final class HTTPTransportFactory: Sendable {
 
   /// A transport with a per-request timeout; errors come out as `DeckError`s.
   public func transport(timeout: Duration) -> any ClientTransport {
-    DeckTransport(
-      base: AsyncHTTPClientTransport(configuration: .init(client: client, timeout: TimeAmount(timeout))),
-      timeout: timeout)
+    DeckTransport(client: client, timeout: timeout)
   }
 }
 
-/// Translates transport failures into `DeckError`s that name the host and the fix.
+/// The generated clients' transport: sends a request through the client's future-based API,
+/// and translates failures into `DeckError`s that name the host and the fix.
+///
+/// The future-based API, not the async one: for each request, the async one starts an
+/// unstructured task for an actor that registers its cancellation, which wakes a thread of the
+/// global pool, and it hands the body over as an async sequence. Here a request and its
+/// answer stay on the client's event loop, and a script's lines run there too
+/// (`ClientLoopExecutor`). deck's contracts have no streamed bodies: a request body is
+/// collected before it is sent (the largest is a 5 MB photo), and an answer is read whole.
 struct DeckTransport: ClientTransport {
-  let base: AsyncHTTPClientTransport
+  let client: HTTPClient
   let timeout: Duration
+
+  /// The largest request body deck sends; a larger one is refused before anything is sent.
+  static let requestBodyLimit = 64 << 20
 
   func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (
     HTTPResponse, HTTPBody?
   ) {
     do {
-      return try await base.send(request, body: body, baseURL: baseURL, operationID: operationID)
+      let outgoing = try await Self.outgoing(request, body: body, baseURL: baseURL)
+      let task = client.execute(
+        request: outgoing, delegate: ResponseAccumulator(request: outgoing), eventLoop: .indifferent,
+        deadline: .now() + TimeAmount(timeout))
+      let answer = try await withTaskCancellationHandler {
+        try await task.futureResult.get()
+      } onCancel: {
+        task.cancel()
+      }
+      return Self.incoming(answer, method: request.method)
     } catch {
       throw Self.translate(
         error, baseURL: baseURL, timeout: timeout, operationID: operationID,
         writes: ![.get, .head, .options].contains(request.method))
+    }
+  }
+
+  /// The request to send: the operation's path and query (already percent-encoded by the
+  /// generated client) appended to the environment's base URL, whose own query, if any, is
+  /// dropped; the headers as they are; the body collected.
+  static func outgoing(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL) async throws -> HTTPClient.Request {
+    let base = baseURL.absoluteString
+    let url = String(base.prefix { $0 != "?" && $0 != "#" }) + (request.path ?? "")
+    var headers = HTTPHeaders()
+    for field in request.headerFields { headers.add(name: field.name.canonicalName, value: field.value) }
+    var bytes: [UInt8]?
+    if let body {
+      var collected: [UInt8] = []
+      for try await chunk in body {
+        guard collected.count + chunk.count <= requestBodyLimit else {
+          throw DeckError(
+            .usage, "The request's body is over \(requestBodyLimit >> 20) MB, more than deck sends.",
+            hint: "Send a smaller file.")
+        }
+        collected += chunk
+      }
+      bytes = collected
+    }
+    return try HTTPClient.Request(
+      url: url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: bytes.map { .bytes($0) })
+  }
+
+  /// The answer as the generated client reads it. A header name NIO's parser let through is
+  /// a valid token, so none is dropped in practice; one that is not would be, rather than trap.
+  static func incoming(_ answer: HTTPClient.Response, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
+    var fields = HTTPFields()
+    for header in answer.headers {
+      if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+    }
+    let response = HTTPResponse(status: .init(code: Int(answer.status.code)), headerFields: fields)
+    switch method {
+    case .head, .connect, .trace: return (response, nil)
+    default: return (response, HTTPBody(answer.body.map { Array($0.readableBytesView) } ?? []))
     }
   }
 
@@ -92,6 +149,7 @@ struct DeckTransport: ClientTransport {
     _ error: any Error, baseURL: URL, timeout: Duration, operationID: String = "the request", writes: Bool = false
   ) -> any Error {
     if error is CancellationError || Task.isCancelled { return CancellationError() }
+    if error is DeckError { return error }
     let host = baseURL.host.map { h in baseURL.port.map { "\(h):\($0)" } ?? h } ?? baseURL.absoluteString
     let loopback = baseURL.host.map(URLPolicy.isLoopback) ?? false
     let serveHint =
@@ -133,7 +191,9 @@ struct DeckTransport: ClientTransport {
     if let error = error as? ChannelError, case .connectTimeout = error {
       return unreachable("the connection timed out")
     }
-    if error is NIOTooManyBytesError { return DeckError(.failure, "The response from \(host) is too large.") }
+    if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
+      return DeckError(.failure, "The response from \(host) is too large.")
+    }
     // NIO's HTTP parser (not imported here): what a 1xx status with a body (100 Continue, 102
     // Processing), or an answer that is not HTTP, ends in. The status was no final one.
     if String(reflecting: type(of: error)) == "NIOHTTP1.HTTPParserError" {
