@@ -26,6 +26,12 @@ struct LocalSandboxTests {
     try #require(try record(deck)?["pid"] as? Int).map { Int32($0) } ?? 0
   }
 
+  /// The record's pid, or nil while there is no record: for polling, where a missing record
+  /// is not (yet) a failure (`pid` records an issue even under `try?`).
+  func currentPid(_ deck: DeckCLI) -> Int32? {
+    ((try? record(deck)) ?? nil)?["pid"].flatMap { $0 as? Int }.map { Int32($0) }
+  }
+
   /// deck-sandbox processes serving this test's database.
   func servers(_ deck: DeckCLI) -> [Int32] {
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -120,7 +126,7 @@ struct LocalSandboxTests {
       environment: ["SAP_SHELL": "bash"])
     #expect(completion.status == 0)
     #expect(completion.stderr.isEmpty, "\(completion.stderr)")
-    #expect(eventually(timeout: 10) { (try? pid(deck)).map { $0 != first && alive($0) } ?? false })
+    #expect(eventually(timeout: 10) { currentPid(deck).map { $0 != first && alive($0) } ?? false })
     _ = try deck.run(["sandbox", "stop"])
   }
 

@@ -14,8 +14,11 @@ public struct IdleExit: Sendable {
     self.keepServing = keepServing
   }
 
-  /// Why the server should stop now, or nil to keep serving.
+  /// Why the server should stop now, or nil to keep serving. Nothing stops a server that has
+  /// not started serving yet: until it listens and has announced itself (written its runtime
+  /// record), a missing record is the normal state, not a replaced server.
   func reasonToStop(_ activity: Activity, now: ContinuousClock.Instant = .now) -> String? {
+    guard activity.isServing else { return nil }
     if !keepServing() { return "its runtime record is gone or names another server" }
     if let timeout, let idle = activity.idleSince(now: now), idle >= timeout {
       return "idle for \(idle.components.seconds) s (idle timeout \(timeout.components.seconds) s)"
@@ -24,9 +27,22 @@ public struct IdleExit: Sendable {
   }
 }
 
-/// Requests in flight and when the last one ended, for ``IdleExit``.
+/// Whether the server serves yet, requests in flight and when the last one ended, for
+/// ``IdleExit``.
 package final class Activity: Sendable {
-  private let state = Mutex<(inFlight: Int, last: ContinuousClock.Instant)>((0, .now))
+  private let state = Mutex<(serving: Bool, inFlight: Int, last: ContinuousClock.Instant)>((false, 0, .now))
+
+  /// The server listens and has announced itself (its URL printed, its record written). The
+  /// idle clock starts here, not when the database was opened: binding can take seconds on a
+  /// loaded machine.
+  func startServing(now: ContinuousClock.Instant = .now) {
+    state.withLock {
+      $0.serving = true
+      $0.last = now
+    }
+  }
+
+  var isServing: Bool { state.withLock { $0.serving } }
 
   func begin() { state.withLock { $0.inFlight += 1 } }
 

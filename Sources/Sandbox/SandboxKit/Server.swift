@@ -141,9 +141,15 @@ public enum SandboxServer {
       router: try makeRouter(state: state),
       configuration: .init(address: .hostname(state.options.host, port: state.options.port), serverName: nil),
       onServerRunning: { channel in
-        let port = channel.localAddress?.port ?? state.options.port
+        // A closed channel has no address: then the port asked for, unless that was 0 (any),
+        // which names no port at all.
+        guard let port = channel.localAddress?.port ?? (state.options.port == 0 ? nil : state.options.port) else {
+          logger.error("deck sandbox stopped before it could say which port it listens on.")
+          return
+        }
         state.didStartListening(port: port)
         onListening(port)
+        state.activity.startServing()
       },
       eventLoopGroupProvider: state.options.eventLoopGroup.map { .shared($0) } ?? .singleton,
       logger: logger)
