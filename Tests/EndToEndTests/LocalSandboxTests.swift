@@ -23,7 +23,7 @@ struct LocalSandboxTests {
   }
 
   func pid(_ deck: DeckCLI) throws -> Int32 {
-    try #require(try record(deck)?["pid"] as? Int).map { Int32($0) } ?? 0
+    try #require(currentPid(deck))
   }
 
   /// The record's pid, or nil while there is no record: for polling, where a missing record

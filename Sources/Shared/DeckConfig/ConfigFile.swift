@@ -233,7 +233,7 @@ public struct ConfigStore: Sendable {
 
   /// The file, or an empty config when there is none. A file that cannot be parsed is an error.
   public func load() throws -> ConfigFile {
-    try parse(FileManager.default.contents(atPath: path))
+    try parse(read())
   }
 
   /// The file's bytes, as `parse` takes them (nil when there is no file). Read with `open` and

@@ -194,9 +194,9 @@ struct DeckTransport: ClientTransport {
     if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
       return DeckError(.failure, "The response from \(host) is too large.")
     }
-    // NIO's HTTP parser (not imported here): what a 1xx status with a body (100 Continue, 102
-    // Processing), or an answer that is not HTTP, ends in. The status was no final one.
-    if String(reflecting: type(of: error)) == "NIOHTTP1.HTTPParserError" {
+    // NIO's HTTP parser: what a 1xx status with a body (100 Continue, 102 Processing), or an
+    // answer that is not HTTP, ends in. The status was no final one.
+    if error is HTTPParserError {
       return DeckError(
         .failure,
         "\(host) answered \(operationID) with a response that is not valid HTTP (\(error)): an informational status (1xx) with a body, or no HTTP at all; the service's contract documents neither.",
