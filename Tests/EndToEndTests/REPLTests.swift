@@ -11,6 +11,25 @@ struct REPLTests {
     return terminal
   }
 
+  // A terminal keeps the home of the deck it was started from until it ends: started from a
+  // temporary DeckCLI, the REPL used to lose its home (config, history) while it ran, and wrote
+  // its history into a new directory that nothing removed.
+  @Test func aTerminalKeepsItsHomeUntilItEnds() throws {
+    let server = try SandboxProcess()
+    var deck: DeckCLI? = try DeckCLI(server: server)
+    let home = try #require(deck?.home)
+    var repl: PseudoTerminal? = try start(try #require(deck))
+    deck = nil
+    repl?.send("env show --jq .name\r")
+    try repl?.expect("\nlocal\n")
+    repl?.send("exit\r")
+    #expect(try repl?.waitForExit() == 0)
+    let history = try String(contentsOfFile: home + "/state/deck/history", encoding: .utf8)
+    #expect(history == "env show --jq .name\nexit\n")
+    repl = nil
+    #expect(!FileManager.default.fileExists(atPath: home), "the home goes with the terminal")
+  }
+
   @Test func tabCompletesCommandsFlagsValuesAndBrokerageNames() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)

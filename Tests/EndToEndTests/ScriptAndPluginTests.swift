@@ -35,6 +35,33 @@ struct ScriptModeTests {
     #expect(result.stderr.contains("script.deck:2"))
   }
 
+  // Each line is parsed while the one before it waits for the server; what a line that runs
+  // nothing prints (a usage error, help) still comes after the output of the lines before it,
+  // stdout and stderr alike.
+  @Test func linesParsedAheadAnswerInTheirTurn() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let path = try script(
+      deck,
+      """
+      brokerage search compass --json --limit 1
+      brokerage search --limit 0 x
+      brokerage search keller --json --limit 1
+      brokerage search --help
+      brokerage search coldwell --json --limit 1
+
+      """)
+    // One stream, as a terminal shows them.
+    let result = try DeckCLI.execute(
+      "/bin/sh", ["-c", #""$0" run "$1" --keep-going 2>&1"#, DeckCLI.binary, path], stdin: nil,
+      environment: deck.environment, in: deck.home)
+    #expect(result.status == 64, "\(result.stdout)")
+    let order = ["Compass", "--limit must be between 1 and 50", "script.deck:2:", "Keller", "USAGE:", "Coldwell"]
+    let positions = try order.map { try #require(result.stdout.range(of: $0), "\(result.stdout)").lowerBound }
+    #expect(positions == positions.sorted(), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("script.deck: 5 lines run, 1 failed (line 2)\n"), "\(result.stdout)")
+  }
+
   @Test func keepGoingRunsEveryLine() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)

@@ -12,10 +12,14 @@ public enum DeckRunner {
     await run(root, parsed: parseLine(root, arguments: arguments, session: session), session: session)
   }
 
-  /// A command line, parsed: answered already, a plugin to run, or a command to run.
+  /// A command line, parsed: answered already, to be answered, a plugin to run, or a command
+  /// to run.
   public enum ParsedLine {
     /// Help, the version, a shell's completion request or a usage error, printed; the exit code.
     case answered(Int32)
+    /// Help, the version, a shell's completion request or a usage error, as the parser threw
+    /// it, not printed yet: `run(_:parsed:session:)` prints it.
+    case unanswered(any Error, arguments: [String])
     case plugin(Plugins.Plugin, arguments: [String])
     case command(any ParsableCommand, arguments: [String])
   }
@@ -24,6 +28,18 @@ public enum DeckRunner {
   /// completion request, a usage error). Synchronous: a one-shot that asks for help is answered
   /// before any task starts.
   public static func parseLine<Root: ParsableCommand>(
+    _ root: Root.Type, arguments: [String], session: DeckSession
+  ) -> ParsedLine {
+    let parsed = prepareLine(root, arguments: arguments, session: session)
+    guard case .unanswered(let error, let arguments) = parsed else { return parsed }
+    return .answered(report(error, root: root, arguments: arguments, session: session))
+  }
+
+  /// Parses a line and prints nothing: the answer to a line that runs nothing is left for
+  /// `run(_:parsed:session:)`. Script mode parses a line ahead of time, while the one before
+  /// it runs. Parsing reads nothing an earlier line can change: the words, argument-parser's
+  /// parse and validation (pure checks of the words), and the plugins on PATH.
+  public static func prepareLine<Root: ParsableCommand>(
     _ root: Root.Type, arguments: [String], session: DeckSession
   ) -> ParsedLine {
     if let name = arguments.first, !name.hasPrefix("-"), !builtinNames(root).contains(name),
@@ -36,7 +52,7 @@ public enum DeckRunner {
     do {
       return .command(try parse(root, normalize(arguments)), arguments: arguments)
     } catch {
-      return .answered(report(error, root: root, arguments: arguments, session: session))
+      return .unanswered(error, arguments: arguments)
     }
   }
 
@@ -47,6 +63,8 @@ public enum DeckRunner {
     switch parsed {
     case .answered(let code):
       return code
+    case .unanswered(let error, let arguments):
+      return report(error, root: root, arguments: arguments, session: session)
     case .plugin(let plugin, let arguments):
       do {
         let context = DeckContext(session: session, options: .defaults)

@@ -32,13 +32,17 @@ public enum DeckShell {
 
   /// Runs one command line through the same runner as one-shot mode.
   static func run(_ arguments: [String], session: DeckSession) async -> Int32 {
-    await run(root, arguments, session)
+    await DeckRunner.run(root, arguments: arguments, session: session)
   }
 
-  private static func run<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String], _ session: DeckSession) async
-    -> Int32
-  {
-    await DeckRunner.run(root, arguments: arguments, session: session)
+  /// Parses a command line and prints nothing (``DeckRunner/prepareLine(_:arguments:session:)``).
+  static func prepare(_ arguments: [String], session: DeckSession) -> DeckRunner.ParsedLine {
+    DeckRunner.prepareLine(root, arguments: arguments, session: session)
+  }
+
+  /// Runs a command line parsed by `prepare`, as `run(_:session:)` runs its words.
+  static func run(_ parsed: DeckRunner.ParsedLine, session: DeckSession) async -> Int32 {
+    await DeckRunner.run(root, parsed: parsed, session: session)
   }
 
   static var builtinNames: Set<String> { names(root) }

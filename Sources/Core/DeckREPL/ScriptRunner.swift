@@ -54,51 +54,51 @@ public struct ScriptRunner: Sendable {
   func runLines(_ lines: some Sequence<String>, source: String) async -> Int32 {
     var tally = Tally()
     var variables: [String: String] = [:]
-    var pending = ShellWords.Continuation()
-    var lineNumber = 0
-    var text: [String] = []
     func finish(_ code: Int32) -> Int32 {
       if keepGoing { session.output.info("\(source): \(tally.summary)") }
       return code
     }
-    for line in lines {
-      lineNumber += 1
-      let startLine = pending.isEmpty ? lineNumber : pending.firstLine
-      if pending.isEmpty { text = [] }
-      text.append(line)
-      let words: [String]
-      switch pending.add(line, number: lineNumber) {
-      case .more:
-        continue
-      case .tooLong:
+    var commands = ScriptCommands(lines: lines.makeIterator())
+    var upcoming = commands.next()
+    // The current command, parsed while the one before it ran (nil: parse it now).
+    var prepared: DeckRunner.ParsedLine?
+    while let item = upcoming {
+      upcoming = commands.next()
+      switch item {
+      case .tooLong(let start, let line, let problem):
         session.output.error(
-          "\(source):\(pending.quoteLine ?? startLine): \(pending.problem); the command ran on for more than \(ShellWords.Continuation.maxLines) lines or \(ShellWords.Continuation.maxBytes / 1024) KiB, so deck stopped reading."
+          "\(source):\(line): \(problem); the command ran on for more than \(ShellWords.Continuation.maxLines) lines or \(ShellWords.Continuation.maxBytes / 1024) KiB, so deck stopped reading."
         )
         session.output.info("Close the quote, or escape the apostrophe (O\\'Brien, or \"O'Brien\").")
-        tally.failed(line: startLine, code: ExitCode.usage)
+        tally.failed(line: start, code: ExitCode.usage)
         return finish(tally.firstFailure)
-      case .words(let complete):
-        words = complete
-      }
-      let command = text.joined(separator: "\n")
-      guard !words.isEmpty else { continue }
-      tally.run += 1
-      let code = await runCommand(command, words: words, line: startLine, source: source, variables: &variables)
-      if code != 0 {
-        tally.failed(line: startLine, code: code)
-        if !keepGoing {
-          session.output.info("\(source):\(startLine): stopped: the command exited with \(code).")
-          return code
+      case .unclosed(let start, let line, let problem):
+        session.output.error("\(source):\(line): \(problem), still open at the end of the script.")
+        session.output.info("Close the quote, or escape the apostrophe (O\\'Brien, or \"O'Brien\").")
+        tally.failed(line: start, code: ExitCode.usage)
+      case .command(let command):
+        tally.run += 1
+        // The next command is parsed while this one runs: on the same thread, while this one
+        // waits for the server (about a third of a search line's time; bench/README.md). Only
+        // a command whose words cannot change: no `$NAME`, not a `let`.
+        let next = upcoming?.wordsToPrepare
+        let session = session
+        async let nextParsed = next.map { DeckShell.prepare($0, session: session) }
+        let code = await runCommand(
+          command.text, words: command.words, line: command.line, source: source, variables: &variables,
+          prepared: prepared)
+        prepared = await nextParsed
+        if code != 0 {
+          tally.failed(line: command.line, code: code)
+          if !keepGoing {
+            session.output.info("\(source):\(command.line): stopped: the command exited with \(code).")
+            return code
+          }
+          let firstLine = String(command.text.prefix { $0 != "\n" })
+          let shown = firstLine.count < command.text.count ? firstLine + " …" : firstLine
+          session.output.info("\(source):\(command.line): \(shown.trimmingLeadingSpaces): exit \(code)")
         }
-        let shown = text.count > 1 ? text[0] + " …" : text[0]
-        session.output.info("\(source):\(startLine): \(shown.trimmingLeadingSpaces): exit \(code)")
       }
-    }
-    if !pending.isEmpty {
-      session.output.error(
-        "\(source):\(pending.quoteLine ?? pending.firstLine): \(pending.problem), still open at the end of the script.")
-      session.output.info("Close the quote, or escape the apostrophe (O\\'Brien, or \"O'Brien\").")
-      tally.failed(line: pending.firstLine, code: ExitCode.usage)
     }
     return finish(tally.firstFailure)
   }
@@ -106,7 +106,8 @@ public struct ScriptRunner: Sendable {
   /// Runs one complete command (its words as split without expansion) and returns its exit
   /// code: a `let` keeps the command's stdout in `variables`.
   func runCommand(
-    _ text: String, words unexpanded: [String], line: Int, source: String, variables: inout [String: String]
+    _ text: String, words unexpanded: [String], line: Int, source: String, variables: inout [String: String],
+    prepared: DeckRunner.ParsedLine? = nil
   ) async -> Int32 {
     var words = unexpanded
     // Only a line with a `$` can refer to a variable: the others run exactly as split.
@@ -122,7 +123,10 @@ public struct ScriptRunner: Sendable {
     if words.first == "deck" { words.removeFirst() }
     guard words.first == "let" else {
       guard !words.isEmpty else { return 0 }
-      let code = await DeckShell.run(words, session: session)
+      let code =
+        if let prepared { await DeckShell.run(prepared, session: session) } else {
+          await DeckShell.run(words, session: session)
+        }
       ran?(text, words, code)
       return code
     }
@@ -152,6 +156,67 @@ public struct ScriptRunner: Sendable {
 
   /// A variable's name: a letter or `_`, then letters, digits and `_`.
   static func isName(_ word: String) -> Bool { ShellWords.isVariableName(word) }
+}
+
+/// A script's commands, one at a time, as the shell splits them: a command may run on over
+/// several lines (an open quote, a trailing backslash).
+struct ScriptCommands<Lines: IteratorProtocol<String>>: IteratorProtocol {
+  enum Item {
+    case command(Command)
+    /// A command that ran on past the limits (``ShellWords/Continuation/maxLines``): the line
+    /// it starts on, the line of its open quote (else its first) and what is open.
+    case tooLong(start: Int, line: Int, problem: String)
+    /// A quote or a backslash still open at the end of the script, as `tooLong` reports it.
+    case unclosed(start: Int, line: Int, problem: String)
+
+    /// The words `DeckShell` parses for this command, when nothing a line before it does can
+    /// change them: no `$NAME`, not a `let` (nil otherwise).
+    var wordsToPrepare: [String]? {
+      guard case .command(let command) = self, !command.text.unicodeScalars.contains("$") else { return nil }
+      let words = command.words.first == "deck" ? Array(command.words.dropFirst()) : command.words
+      guard let first = words.first, first != "let" else { return nil }
+      return words
+    }
+  }
+
+  struct Command {
+    /// The command's lines, joined by newlines.
+    var text: String
+    /// Its words, split without expansion.
+    var words: [String]
+    /// The number of its first line.
+    var line: Int
+  }
+
+  var lines: Lines
+  private var pending = ShellWords.Continuation()
+  private var lineNumber = 0
+  private var text: [String] = []
+  private var ended = false
+
+  init(lines: Lines) { self.lines = lines }
+
+  mutating func next() -> Item? {
+    while !ended, let line = lines.next() {
+      lineNumber += 1
+      let startLine = pending.isEmpty ? lineNumber : pending.firstLine
+      if pending.isEmpty { text = [] }
+      text.append(line)
+      switch pending.add(line, number: lineNumber) {
+      case .more:
+        continue
+      case .tooLong:
+        ended = true
+        return .tooLong(start: startLine, line: pending.quoteLine ?? startLine, problem: pending.problem)
+      case .words(let words):
+        guard !words.isEmpty else { continue }
+        return .command(Command(text: text.joined(separator: "\n"), words: words, line: startLine))
+      }
+    }
+    guard !ended, !pending.isEmpty else { return nil }
+    ended = true
+    return .unclosed(start: pending.firstLine, line: pending.quoteLine ?? pending.firstLine, problem: pending.problem)
+  }
 }
 
 /// What a `let` line's command printed on stdout (written from the task that runs it).

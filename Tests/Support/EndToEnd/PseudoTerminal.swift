@@ -21,6 +21,10 @@ package final class PseudoTerminal {
     Array(Self.stripEscapes(String(decoding: bytes[..<Self.completeLength(bytes)], as: UTF8.self)))
   }
   private var consumed = 0
+  /// The deck whose home the program runs in, kept for as long as the terminal: a test that
+  /// starts a terminal from a temporary `DeckCLI` would otherwise remove the home (and its
+  /// config and history) while the program still runs in it.
+  private var deck: DeckCLI?
 
   /// `executable` (deck by default) with `arguments`, as the leader of a new session on the pty.
   package init(
@@ -70,6 +74,7 @@ package final class PseudoTerminal {
     environment["TERM"] = "xterm"
     environment["INPUTRC"] = "/dev/null"
     try self.init(arguments: arguments, environment: environment, columns: columns)
+    self.deck = deck
   }
 
   deinit {
