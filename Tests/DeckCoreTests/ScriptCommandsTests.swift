@@ -63,6 +63,7 @@ struct ScriptCommandsTests {
       ("let id = brokerage search keller --jq '.[0].id'", nil),
       ("deck let id = env list", nil),
       ("deck", nil),
+      ("---completion brokerage search -- positional@0 0 0", nil),
     ] as [(String, [String]?)])
   func wordsToPrepare(line: String, expected: [String]?) throws {
     let item = try #require(items([line]).first)

@@ -170,11 +170,12 @@ struct ScriptCommands<Lines: IteratorProtocol<String>>: IteratorProtocol {
     case unclosed(start: Int, line: Int, problem: String)
 
     /// The words `DeckShell` parses for this command, when nothing a line before it does can
-    /// change them: no `$NAME`, not a `let` (nil otherwise).
+    /// change how they parse: no `$NAME`, not a `let`, not a shell's completion request (its
+    /// parse asks the backend for values) (nil otherwise).
     var wordsToPrepare: [String]? {
       guard case .command(let command) = self, !command.text.unicodeScalars.contains("$") else { return nil }
       let words = command.words.first == "deck" ? Array(command.words.dropFirst()) : command.words
-      guard let first = words.first, first != "let" else { return nil }
+      guard let first = words.first, first != "let", first != "---completion" else { return nil }
       return words
     }
   }

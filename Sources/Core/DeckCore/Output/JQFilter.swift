@@ -6,6 +6,8 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// A jq program compiled by libjq, as `--jq EXPR` takes it (like gh's `--jq`).

@@ -5,6 +5,8 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Ctrl-C during `deck qa run`: the steps run in process groups of their own, so the terminal's

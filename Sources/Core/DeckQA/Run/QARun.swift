@@ -6,6 +6,8 @@ import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// One `deck qa run`: which scenarios run and which are skipped, the reachability check before

@@ -4,6 +4,8 @@ import FoundationEssentials
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Runs scenarios: each step as its own `deck` process against one environment, each scenario
