@@ -38,7 +38,9 @@ public enum DeckRunner {
   /// Parses a line and prints nothing: the answer to a line that runs nothing is left for
   /// `run(_:parsed:session:)`. Script mode parses a line ahead of time, while the one before
   /// it runs. Parsing reads nothing an earlier line can change: the words, argument-parser's
-  /// parse and validation (pure checks of the words), and the plugins on PATH.
+  /// parse and validation (pure checks of the words), and the plugins on PATH. A shell's
+  /// completion request is the exception (its answer may ask the backend): script mode parses
+  /// it in its turn.
   public static func prepareLine<Root: ParsableCommand>(
     _ root: Root.Type, arguments: [String], session: DeckSession
   ) -> ParsedLine {
