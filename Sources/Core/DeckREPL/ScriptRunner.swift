@@ -80,13 +80,10 @@ public struct ScriptRunner: Sendable {
         tally.run += 1
         // The next command is parsed while this one runs: on the same thread, while this one
         // waits for the server (about a third of a search line's time; bench/README.md). Only
-        // a command whose words cannot change: no `$NAME`, not a `let`.
+        // a command no earlier line can change (`wordsToPrepare`).
         let next = upcoming?.wordsToPrepare
-        let session = session
         async let nextParsed = next.map { DeckShell.prepare($0, session: session) }
-        let code = await runCommand(
-          command.text, words: command.words, line: command.line, source: source, variables: &variables,
-          prepared: prepared)
+        let code = await runCommand(command, source: source, variables: &variables, prepared: prepared)
         prepared = await nextParsed
         if code != 0 {
           tally.failed(line: command.line, code: code)
@@ -103,15 +100,15 @@ public struct ScriptRunner: Sendable {
     return finish(tally.firstFailure)
   }
 
-  /// Runs one complete command (its words as split without expansion) and returns its exit
-  /// code: a `let` keeps the command's stdout in `variables`.
+  /// Runs one complete command and returns its exit code: a `let` keeps the command's stdout
+  /// in `variables`. `prepared`: the command, parsed while the one before it ran.
   func runCommand(
-    _ text: String, words unexpanded: [String], line: Int, source: String, variables: inout [String: String],
-    prepared: DeckRunner.ParsedLine? = nil
+    _ command: ScriptCommand, source: String, variables: inout [String: String], prepared: DeckRunner.ParsedLine?
   ) async -> Int32 {
-    var words = unexpanded
-    // Only a line with a `$` can refer to a variable: the others run exactly as split.
-    if text.unicodeScalars.contains("$") {
+    let text = command.text
+    let line = command.line
+    var words = command.words
+    if command.refersToVariables {
       do throws(ShellWords.ExpansionError) {
         words = try ShellWords.expand(text, variables: variables)
       } catch {
@@ -120,7 +117,7 @@ public struct ScriptRunner: Sendable {
         return ExitCode.usage
       }
     }
-    if words.first == "deck" { words.removeFirst() }
+    words = ScriptCommand.withoutDeck(words)
     guard words.first == "let" else {
       guard !words.isEmpty else { return 0 }
       let code =
@@ -158,11 +155,30 @@ public struct ScriptRunner: Sendable {
   static func isName(_ word: String) -> Bool { ShellWords.isVariableName(word) }
 }
 
+/// One complete command of a script.
+struct ScriptCommand {
+  /// The command's lines, joined by newlines.
+  var text: String
+  /// Its words, split without expansion.
+  var words: [String]
+  /// The number of its first line.
+  var line: Int
+
+  /// Whether the command may refer to a variable: only a line with a `$` can, and only such a
+  /// line is expanded; the others run exactly as split.
+  var refersToVariables: Bool { text.unicodeScalars.contains("$") }
+
+  /// The words without a leading `deck`, which a line may have or not.
+  static func withoutDeck(_ words: [String]) -> [String] {
+    words.first == "deck" ? Array(words.dropFirst()) : words
+  }
+}
+
 /// A script's commands, one at a time, as the shell splits them: a command may run on over
 /// several lines (an open quote, a trailing backslash).
 struct ScriptCommands<Lines: IteratorProtocol<String>>: IteratorProtocol {
   enum Item {
-    case command(Command)
+    case command(ScriptCommand)
     /// A command that ran on past the limits (``ShellWords/Continuation/maxLines``): the line
     /// it starts on, the line of its open quote (else its first) and what is open.
     case tooLong(start: Int, line: Int, problem: String)
@@ -173,20 +189,11 @@ struct ScriptCommands<Lines: IteratorProtocol<String>>: IteratorProtocol {
     /// change how they parse: no `$NAME`, not a `let`, not a shell's completion request (its
     /// parse asks the backend for values) (nil otherwise).
     var wordsToPrepare: [String]? {
-      guard case .command(let command) = self, !command.text.unicodeScalars.contains("$") else { return nil }
-      let words = command.words.first == "deck" ? Array(command.words.dropFirst()) : command.words
+      guard case .command(let command) = self, !command.refersToVariables else { return nil }
+      let words = ScriptCommand.withoutDeck(command.words)
       guard let first = words.first, first != "let", first != "---completion" else { return nil }
       return words
     }
-  }
-
-  struct Command {
-    /// The command's lines, joined by newlines.
-    var text: String
-    /// Its words, split without expansion.
-    var words: [String]
-    /// The number of its first line.
-    var line: Int
   }
 
   var lines: Lines
@@ -211,7 +218,7 @@ struct ScriptCommands<Lines: IteratorProtocol<String>>: IteratorProtocol {
         return .tooLong(start: startLine, line: pending.quoteLine ?? startLine, problem: pending.problem)
       case .words(let words):
         guard !words.isEmpty else { continue }
-        return .command(Command(text: text.joined(separator: "\n"), words: words, line: startLine))
+        return .command(ScriptCommand(text: text.joined(separator: "\n"), words: words, line: startLine))
       }
     }
     guard !ended, !pending.isEmpty else { return nil }
