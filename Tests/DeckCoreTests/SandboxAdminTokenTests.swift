@@ -1,4 +1,6 @@
 import DeckConfig
+import DeckSupport
+import SandboxLaunch
 import Testing
 
 @testable import DeckBuiltins
@@ -9,16 +11,17 @@ import Testing
 struct SandboxAdminTokenTests {
   init() { FeatureServices.register() }
 
-  /// A finder over a fake server on port 8787 that accepts `accepted` (nil: nothing listens).
-  func finder(_ candidates: [String], accepted: String?, open: Int = 401) -> SandboxAdminTokenFinder {
+  /// A finder over a fake server on 127.0.0.1:8787 that holds `held` (nil: nothing listens) and
+  /// answers proof requests with `status`. It never sees a token: only nonces.
+  func finder(_ candidates: [String], accepted held: String?, open status: Int = 200) -> SandboxAdminTokenFinder {
     SandboxAdminTokenFinder(
-      candidates: { port in
-        port == 8787 ? candidates.map { SandboxAdminTokenFinder.Candidate(token: $0, source: "record \($0)") } : []
+      candidates: { address in
+        address.port == 8787
+          ? candidates.map { SandboxAdminTokenFinder.Candidate(token: $0, source: "record \($0)") } : []
       },
-      probe: { port, bearer in
-        guard port == 8787, let accepted else { return nil }
-        guard let bearer else { return open }
-        return bearer == accepted ? 200 : 401
+      challenge: { address, nonce in
+        guard address == LoopbackAddress(host: "127.0.0.1", port: 8787), let held else { return nil }
+        return (status, status == 200 ? SandboxProof.answer(adminToken: held, nonce: nonce) : nil)
       })
   }
 
@@ -49,12 +52,43 @@ struct SandboxAdminTokenTests {
     #expect(
       finder(["good"], accepted: nil).find(url: "http://127.0.0.1:8787")
         == .notFound("nothing answers at http://127.0.0.1:8787 (start it with: deck sandbox serve)"))
-    // Something else on the port: its operator path is not a sandbox's 401.
+    // Something else on the port: it does not answer the proof request.
     guard case .notFound(let reason) = finder(["good"], accepted: "good", open: 404).find(url: "http://127.0.0.1:8787")
     else {
       Issue.record("a server that is not a sandbox was sent a token")
       return
     }
     #expect(reason.contains("is not a deck sandbox"))
+  }
+}
+
+extension SandboxAdminTokenTests {
+  /// A server that replays a proof it saw (or answers another token's) proves nothing: each
+  /// request has a fresh nonce.
+  @Test func aReplayedProofProvesNothing() {
+    let replayed = SandboxProof.answer(adminToken: "good", nonce: SandboxProof.nonce())
+    let finder = SandboxAdminTokenFinder(
+      candidates: { _ in [.init(token: "good", source: "record")] },
+      challenge: { address, _ in address.host == "127.0.0.1" ? (200, replayed) : nil })
+    guard case .notFound = finder.find(url: "http://127.0.0.1:8787") else {
+      Issue.record("a replayed proof was taken")
+      return
+    }
+  }
+
+  /// `localhost` is both loopback addresses: the server on [::1] proves its token even when
+  /// another process answers on 127.0.0.1 at the same port.
+  @Test func localhostFindsTheServerOnEitherAddress() {
+    let finder = SandboxAdminTokenFinder(
+      candidates: { address in address.host == "::1" ? [.init(token: "good", source: "served on ::1")] : [] },
+      challenge: { address, nonce in
+        address.host == "::1" ? (200, SandboxProof.answer(adminToken: "good", nonce: nonce)) : (200, "0")
+      })
+    #expect(finder.find(url: "http://localhost:8787") == .found(.init(token: "good", source: "served on ::1")))
+    #expect(finder.find(url: "http://[::1]:8787") == .found(.init(token: "good", source: "served on ::1")))
+    guard case .notFound = finder.find(url: "http://127.0.0.1:8787") else {
+      Issue.record("the process on 127.0.0.1 was trusted")
+      return
+    }
   }
 }

@@ -45,7 +45,7 @@ struct EnvSandboxEndToEndTests {
     let added = try deck.run(["env", "add", "qa", "--sandbox", url])
     #expect(added.status == 0, "\(added.stderr)")
     #expect(added.stderr.contains("Added sandbox environment \"qa\": every service at \(url)."), "\(added.stderr)")
-    #expect(added.stderr.contains("Saved the sandbox's admin token (from the `deck sandbox serve` on port"))
+    #expect(added.stderr.contains("Saved the sandbox's admin token (from the `deck sandbox serve` on 127.0.0.1:"))
     #expect(!added.all.contains(token), "never the token")
     let all = try services(deck, "local").count
     let pointed = try services(deck, "qa")

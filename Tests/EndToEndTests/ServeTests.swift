@@ -98,14 +98,14 @@ struct ServeTests {
     let first = try deck.start(["sandbox", "serve", "--port", "0", "--db", deck.home + "/one.sqlite"])
     let firstURL = first.firstLine()
     let directory = deck.home + "/run/deck"
-    let firstRecord = "served-\(firstURL.split(separator: ":").last ?? "").json"
+    let firstRecord = "served-127.0.0.1-\(firstURL.split(separator: ":").last ?? "").json"
     #expect(eventually(timeout: 10) { FileManager.default.fileExists(atPath: directory + "/" + firstRecord) })
     kill(first.process.processIdentifier, SIGKILL)
     _ = first.wait(timeout: 10).status
     #expect(FileManager.default.fileExists(atPath: directory + "/" + firstRecord), "a killed server cannot clean up")
     let second = try deck.start(["sandbox", "serve", "--port", "0", "--db", deck.home + "/two.sqlite"])
     let secondURL = second.firstLine()
-    let secondRecord = "served-\(secondURL.split(separator: ":").last ?? "").json"
+    let secondRecord = "served-127.0.0.1-\(secondURL.split(separator: ":").last ?? "").json"
     #expect(eventually(timeout: 10) { FileManager.default.fileExists(atPath: directory + "/" + secondRecord) })
     #expect(!FileManager.default.fileExists(atPath: directory + "/" + firstRecord), "the dead server's record stayed")
     second.process.interrupt()

@@ -109,7 +109,7 @@ public final class DeckSession: Sendable {
         localSandboxTask.withLock { $0 = nil }
         throw error
       }
-      if cached, !LocalProcess.isAlive(record.pid) {
+      if cached, !record.serverRuns {
         localSandboxTask.withLock { if $0 == task { $0 = nil } }
         continue
       }

@@ -14,6 +14,11 @@ import SandboxLaunch
 /// it; it exits by itself after its idle timeout. Starting happens under a lock, so parallel
 /// first commands start one server. A server that died, hangs, or belongs to another build of
 /// deck is replaced by the next command, which says so.
+///
+/// Nothing another user made is trusted: the runtime directory and the record are checked
+/// before they are read (``SandboxRuntime``, ``LocalSandboxRecord/read(_:)``), the server must
+/// prove it holds the record's admin token (``SandboxProof``) before deck uses it, and only a
+/// process that is the record's server (its pid and its start) is ever signalled.
 public struct LocalSandbox: Sendable {
   /// The variable that sets the idle timeout in seconds (0: never).
   public static let idleTimeoutVariable = "DECK_SANDBOX_IDLE_TIMEOUT"
@@ -22,8 +27,6 @@ public struct LocalSandbox: Sendable {
   public static let defaultIdleTimeout = 900
 
   public let database: String
-  /// 0700: `$XDG_RUNTIME_DIR/deck`, else `<tmp>/deck-<uid>`.
-  public let runtimeDirectory: String
   /// Where the server's output goes: `$XDG_STATE_HOME/deck/sandbox.log`.
   public let logFile: String
   public let idleTimeout: Int
@@ -35,21 +38,28 @@ public struct LocalSandbox: Sendable {
     stateDirectory = paths.stateDirectory
     logFile = paths.stateDirectory + "/sandbox.log"
     self.environment = environment
-    runtimeDirectory = SandboxRuntime.directory(environment: environment)
     idleTimeout =
       environment[Self.idleTimeoutVariable].flatMap { Int($0) }.map { max(0, $0) } ?? Self.defaultIdleTimeout
   }
 
-  /// The record of this database's server: `sandbox-<hash of the database path>.json`.
-  public var recordPath: String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in database.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return runtimeDirectory + "/sandbox-" + String(hash, radix: 16) + ".json"
+  /// The runtime directory, checked (and made) before anything in it is read: see
+  /// ``SandboxRuntime/directory(environment:note:)``.
+  public func runtimeDirectory(note: (String) -> Void = { _ in }) throws -> String {
+    try SandboxRuntime.directory(environment: environment, note: note)
   }
 
-  /// The running server's record, if there is one and its process lives (nothing is started).
+  /// The record of this database's server in `directory`: `sandbox-<hash of the database path>.json`.
+  public func recordPath(in directory: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in database.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return directory + "/sandbox-" + String(hash, radix: 16) + ".json"
+  }
+
+  /// The running server's record, if there is one and its server runs (nothing is started).
   public func current() -> LocalSandboxRecord? {
-    guard let record = LocalSandboxRecord.read(recordPath), LocalProcess.isAlive(record.pid) else { return nil }
+    guard let directory = try? runtimeDirectory(), let record = LocalSandboxRecord.read(recordPath(in: directory)),
+      record.serverRuns
+    else { return nil }
     return record
   }
 
@@ -77,52 +87,58 @@ public struct LocalSandbox: Sendable {
   }
 
   /// The running server, started (or replaced) if needed. `note` gets what the user should
-  /// know: a server that had died, hung or belonged to another build.
+  /// know: a server that had died, hung or belonged to another build, a runtime directory that
+  /// moved.
   public func ensure(note: (String) -> Void) async throws -> LocalSandboxRecord {
     let program = try program()
     let build = ProgramIdentity.of(program) ?? program
-    if let record = usable(build: build) { return record }
-    try SandboxRuntime.ensurePrivateDirectory(runtimeDirectory)
+    let directory = try runtimeDirectory(note: note)
+    let recordPath = recordPath(in: directory)
+    if let record = usable(recordPath, build: build) { return record }
     return try await FileLock(for: recordPath).withLock(timeout: .seconds(60)) {
-      if let record = usable(build: build) { return record }
+      if let record = usable(recordPath, build: build) { return record }
       if let old = LocalSandboxRecord.read(recordPath) {
-        if !LocalProcess.isAlive(old.pid) {
-          note("The local sandbox (pid \(old.pid)) had stopped; starting a new one (its log: \(logFile)).")
+        if !old.serverRuns {
+          note(
+            "The local sandbox (pid \(old.pid)) had stopped; starting a new one (its log: \(logFile)).")
         } else if old.build != build {
           note("Replacing the local sandbox of another deck build (pid \(old.pid)).")
-          LocalProcess.terminate(old.pid)
+          LocalProcess.terminate(old.pid, start: old.processStart)
         } else {
           note("The local sandbox (pid \(old.pid)) did not answer; stopped it and starting a new one.")
-          kill(old.pid, SIGKILL)
-          LocalProcess.terminate(old.pid, grace: .seconds(2))
+          LocalProcess.terminate(old.pid, start: old.processStart, grace: .zero)
         }
-        unlink(recordPath)
       }
-      return try await start(program: program, build: build)
+      // Whatever was there (a record of a server that ended, another user's file) goes.
+      unlink(recordPath)
+      return try await start(program: program, build: build, recordPath: recordPath)
     }
   }
 
   /// Stops the running server; returns its record, or nil when none ran.
   public func stop() async throws -> LocalSandboxRecord? {
-    guard FileManager.default.fileExists(atPath: recordPath) else { return nil }
+    let recordPath = recordPath(in: try runtimeDirectory())
+    guard access(recordPath, F_OK) == 0 else { return nil }
     return try await FileLock(for: recordPath).withLock(timeout: .seconds(60)) {
       guard let record = LocalSandboxRecord.read(recordPath) else { return nil }
       defer { unlink(recordPath) }
-      guard LocalProcess.isAlive(record.pid) else { return nil }
-      LocalProcess.terminate(record.pid)
+      guard record.serverRuns else { return nil }
+      LocalProcess.terminate(record.pid, start: record.processStart)
       return record
     }
   }
 
-  /// The record if its server lives, is of this build and answers within 2 s.
-  private func usable(build: String) -> LocalSandboxRecord? {
-    guard let record = current(), record.build == build, let port = URL(string: record.url)?.port,
-      LocalProcess.probe(port: port, path: "/__sandbox/v1/info", timeout: .seconds(2)) != nil
+  /// The record if its server runs, is of this build and proves within 2 s that it holds the
+  /// record's admin token.
+  private func usable(_ recordPath: String, build: String) -> LocalSandboxRecord? {
+    guard let record = LocalSandboxRecord.read(recordPath), record.serverRuns, record.build == build,
+      let address = record.address,
+      case .proved = LocalProcess.proof(of: record.adminToken, at: address, timeout: .seconds(2))
     else { return nil }
     return record
   }
 
-  private func start(program: String, build: String) async throws -> LocalSandboxRecord {
+  private func start(program: String, build: String, recordPath: String) async throws -> LocalSandboxRecord {
     try AtomicFile.ensureDirectory(stateDirectory)
     // One old generation of the log is kept.
     var status = stat()
@@ -155,5 +171,4 @@ public struct LocalSandbox: Sendable {
     return text.split(separator: "\n").suffix(5).map { "  " + TerminalText.sanitize(String($0)) }.joined(
       separator: "\n")
   }
-
 }

@@ -29,6 +29,9 @@ struct Serve: AsyncParsableCommand {
   var saveAdminToken = false
 
   func run() async throws {
+    // Limits a shell lowered for the command that started this server (`ulimit -S -n 48`) are
+    // not the server's: the soft limits go back up to the hard ones.
+    for warning in ProcessLimits.raiseSoftLimits() { Self.info("warning: \(warning)") }
     if !URLPolicy.isLoopback(options.host), !options.allowRemote {
       Self.info(
         "Refusing to serve the sandbox on \(options.host), which is not a loopback address: anyone who can reach it could use its APIs and demo account.\nhint: Serve on loopback (--host 127.0.0.1), or add --allow-remote if that is what you want."
@@ -64,18 +67,20 @@ struct Serve: AsyncParsableCommand {
     let (idleTimeout, build, saveAdminToken) = (options.idleTimeout, build, saveAdminToken)
     let served = ServedRecordPath()
     do {
-      try await SandboxServer.serve(sandbox, idle: idle) { url, token, anonKey in
+      try await SandboxServer.serve(sandbox, idle: idle) { url, token, anonKey, bound in
         Self.line(url.absoluteString)
         Self.line("\(ConfigFile.sandboxAdminTokenKey)=\(token)")
         // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
         Self.line("sandbox-anon-key=\(anonKey)")
         Self.info("deck sandbox listening on \(url.absoluteString) (database \(shown)); Ctrl-C stops it.")
+        // The record names the address the server is bound to (an IP literal, as deck requires).
+        let address = bound.flatMap { LoopbackAddress(host: $0, port: url.port ?? 0) }
+        let facts = LocalSandboxRecord(
+          pid: pid, processStart: ProcessStart.current, url: address?.url ?? url.absoluteString, adminToken: token,
+          database: shown, startedAt: Date().timeIntervalSince1970, idleTimeout: idleTimeout, build: build)
         if let record {
           do {
-            try LocalSandboxRecord(
-              pid: pid, url: url.absoluteString, adminToken: token, database: shown,
-              startedAt: Date().timeIntervalSince1970, idleTimeout: idleTimeout, build: build
-            ).write(to: record)
+            try facts.write(to: record)
           } catch {
             Self.info("Cannot write \(record): \(error); stopping.")
             kill(pid, SIGTERM)
@@ -84,11 +89,7 @@ struct Serve: AsyncParsableCommand {
         if saveAdminToken {
           Self.saveToken(token, url: url.absoluteString, environment: environment)
           served.path.withLock {
-            $0 = Self.writeServedRecord(
-              LocalSandboxRecord(
-                pid: pid, url: url.absoluteString, adminToken: token, database: shown,
-                startedAt: Date().timeIntervalSince1970, idleTimeout: idleTimeout, build: build),
-              port: url.port, environment: environment)
+            $0 = address.flatMap { Self.writeServedRecord(facts, at: $0, environment: environment) }
           }
           Self.info(
             "Point an environment at it (every service, and this admin token) in one step: deck env add NAME --sandbox \(url.absoluteString)"
@@ -105,14 +106,16 @@ struct Serve: AsyncParsableCommand {
     Self.removeRecord(served.path.withLock { $0 }, pid: pid)
   }
 
-  /// Writes the record of a served sandbox (`deck sandbox serve`) in the runtime directory, so
-  /// that `deck env add NAME --sandbox URL` of this user finds its admin token. Returns its path.
-  static func writeServedRecord(_ record: LocalSandboxRecord, port: Int?, environment: [String: String]) -> String? {
-    guard let port else { return nil }
-    let directory = SandboxRuntime.directory(environment: environment)
-    let path = SandboxRuntime.servedRecordPath(directory: directory, port: port)
+  /// Writes the record of a served sandbox (`deck sandbox serve`) in the runtime directory, by
+  /// address and port, so that `deck env add NAME --sandbox URL` of this user finds its admin
+  /// token (after the server proves it holds it). Returns its path.
+  static func writeServedRecord(
+    _ record: LocalSandboxRecord, at address: LoopbackAddress, environment: [String: String]
+  ) -> String? {
+    var path = "the runtime directory"
     do {
-      try SandboxRuntime.ensurePrivateDirectory(directory)
+      let directory = try SandboxRuntime.directory(environment: environment) { info($0) }
+      path = SandboxRuntime.servedRecordPath(directory: directory, host: address.host, port: address.port)
       SandboxRuntime.removeStaleServedRecords(directory: directory)
       try record.write(to: path)
       return path

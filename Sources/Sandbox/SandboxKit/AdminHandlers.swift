@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import Hummingbird
 internal import SQLKit
@@ -12,6 +13,18 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
 
   func info(_ input: SandboxAdminAPI.Operations.info.Input) async throws -> SandboxAdminAPI.Operations.info.Output {
     .ok(.init(body: .json(try await currentInfo())))
+  }
+
+  /// The proof that this server holds the admin token (``SandboxProof``); needs no token.
+  func proof(_ input: SandboxAdminAPI.Operations.proof.Input) async throws
+    -> SandboxAdminAPI.Operations.proof.Output
+  {
+    guard SandboxProof.isNonce(input.query.nonce) else {
+      return .badRequest(
+        .init(body: .json(.init(error: "The nonce must be 32 to 128 lowercase hex digits (a fresh one each time)."))))
+    }
+    return .ok(
+      .init(body: .json(.init(proof: SandboxProof.answer(adminToken: state.adminToken, nonce: input.query.nonce)))))
   }
 
   func reset(_ input: SandboxAdminAPI.Operations.reset.Input) async throws

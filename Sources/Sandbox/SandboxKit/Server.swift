@@ -13,7 +13,7 @@ public enum SandboxServer {
     let state = try await SandboxState.open(options)
     let logger = Logger(label: "deck.sandbox") { _ in SwiftLogNoOpLogHandler() }
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    let application = try makeApplication(state: state, logger: logger) { port in
+    let application = try makeApplication(state: state, logger: logger) { port, _ in
       portContinuation.yield(port)
       portContinuation.finish()
     }
@@ -39,9 +39,10 @@ public enum SandboxServer {
 
   /// Runs in the foreground until SIGINT/SIGTERM (graceful shutdown), or until `idle` says to
   /// stop, calling onListening once with the base URL (http://host:port), the database's admin
-  /// token and the anon key.
+  /// token, the anon key and the address it is bound to (`127.0.0.1` for `--host localhost`).
   public static func serve(
-    _ options: SandboxOptions, idle: IdleExit? = nil, onListening: @escaping @Sendable (URL, String, String) -> Void
+    _ options: SandboxOptions, idle: IdleExit? = nil,
+    onListening: @escaping @Sendable (URL, String, String, String?) -> Void
   )
     async throws
   {
@@ -49,8 +50,8 @@ public enum SandboxServer {
     logger.logLevel = .info
     let state = try await SandboxState.open(options)
     let host = options.host
-    let application = try makeApplication(state: state, logger: logger) { port in
-      onListening(baseURL(host: host, port: port), state.adminToken, state.anonKey)
+    let application = try makeApplication(state: state, logger: logger) { port, bound in
+      onListening(baseURL(host: host, port: port), state.adminToken, state.anonKey, bound)
     }
     let group = ServiceGroup(
       configuration: .init(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -110,7 +111,8 @@ public enum SandboxServer {
       .add(middleware: FaultMiddleware(state: state))
       .add(middleware: DelayMiddleware(state: state))
       .add(middleware: ResponseCacheMiddleware(cache: state.responseCache))
-    let transport = RecordingTransport(publicRoutes: publicRoutes, operatorRoutes: operatorRoutes, table: routes)
+    let transport = RecordingTransport(
+      publicRoutes: publicRoutes, operatorRoutes: operatorRoutes, openOperatorRoutes: router.group(), table: routes)
     try AuthHandlers(state: state).registerHandlers(
       on: transport, serverURL: URL(string: "/auth/v1")!, configuration: SandboxRoutes.configuration,
       middlewares: AuthHandlers.middlewares(state: state))
@@ -134,7 +136,7 @@ public enum SandboxServer {
   }
 
   private static func makeApplication(
-    state: SandboxState, logger: Logger, onListening: @escaping @Sendable (Int) -> Void
+    state: SandboxState, logger: Logger, onListening: @escaping @Sendable (Int, String?) -> Void
   ) throws -> some ApplicationProtocol {
     // Hummingbird calls onServerRunning once, when the listening socket is bound.
     Application(
@@ -148,7 +150,7 @@ public enum SandboxServer {
           return
         }
         state.didStartListening(port: port)
-        onListening(port)
+        onListening(port, channel.localAddress?.ipAddress)
         state.activity.startServing()
       },
       eventLoopGroupProvider: state.options.eventLoopGroup.map { .shared($0) } ?? .singleton,

@@ -136,6 +136,97 @@ public struct Client: APIProtocol {
             }
         )
     }
+    /// Prove that this server holds the admin token, without the token being sent.
+    ///
+    /// Needs no token. Answers HMAC-SHA256 of "deck-sandbox-proof:" followed by the nonce, keyed with the admin token, in lowercase hex. deck sends a fresh nonce and compares the answer with the same HMAC of the token it holds before it uses that token with this server (the local sandbox, `deck env add NAME --sandbox URL`), so a process that is not the sandbox learns nothing. No fault rule or delay applies to it.
+    ///
+    /// - Remark: HTTP `GET /proof`.
+    /// - Remark: Generated from `#/paths//proof/get(proof)`.
+    public func proof(_ input: Operations.proof.Input) async throws -> Operations.proof.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.proof.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/proof",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "nonce",
+                    value: input.query.nonce
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.proof.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Proof.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// Drop all data and seed the defaults again (the admin token is kept; delay and faults are cleared).
     ///
     /// - Remark: HTTP `POST /reset`.

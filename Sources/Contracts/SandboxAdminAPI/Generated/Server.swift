@@ -50,6 +50,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.proof(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/proof")
+        )
+        try transport.register(
+            {
                 try await server.reset(
                     request: $0,
                     body: $1,
@@ -179,6 +190,83 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "WWW-Authenticate",
                         value: value.headers.WWW_hyphen_Authenticate
                     )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Prove that this server holds the admin token, without the token being sent.
+    ///
+    /// Needs no token. Answers HMAC-SHA256 of "deck-sandbox-proof:" followed by the nonce, keyed with the admin token, in lowercase hex. deck sends a fresh nonce and compares the answer with the same HMAC of the token it holds before it uses that token with this server (the local sandbox, `deck env add NAME --sandbox URL`), so a process that is not the sandbox learns nothing. No fault rule or delay applies to it.
+    ///
+    /// - Remark: HTTP `GET /proof`.
+    /// - Remark: Generated from `#/paths//proof/get(proof)`.
+    func proof(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.proof.id,
+            using: {
+                APIHandler.proof($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.proof.Input.Query = .init(nonce: try converter.getRequiredQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "nonce",
+                    as: Swift.String.self
+                ))
+                let headers: Operations.proof.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.proof.Input(
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):

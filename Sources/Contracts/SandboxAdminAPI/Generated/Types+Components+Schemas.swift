@@ -84,6 +84,31 @@ extension Components {
                 case anon_key
             }
         }
+        /// - Remark: Generated from `#/components/schemas/Proof`.
+        public struct Proof: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Proof/proof`.
+            public var proof: Swift.String
+            /// Creates a new `Proof`.
+            ///
+            /// - Parameters:
+            ///   - proof:
+            public init(proof: Swift.String) {
+                self.proof = proof
+            }
+            public enum CodingKeys: String, CodingKey {
+                case proof
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.proof = try container.decode(
+                    Swift.String.self,
+                    forKey: .proof
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "proof"
+                ])
+            }
+        }
         /// Empty; a JSON body, so that a browser cannot send it without a CORS preflight.
         ///
         /// - Remark: Generated from `#/components/schemas/ResetRequest`.

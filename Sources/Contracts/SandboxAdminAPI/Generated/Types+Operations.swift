@@ -151,6 +151,161 @@ public enum Operations {
             }
         }
     }
+    /// Prove that this server holds the admin token, without the token being sent.
+    ///
+    /// Needs no token. Answers HMAC-SHA256 of "deck-sandbox-proof:" followed by the nonce, keyed with the admin token, in lowercase hex. deck sends a fresh nonce and compares the answer with the same HMAC of the token it holds before it uses that token with this server (the local sandbox, `deck env add NAME --sandbox URL`), so a process that is not the sandbox learns nothing. No fault rule or delay applies to it.
+    ///
+    /// - Remark: HTTP `GET /proof`.
+    /// - Remark: Generated from `#/paths//proof/get(proof)`.
+    public enum proof {
+        public static let id: Swift.String = "proof"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/proof/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// 32 to 128 lowercase hex digits, fresh for each request.
+                ///
+                /// - Remark: Generated from `#/paths/proof/GET/query/nonce`.
+                public var nonce: Swift.String
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - nonce: 32 to 128 lowercase hex digits, fresh for each request.
+                public init(nonce: Swift.String) {
+                    self.nonce = nonce
+                }
+            }
+            public var query: Operations.proof.Input.Query
+            /// - Remark: Generated from `#/paths/proof/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.proof.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.proof.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.proof.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.proof.Input.Query,
+                headers: Operations.proof.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/proof/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/proof/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Proof)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Proof {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.proof.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.proof.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The proof.
+            ///
+            /// - Remark: Generated from `#/paths//proof/get(proof)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.proof.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.proof.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error body.
+            ///
+            /// - Remark: Generated from `#/paths//proof/get(proof)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Drop all data and seed the defaults again (the admin token is kept; delay and faults are cleared).
     ///
     /// - Remark: HTTP `POST /reset`.

@@ -23,6 +23,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /info`.
     /// - Remark: Generated from `#/paths//info/get(info)`.
     func info(_ input: Operations.info.Input) async throws -> Operations.info.Output
+    /// Prove that this server holds the admin token, without the token being sent.
+    ///
+    /// Needs no token. Answers HMAC-SHA256 of "deck-sandbox-proof:" followed by the nonce, keyed with the admin token, in lowercase hex. deck sends a fresh nonce and compares the answer with the same HMAC of the token it holds before it uses that token with this server (the local sandbox, `deck env add NAME --sandbox URL`), so a process that is not the sandbox learns nothing. No fault rule or delay applies to it.
+    ///
+    /// - Remark: HTTP `GET /proof`.
+    /// - Remark: Generated from `#/paths//proof/get(proof)`.
+    func proof(_ input: Operations.proof.Input) async throws -> Operations.proof.Output
     /// Drop all data and seed the defaults again (the admin token is kept; delay and faults are cleared).
     ///
     /// - Remark: HTTP `POST /reset`.
@@ -70,6 +77,21 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//info/get(info)`.
     public func info(headers: Operations.info.Input.Headers = .init()) async throws -> Operations.info.Output {
         try await info(Operations.info.Input(headers: headers))
+    }
+    /// Prove that this server holds the admin token, without the token being sent.
+    ///
+    /// Needs no token. Answers HMAC-SHA256 of "deck-sandbox-proof:" followed by the nonce, keyed with the admin token, in lowercase hex. deck sends a fresh nonce and compares the answer with the same HMAC of the token it holds before it uses that token with this server (the local sandbox, `deck env add NAME --sandbox URL`), so a process that is not the sandbox learns nothing. No fault rule or delay applies to it.
+    ///
+    /// - Remark: HTTP `GET /proof`.
+    /// - Remark: Generated from `#/paths//proof/get(proof)`.
+    public func proof(
+        query: Operations.proof.Input.Query,
+        headers: Operations.proof.Input.Headers = .init()
+    ) async throws -> Operations.proof.Output {
+        try await proof(Operations.proof.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Drop all data and seed the defaults again (the admin token is kept; delay and faults are cleared).
     ///

@@ -232,7 +232,7 @@ struct Doctor {
     let paths = context.paths
     let local = context.session.localSandbox
     let program = Result { try local.program() }.mapError(ErrorPresenter.deckError(for:))
-    let record = LocalSandboxRecord.read(local.recordPath)
+    let record = (try? local.runtimeDirectory()).flatMap { LocalSandboxRecord.read(local.recordPath(in: $0)) }
     return [
       SandboxCheck.evaluate(
         path: paths.sandboxDatabase, directoryProblem: problem { try SecureDirectory.check(paths.dataDirectory) },
@@ -241,7 +241,7 @@ struct Doctor {
             .mapError(ErrorPresenter.deckError(for:))
         }),
       LocalSandboxCheck.evaluate(
-        record: record, alive: record.map { LocalProcess.isAlive($0.pid) } ?? false,
+        record: record, alive: record?.serverRuns ?? false,
         build: (try? program.get()).flatMap(ProgramIdentity.of), log: local.logFile),
     ]
   }

@@ -1,5 +1,6 @@
 import DeckSupport
 import FoundationEssentials
+import SandboxLaunch
 
 #if canImport(Glibc)
   import Glibc
@@ -246,80 +247,22 @@ public enum LocalProcess {
     return true
   }
 
-  /// Sends SIGTERM, waits up to `grace` for the process to end, then SIGKILL. Returns whether
-  /// it had to be killed.
+  /// Stops the process `pid` if it is the one that started at `start` (``ProcessStart``):
+  /// SIGTERM, up to `grace` to end, then SIGKILL. A pid that another process has taken since,
+  /// or a start the system cannot tell (nil), is left alone. Returns whether it had to be killed.
   @discardableResult
-  public static func terminate(_ pid: pid_t, grace: Duration = .seconds(3)) -> Bool {
-    guard isAlive(pid) else { return false }
+  public static func terminate(_ pid: pid_t, start: UInt64?, grace: Duration = .seconds(3)) -> Bool {
+    guard let start, ProcessStart.of(pid) == start else { return false }
     kill(pid, SIGTERM)
     let deadline = ContinuousClock.now + grace
     while ContinuousClock.now < deadline {
-      if !isAlive(pid) { return false }
+      if ProcessStart.of(pid) != start { return false }
       usleep(10_000)
     }
+    guard ProcessStart.of(pid) == start else { return false }
     kill(pid, SIGKILL)
-    while isAlive(pid), ContinuousClock.now < deadline + .seconds(2) { usleep(10_000) }
+    while ProcessStart.of(pid) == start, ContinuousClock.now < deadline + .seconds(2) { usleep(10_000) }
     return true
-  }
-
-  /// The status code of `GET path` on 127.0.0.1:port over a new connection, or nil when the
-  /// server does not answer within `timeout` (refused, hung or stopped). `bearer`: a token sent
-  /// as `Authorization: Bearer` (a sandbox's admin token, to check it).
-  public static func probe(port: Int, path: String, timeout: Duration, bearer: String? = nil) -> Int? {
-    #if os(Linux)
-      let stream = Int32(SOCK_STREAM.rawValue)
-    #else
-      let stream = SOCK_STREAM
-    #endif
-    let fd = socket(AF_INET, stream, 0)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let deadline = ContinuousClock.now + timeout
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 || errno == EINPROGRESS, wait(fd, for: Int16(POLLOUT), until: deadline) else { return nil }
-    var error: Int32 = 0
-    var length = socklen_t(MemoryLayout<Int32>.size)
-    guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else { return nil }
-    let authorization = bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
-    let request = Array(
-      "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(authorization)Connection: close\r\n\r\n".utf8)
-    guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count else { return nil }
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 512)
-    while answer.count < 12 || !answer.contains(UInt8(ascii: "\n")) {
-      guard wait(fd, for: Int16(POLLIN), until: deadline) else { return nil }
-      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if count < 0, errno == EINTR || errno == EAGAIN { continue }
-      guard count > 0 else { break }
-      answer += buffer[0..<count]
-    }
-    // "HTTP/1.1 401 ..."
-    let words = String(decoding: answer.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self).split(separator: " ")
-    guard words.count >= 2, words[0].hasPrefix("HTTP/") else { return nil }
-    return Int(words[1])
-  }
-
-  private static func wait(_ fd: Int32, for events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
-    while true {
-      let left = deadline - ContinuousClock.now
-      guard left > .zero else { return false }
-      var entry = pollfd(fd: fd, events: events, revents: 0)
-      let milliseconds = Int32(
-        clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-      let ready = poll(&entry, 1, milliseconds)
-      if ready < 0, errno == EINTR { continue }
-      return ready > 0
-    }
   }
 
   /// Runs `body` with the NULL-terminated C arrays that posix_spawn and execve take: the

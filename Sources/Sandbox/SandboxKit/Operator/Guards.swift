@@ -1,3 +1,4 @@
+import DeckSupport
 import Foundation
 import Hummingbird
 import NIOCore
@@ -113,6 +114,10 @@ struct OperatorGuardMiddleware: RouterMiddleware {
     "The sandbox admin token is missing or wrong: send Authorization: Bearer TOKEN (deck sandbox serve prints it)."
   static let wrongHost = "Operator requests that change the sandbox must come from loopback (Host and Origin)."
   static let notJSON = "Operator requests that change the sandbox must be Content-Type: application/json."
+
+  /// Operator routes that need no token and take no fault rule or delay: the proof
+  /// (``SandboxProof``), which tells nothing of the token.
+  static let openRoutes: Set<String> = [SandboxProof.path]
 
   /// Whether a route's path template is an operator endpoint's (decided at registration).
   static func isOperatorRoute(_ template: String) -> Bool {
@@ -246,6 +251,8 @@ final class RouteTable: Sendable {
 package struct RecordingTransport: ServerTransport {
   let publicRoutes: SandboxRouteGroup
   let operatorRoutes: SandboxRouteGroup
+  /// ``OperatorGuardMiddleware/openRoutes``: no guard, no faults.
+  let openOperatorRoutes: SandboxRouteGroup
   let table: RouteTable
 
   package func register(
@@ -256,7 +263,9 @@ package struct RecordingTransport: ServerTransport {
     method: HTTPRequest.Method, path: String
   ) throws {
     table.add(method, path)
-    let group = OperatorGuardMiddleware.isOperatorRoute(path) ? operatorRoutes : publicRoutes
+    let group =
+      OperatorGuardMiddleware.openRoutes.contains(RequestPath.normalized(path))
+      ? openOperatorRoutes : OperatorGuardMiddleware.isOperatorRoute(path) ? operatorRoutes : publicRoutes
     group.register(handler, method: method, path: path)
   }
 }
