@@ -101,8 +101,20 @@ public struct Output: Sendable {
   /// A line of data on stdout in one of deck's styles (bold on a terminal).
   public func line(_ text: String, style: Style) { writeOut(self.style(Self.plain(text), style) + "\n") }
 
+  /// Lines deck composed itself on stdout: the data in them sanitized first
+  /// (`TerminalText.sanitize`), then styled with ``style(_:_:)``. Style after sanitising, never
+  /// before: deck's colour sequences are kept here, and any other control character goes, as in
+  /// ``line(_:)`` (which would strip the colours' ESC and leave `[1m` on the screen).
+  public func styledLines(_ lines: [String]) {
+    writeOut(lines.map(TerminalText.sanitizeKeepingColors).joined(separator: "\n") + "\n")
+  }
+
   /// A message for the person at the terminal, on stderr (keeps stdout clean for pipes).
   public func info(_ text: String) { writeErr(Self.plain(text) + "\n") }
+
+  /// A message deck composed itself on stderr, styled after its data was sanitized (see
+  /// ``styledLines(_:)``).
+  public func styledInfo(_ text: String) { writeErr(TerminalText.sanitizeKeepingColors(text) + "\n") }
 
   public func error(_ text: String) {
     let prefix = stderrIsTerminal && colorEnabled ? "\u{1B}[31merror:\u{1B}[0m" : "error:"
@@ -117,20 +129,29 @@ public struct Output: Sendable {
 
   /// An aligned table; the header is bold on a terminal.
   /// Cells are shown without control characters: they usually hold values from a server.
-  public func table(_ headers: [String], _ rows: [[String]]) {
+  /// `cellStyle` styles a cell (by row, column and text) after it is sanitized and its column
+  /// width measured, so widths are those of the visible text.
+  public func table(
+    _ headers: [String], _ rows: [[String]],
+    cellStyle: (_ row: Int, _ column: Int, _ text: String) -> Style? = {
+      _, _, _ in nil
+    }
+  ) {
     let rows = rows.map { $0.map { TerminalText.sanitize($0) } }
     let columns = headers.count
     var widths = headers.map(\.count)
     for row in rows {
       for (index, cell) in row.prefix(columns).enumerated() { widths[index] = max(widths[index], cell.count) }
     }
-    func render(_ cells: [String]) -> String {
+    func render(_ cells: [String], row: Int?) -> String {
       cells.prefix(columns).enumerated().map { index, cell in
-        index == columns - 1 ? cell : cell.padded(toLength: widths[index])
+        let shown = row.flatMap { cellStyle($0, index, cell) }.map { style(cell, $0) } ?? cell
+        let padding = index == columns - 1 ? 0 : max(0, widths[index] - cell.count)
+        return shown + String(repeating: " ", count: padding)
       }.joined(separator: "  ")
     }
-    var text = style(render(headers), .bold) + "\n"
-    for row in rows { text += render(row) + "\n" }
+    var text = style(render(headers, row: nil), .bold) + "\n"
+    for (index, row) in rows.enumerated() { text += render(row, row: index) + "\n" }
     writeOut(text)
   }
 

@@ -395,7 +395,7 @@ enum PhotoSummary {
 
   /// The form's first section, "Profile Photo", above the others.
   static func show(_ view: View, on output: Output) {
-    output.line(output.style("Profile Photo", .bold) + "\n  " + line(view) + "\n")
+    output.styledLines([output.style("Profile Photo", .bold), "  " + TerminalText.sanitize(line(view)), ""])
   }
 
   static func line(_ view: View) -> String {

@@ -63,7 +63,7 @@ struct PrefsText {
     if case .location(let location) = value, location.hasCoordinates {
       lines.append("  " + output.style("✓", .green) + " Coordinates ready")
     }
-    output.line(lines.joined(separator: "\n"))
+    output.styledLines(lines)
   }
 
   /// A value as the form shows it: `-` when unset, `on`/`off`, heights as `5'11"`, lists comma-separated.
@@ -100,7 +100,7 @@ struct PrefsText {
     }
     section(dashboard.statsCards)
     section(dashboard.widgets)
-    output.line(lines.joined(separator: "\n"))
+    output.styledLines(lines)
   }
 
   /// The list in priority order: priority, label, value, a dealbreaker badge and the id.
@@ -117,9 +117,9 @@ struct PrefsText {
       school.ordered.map { preference in
         [
           String(preference.priority), preference.type.label, preference.type.display(preference.value),
-          preference.isDealbreaker ? output.style("dealbreaker", .yellow) : "", preference.id,
+          preference.isDealbreaker ? "dealbreaker" : "", preference.id,
         ]
-      })
+      }, cellStyle: { _, column, text in column == 3 && !text.isEmpty ? .yellow : nil })
   }
 
   /// `field: old → new` for each change, or that nothing changed.
