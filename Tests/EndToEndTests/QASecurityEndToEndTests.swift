@@ -182,7 +182,7 @@ struct QASecurityEndToEndTests {
       deck.environment["DECK_ENV"] = "local"
       deck.environment["DECK_NUDGE_URL"] = server.url
       deck.environment["DECK_TOKEN"] = token
-      for report in [["--report", "json"], ["--report", "junit"], []] {
+      for report in [["--report", "json"], ["--report", "junit"], ["--json"], []] {
         let result = try deck.run(["contract", "check", "--operation", "getQuestions", "--rate", "50"] + report)
         #expect(result.status == 1, "\(report): \(result.all)")
         #expect(result.stdout.contains("[REDACTED]") || server === hostile, "\(report): \(result.stdout)")

@@ -180,6 +180,11 @@ struct ContractCheckCommand: DeckCommand {
       }
       return
     }
+    if output.format == .json, output.jq == nil {
+      // The JSON report, as --report json writes it: every control character escaped.
+      output.writeOut(try result.json())
+      return
+    }
     try output.emit(result) {
       output.writeOut(
         result.text { symbol, color in

@@ -117,8 +117,9 @@ struct QARunCommand: DeckCommand {
     let seconds = (ContinuousClock.now - started) / .seconds(1)
     progress.summary(results, seconds: seconds)
     let report = QAReport(environment: environment.name, results: results, seconds: seconds, timestamp: Date())
-    if format == .json, out == nil, self.report == nil || output.jq != nil {
-      // Through the one output path: --jq filters it, --format yaml|csv turns it.
+    if format == .json, out == nil, output.jq != nil || (self.report == nil && output.format != .json) {
+      // Through the one output path: --jq filters it, --format yaml|csv turns it (JSON itself is
+      // the report writer's, which escapes every control character).
       try (self.report == nil ? output : output.formatted(.json, jq: output.jq)).emit(report.document()) {}
     } else if let format {
       let text = report.render(format)
