@@ -3129,7 +3129,7 @@ _deck_qa() {
 _deck_qa_run() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --fail-fast --allow-writes --version -h --help)
-    repeating_options=(--tag --id)
+    repeating_options=(--tag --id --allow-writes-outside)
     non_repeating_options=(--env --format --jq --timeout --jobs --report --out)
     __deck_offer_flags_options -1
 
@@ -3163,6 +3163,10 @@ _deck_qa_run() {
         return
         ;;
     '--out')
+        return
+        ;;
+    '--allow-writes-outside')
+        __deck_add_completions -d
         return
         ;;
     esac

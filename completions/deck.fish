@@ -254,7 +254,7 @@ function __deck_parse_tokens -S
             __deck_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'run'
-                __deck_parse_subcommand -r 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'tag=+' 'id=+' 'jobs=' 'report=' 'out=' 'fail-fast' 'allow-writes' 'version' 'h/help'
+                __deck_parse_subcommand -r 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'tag=+' 'id=+' 'jobs=' 'report=' 'out=' 'fail-fast' 'allow-writes' 'allow-writes-outside=+' 'version' 'h/help'
             case 'list'
                 __deck_parse_subcommand -r 1 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'tag=+' 'id=+' 'version' 'h/help'
             case 'coverage'
@@ -1317,6 +1317,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" out' -l 'out' -d 'Write the report to this file (atomically).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" fail-fast' -l 'fail-fast' -d 'Stop starting scenarios after the first failure (the rest are reported as skipped).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" allow-writes' -l 'allow-writes' -d 'Run scenarios tagged writes even against an environment marked production.'
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run"' -l 'allow-writes-outside' -d 'Let steps write files under this directory too, not only under the run\'s own (repeatable).' -rfa '(__deck_complete_directories)'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa list" env' -l 'env' -d 'The environment to use (overrides DECK_ENV and the config file).' -rfka '(__deck_custom_completion ---completion qa list -- --env (count (__deck_tokens -pc)) (__deck_tokens -tC))'

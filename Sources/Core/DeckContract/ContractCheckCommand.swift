@@ -1,5 +1,6 @@
 import ArgumentParser
 import ContractCheck
+import DeckConfig
 import DeckCore
 import DeckSupport
 import FoundationEssentials
@@ -133,7 +134,7 @@ struct ContractCheckCommand: DeckCommand {
     } else if let accepted {
       run.apply(accepted)
     }
-    let result = ContractReport(environment: environment.name, run: run)
+    let result = ContractReport(environment: environment.name, run: run, secrets: Self.secrets(context, environment))
     try write(result, context: context)
     if run.stoppedByRateLimit {
       throw DeckError(
@@ -148,6 +149,18 @@ struct ContractCheckCommand: DeckCommand {
     }
   }
 
+  /// The tokens deck holds for the environment, which no report may show in any form:
+  /// `DECK_TOKEN`, the sandbox admin token, and each stored account's access and refresh token.
+  static func secrets(_ context: DeckContext, _ environment: ResolvedEnvironment) -> [String] {
+    var values = SecretVariables.names.compactMap { context.session.processEnvironment[$0] }
+    values += [environment.definition.sandboxAdminToken].compactMap { $0 }
+    let accounts = (try? context.tokenStore.accounts(in: environment.name))?.accounts ?? [:]
+    for account in accounts.values {
+      values += [account.accessToken] + [account.refreshToken].compactMap { $0 }
+    }
+    return values.filter { !$0.isEmpty }
+  }
+
   /// The report where it was asked for: a file (--out), stdout as JUnit or JSON (--report,
   /// --json, --format), else the table; the summary on stderr when the report went elsewhere.
   func write(_ result: ContractReport, context: DeckContext) throws {
@@ -157,7 +170,7 @@ struct ContractCheckCommand: DeckCommand {
       let text: String
       switch format {
       case .junit: text = result.junit()
-      case .json: text = String(decoding: try DeckJSON.encoder.encode(result), as: UTF8.self) + "\n"
+      case .json: text = try result.json()
       }
       if let out {
         try AtomicFile.write(Data(text.utf8), to: out)
@@ -165,6 +178,11 @@ struct ContractCheckCommand: DeckCommand {
       } else {
         output.writeOut(text)
       }
+      return
+    }
+    if output.format == .json, output.jq == nil {
+      // The JSON report, as --report json writes it: every control character escaped.
+      output.writeOut(try result.json())
       return
     }
     try output.emit(result) {

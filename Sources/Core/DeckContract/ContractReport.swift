@@ -158,10 +158,13 @@ struct ContractReport: Encodable, Sendable {
   var counts: Counts
   var operations: [Operation]
 
-  init(environment: String, run: ContractRun) {
+  /// `secrets`: the values a report must never show, in any encoding (the tokens deck holds
+  /// for the environment: a server may reflect one that is no JSON Web Token).
+  init(environment: String, run: ContractRun, secrets: [String] = []) {
     self.environment = environment
     requests = run.requests
     counts = run.counts
+    let redact = { (text: String) in Self.redact(text, secrets: secrets) }
     operations = run.results.map { result in
       let (name, reason): (String, String?) =
         switch result.outcome {
@@ -173,20 +176,28 @@ struct ContractReport: Encodable, Sendable {
         }
       return Operation(
         service: result.service, document: result.document, operation: result.operation, method: result.method,
-        path: result.path, request: result.request.map(Self.redact), status: result.status, result: name,
-        reason: reason.map(Self.redact), findings: result.findings.map(Self.finding),
-        accepted: result.accepted.map(Self.finding))
+        path: result.path, request: result.request.map(redact), status: result.status, result: name,
+        reason: reason.map(redact), findings: result.findings.map { Self.finding($0, redact: redact) },
+        accepted: result.accepted.map { Self.finding($0, redact: redact) })
     }
   }
 
-  static func finding(_ finding: ContractFinding) -> Finding {
+  static func finding(_ finding: ContractFinding, redact: (String) -> String) -> Finding {
     Finding(
       kind: finding.kind.rawValue, path: redact(finding.path), expected: redact(finding.expected),
       actual: redact(finding.actual), message: redact(finding.message))
   }
 
-  /// Tokens masked as `--trace` masks them (JSON Web Tokens, `Bearer` values).
-  static func redact(_ text: String) -> String { Redactor.redact(text: text) }
+  /// `secrets` masked wherever and however they appear, then tokens masked as `--trace` masks
+  /// them (JSON Web Tokens, `Bearer` values).
+  static func redact(_ text: String, secrets: [String] = []) -> String {
+    Redactor.redact(text: ReportText.maskingSecrets(text, secrets, mask: Redactor.mask))
+  }
+
+  /// The JSON report: deck's encoder, with every control character escaped.
+  func json() throws -> String {
+    ReportText.json(String(decoding: try DeckJSON.encoder.encode(self), as: UTF8.self)) + "\n"
+  }
 
   var summary: String {
     var parts = ["\(operations.count) operation\(operations.count == 1 ? "" : "s"): \(counts.passed) passed"]
@@ -201,7 +212,7 @@ struct ContractReport: Encodable, Sendable {
     return text + " (\(requests) request\(requests == 1 ? "" : "s") to \(environment))."
   }
 
-  /// One line an operation, its findings under it.
+  /// One line an operation, its findings under it; every control character escaped.
   func text(style: (String, String) -> String) -> String {
     var lines: [String] = []
     for operation in operations {
@@ -212,14 +223,15 @@ struct ContractReport: Encodable, Sendable {
         case "skipped": ("-", "plain")
         default: ("?", "yellow")
         }
+      let text = ReportText.oneLine
       var line =
-        "\(style(symbol, color)) \(operation.service) \(operation.operation)  \(operation.method) \(operation.path)"
+        "\(style(symbol, color)) \(text(operation.service)) \(text(operation.operation))  \(operation.method) \(text(operation.path))"
       if let status = operation.status { line += "  → \(status)" }
-      if let reason = operation.reason { line += "  (\(operation.result): \(reason))" }
+      if let reason = operation.reason { line += "  (\(operation.result): \(text(reason)))" }
       lines.append(line)
       for finding in operation.findings {
         lines.append(
-          "    \(finding.path.isEmpty ? finding.kind : finding.path): expected \(finding.expected), got \(finding.actual)"
+          "    \(text(finding.path.isEmpty ? finding.kind : finding.path)): expected \(text(finding.expected)), got \(text(finding.actual))"
         )
       }
     }

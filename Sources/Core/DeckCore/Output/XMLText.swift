@@ -1,8 +1,10 @@
 /// Text for an XML document (the JUnit reports of `deck contract check` and `deck qa run`).
 public enum XMLText {
-  /// Text and attribute values: the five entities, line breaks and tabs as character
-  /// references (so attribute values keep them), and the characters XML 1.0 cannot hold
-  /// (other controls, U+FFFE, U+FFFF) dropped.
+  /// Text and attribute values, scalar by scalar: the five entities; line breaks, tabs, DEL,
+  /// the C1 controls and the line and paragraph separators as character references (so that
+  /// every element stays on one line of the file, and attribute values keep them); and the
+  /// characters XML 1.0 cannot hold even as references (other C0 controls, U+FFFE, U+FFFF)
+  /// dropped.
   public static func escape(_ text: String) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
@@ -12,12 +14,124 @@ public enum XMLText {
       case ">": result += "&gt;"
       case "\"": result += "&quot;"
       case "'": result += "&apos;"
-      case "\n": result += "&#10;"
-      case "\r": result += "&#13;"
-      case "\t": result += "&#9;"
+      case "\n", "\r", "\t": result += "&#\(scalar.value);"
       case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+      case _ where ReportText.isControl(scalar): result += "&#\(scalar.value);"
       default: result.unicodeScalars.append(scalar)
       }
+    }
+    return result
+  }
+}
+
+/// Text that a report (a file an operator opens, pipes or sources) may hold: no control
+/// character reaches it raw. Everything here works on Unicode scalars, never on Characters
+/// (Swift counts "\r\n" as one Character, so a Character-wise replace of "\n" misses it).
+public enum ReportText {
+  /// C0 (with tab, LF and CR), DEL, C1 (with NEL, U+0085), and the line and paragraph
+  /// separators (U+2028, U+2029), which YAML, JavaScript and some terminals take as line ends.
+  public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+  }
+
+  /// One line of text: every control written as a visible escape (`\n`, `\r`, `\t`,
+  /// `\u{1B}`), and each backslash doubled, so that the escapes cannot be forged.
+  public static func oneLine(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where isControl(scalar): result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
+  /// JSON text (as deck's encoder writes it) with DEL, the C1 controls and U+2028/U+2029 as
+  /// `\uXXXX` escapes too: the encoder escapes only C0. They can only occur inside strings,
+  /// where the escape means the same scalar, so the document reads back unchanged.
+  public static func json(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.value >= 0x7F && isControl($0) }) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value >= 0x7F && isControl(scalar) {
+        let hex = String(scalar.value, radix: 16, uppercase: false)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}
+
+extension ReportText {
+  /// `text` with every appearance of each secret (of at least 4 scalars) replaced by `mask`,
+  /// also as a filter or a server may have turned it: in another case; each character
+  /// escaped (JSON `\u0073`, `%73`, `&#115;`) or spaced out (`s e c`, `["s","e","c"]`, a line
+  /// each); as its code points (jq's `explode`); and base64 (standard and URL-safe, at each of
+  /// the three alignments it can have inside a longer encoding).
+  public static func maskingSecrets(_ text: String, _ secrets: [String], mask: String) -> String {
+    var text = text
+    for secret in secrets.sorted(by: { $0.unicodeScalars.count > $1.unicodeScalars.count })
+    where secret.unicodeScalars.count >= 4 {
+      for pattern in secretPatterns(secret) {
+        guard let regex = try? Regex(pattern) else { continue }
+        text = text.replacing(regex.ignoresCase().matchingSemantics(.unicodeScalar), with: mask)
+      }
+    }
+    return text
+  }
+
+  /// The regular expressions `maskingSecrets` looks for one secret with.
+  static func secretPatterns(_ secret: String) -> [String] {
+    // Not the characters the escapes start with, so that an escape is matched whole.
+    let separator = #"[^\p{L}\p{N}&%\\]{0,8}"#
+    let characters = secret.unicodeScalars.map { scalar -> String in
+      let hex = String(scalar.value, radix: 16)
+      var forms = [#"\\?\u{\#(hex)}"#, "&#\(scalar.value);", "&#x0*\(hex);"]
+      if scalar.value <= 0xFFFF { forms.append(#"\\u"# + String(repeating: "0", count: 4 - hex.count) + hex) }
+      forms.append(
+        String(scalar).utf8.map { "%" + ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined())
+      return "(?:" + forms.joined(separator: "|") + ")"
+    }
+    var patterns = [characters.joined(separator: separator)]
+    patterns.append(#"\b"# + secret.unicodeScalars.map { String($0.value) }.joined(separator: "[^0-9]{1,8}") + #"\b"#)
+    let bytes = Array(secret.utf8)
+    for skip in 0..<3 where bytes.count - skip >= 6 {
+      let aligned = Array(bytes.dropFirst(skip).prefix((bytes.count - skip) / 3 * 3))
+      let standard = base64(aligned)
+      let urlSafe = standard.replacing("+", with: "-").replacing("/", with: "_")
+      // With the partial quanta around it, which hold bits of the secret's first and last bytes.
+      for encoded in Set([standard, urlSafe]) {
+        patterns.append(
+          "[A-Za-z0-9+/_-]{0,3}" + encoded.unicodeScalars.map { #"\u{\#(String($0.value, radix: 16))}"# }.joined()
+            + "[A-Za-z0-9+/_-]{0,3}={0,2}")
+      }
+    }
+    return patterns
+  }
+
+  /// Base64 (RFC 4648, standard alphabet, with padding).
+  static func base64(_ bytes: [UInt8]) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".unicodeScalars)
+    var result = ""
+    var index = 0
+    while index < bytes.count {
+      let chunk = bytes[index..<min(index + 3, bytes.count)]
+      let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
+      for position in 0..<4 {
+        if position <= chunk.count {
+          result.unicodeScalars.append(alphabet[Int((value >> (18 - 6 * UInt32(position))) & 0x3F)])
+        } else {
+          result += "="
+        }
+      }
+      index += 3
     }
     return result
   }

@@ -23,6 +23,11 @@ struct QARunCommand: DeckCommand {
       tagged writes are refused against an environment marked production (production: true; \
       the built-in production) unless --allow-writes.
 
+      A scenario file is code that runs with your rights: run only scenarios you trust. Its \
+      steps may not name --env, run qa run, start the REPL or run a script but their own stdin \
+      (run -), and write files only under the run's own directory (${WORKDIR}) or a directory \
+      --allow-writes-outside names; a bad step is refused before anything runs (docs/QA.md).
+
       On a terminal, a line per scenario as it ends, then a summary and each failure with its \
       step, the expected and the actual value, and the command that reruns just that scenario. \
       Without a terminal nothing but the report is written: TAP 13 on stdout unless --report \
@@ -53,6 +58,13 @@ struct QARunCommand: DeckCommand {
   @Flag(help: "Run scenarios tagged writes even against an environment marked production.")
   var allowWrites = false
 
+  @Option(
+    name: .customLong("allow-writes-outside"),
+    help: ArgumentHelp(
+      "Let steps write files under this directory too, not only under the run's own (repeatable).",
+      valueName: "dir"), completion: .directory)
+  var allowWritesOutside: [String] = []
+
   func validate() throws {
     guard (1...32).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 32, got \(jobs).") }
     if let report, QAReport.Format(rawValue: report) == nil {
@@ -66,6 +78,9 @@ struct QARunCommand: DeckCommand {
       throw DeckError.usage("No scenario matches.", hint: "See what there is with: deck qa list")
     }
     try JQCheckRunner.validate(scenarios)
+    let here = FileManager.default.currentDirectoryPath
+    let allowed = allowWritesOutside.map { StepPolicy.normalized($0.hasPrefix("/") ? $0 : here + "/" + $0) }
+    try StepPolicy(writable: allowed, currentDirectory: here).validate(scenarios)
     let environment = try context.environment()
     let plan = QARun(
       scenarios: scenarios, definition: environment.definition, jobs: jobs, failFast: failFast,
@@ -95,15 +110,16 @@ struct QARunCommand: DeckCommand {
     let runner = ScenarioRunner(
       deck: try Self.deckProgram(), environment: environment.name,
       processEnvironment: context.session.processEnvironment, configFile: context.paths.configFile,
-      workDirectory: work)
+      workDirectory: work, policy: StepPolicy(writable: [work] + allowed, currentDirectory: here))
     let progress = QAProgress(output: output, environment: environment.name, total: scenarios.count)
     let started = ContinuousClock.now
     let (results, interrupted) = await Interrupts.cancellable { await plan.run(runner) { progress.finished($0) } }
     let seconds = (ContinuousClock.now - started) / .seconds(1)
     progress.summary(results, seconds: seconds)
     let report = QAReport(environment: environment.name, results: results, seconds: seconds, timestamp: Date())
-    if format == .json, out == nil {
-      // Through the one output path: --jq filters it, --format yaml|csv turns it.
+    if format == .json, out == nil, output.jq != nil || (self.report == nil && output.format != .json) {
+      // Through the one output path: --jq filters it, --format yaml|csv turns it (JSON itself is
+      // the report writer's, which escapes every control character).
       try (self.report == nil ? output : output.formatted(.json, jq: output.jq)).emit(report.document()) {}
     } else if let format {
       let text = report.render(format)

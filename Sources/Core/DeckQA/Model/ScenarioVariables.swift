@@ -2,17 +2,19 @@ import DeckCore
 import DeckSupport
 import FoundationEssentials
 
-/// A scenario's variables: generated values, fixed ones, the built-in `ENV` and `SCENARIO`,
-/// and captures as the steps set them.
+/// A scenario's variables: generated values, fixed ones, the built-in `ENV`, `SCENARIO` and
+/// `WORKDIR`, and captures as the steps set them.
 public enum ScenarioVariables {
   /// Names deck sets itself.
-  public static let builtIn: Set<String> = ["ENV", "SCENARIO"]
+  public static let builtIn: Set<String> = ["ENV", "SCENARIO", "WORKDIR"]
 
-  /// The values a run of `scenario` starts with. `token` makes generated values unique.
+  /// The values a run of `scenario` starts with. `token` makes generated values unique;
+  /// `workDirectory` is the scenario's own directory for the files its steps write.
   public static func initial(
-    for scenario: Scenario, environment: String, processEnvironment: [String: String] = [:], token: () -> String
+    for scenario: Scenario, environment: String, processEnvironment: [String: String] = [:],
+    workDirectory: String = "", token: () -> String
   ) -> [String: String] {
-    var values = ["ENV": environment, "SCENARIO": scenario.id]
+    var values = ["ENV": environment, "SCENARIO": scenario.id, "WORKDIR": workDirectory]
     for (name, variable) in scenario.fromEnvironment {
       values[name] = processEnvironment[variable]
     }
@@ -68,13 +70,6 @@ public enum ScenarioVariables {
       return values[name]
     }
     return missing
-  }
-}
-
-/// JSON string literals, written by deck's one JSON encoder.
-enum JSONText {
-  static func quoted(_ text: String) -> String {
-    (try? DeckJSON.compactEncoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
   }
 }
 

@@ -158,13 +158,21 @@ struct QAReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// A TAP description: one line, and no `#` (it would start a directive).
+  /// A TAP description: one line (every control character escaped), and no `#` (it would start
+  /// a directive); by scalars, as a TAP reader reads bytes (a `#` with a combining mark after
+  /// it is one Character, which a replace of "#" misses).
   static func tapText(_ text: String) -> String {
-    text.replacing("\n", with: " ").replacing("#", with: "\\#")
+    var result = ""
+    for scalar in ReportText.oneLine(text).unicodeScalars {
+      if scalar == "#" { result += "\\" }
+      result.unicodeScalars.append(scalar)
+    }
+    return result
   }
 
-  /// A YAML scalar for the diagnostic block: a JSON string, which YAML reads as a double-quoted one.
-  static func yaml(_ text: String) -> String { JSONText.quoted(text) }
+  /// A YAML scalar for the diagnostic block: a JSON string, which YAML reads as a double-quoted
+  /// one, with every control character escaped (YAML takes NEL and U+2028 as line breaks).
+  static func yaml(_ text: String) -> String { ReportText.json(JSONText.quoted(text)) }
 
   // MARK: JSON
 
@@ -203,7 +211,7 @@ struct QAReport {
 
   func json() -> String {
     let data = (try? DeckJSON.encoder.encode(document())) ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self) + "\n"
+    return ReportText.json(String(decoding: data, as: UTF8.self)) + "\n"
   }
 
   /// The JSON report's document.

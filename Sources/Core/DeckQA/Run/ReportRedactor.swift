@@ -1,10 +1,12 @@
+import DeckCore
 import DeckNetworking
 import FoundationEssentials
 
 /// Redacts what a report or the progress shows, as `--trace` does: JSON Web Tokens, bearer
 /// tokens, secret JSON fields and query parameters, and the values of the scenario's secret
 /// variables (`secretNames`, such as its `from-env` ones, and every name with password,
-/// secret or token in it). A step's stdin is never shown.
+/// secret or token in it) wherever they appear: also encoded, spaced out or in another case
+/// (``ReportText/maskingSecrets(_:_:mask:)``). A step's stdin is never shown.
 struct ReportRedactor: Sendable {
   /// Longest first, so that a secret inside another is not half masked.
   var secrets: [String]
@@ -16,11 +18,16 @@ struct ReportRedactor: Sendable {
   }
 
   static func secrets(_ variables: [String: String], names: Set<String>) -> [String] {
-    variables.filter { name, value in
-      let lower = name.lowercased()
-      let secret = names.contains(name) || ["password", "secret", "token"].contains { lower.contains($0) }
-      return secret && value.count >= 4
-    }.map(\.value).sorted { $0.count > $1.count }
+    variables.filter { name, value in isSecret(name, names: names) && value.count >= 4 }.map(\.value).sorted {
+      $0.count > $1.count
+    }
+  }
+
+  /// Whether a variable holds a secret: one of `names` (the `from-env` ones), or a name with
+  /// password, secret or token in it.
+  static func isSecret(_ name: String, names: Set<String>) -> Bool {
+    let lower = name.lowercased()
+    return names.contains(name) || ["password", "secret", "token"].contains { lower.contains($0) }
   }
 
   /// The same, with the secrets of `variables` (captures may have added some).
@@ -31,8 +38,7 @@ struct ReportRedactor: Sendable {
   }
 
   func redact(_ text: String) -> String {
-    var text = text
-    for secret in secrets { text = text.replacing(secret, with: Redactor.mask) }
+    var text = ReportText.maskingSecrets(text, secrets, mask: Redactor.mask)
     text = Redactor.redact(text: text)
     text = Redactor.redact(body: Data(text.utf8), limit: Int.max)
     return Redactor.redact(url: text)

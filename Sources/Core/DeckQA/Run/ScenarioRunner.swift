@@ -21,15 +21,18 @@ struct ScenarioRunner: Sendable {
   var configFile: String
   /// The run's private working directory (0700); removed by the caller.
   var workDirectory: String
+  /// What a step may do; its writable directories include ``workDirectory``.
+  var policy: StepPolicy
 
   /// Variables the steps must not inherit: the scenario chooses its own account and environment.
   static let removedVariables = ["DECK_TOKEN", "DECK_ENV", "DECK_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]
 
   func run(_ scenario: Scenario, index: Int) async -> ScenarioResult {
     let started = ContinuousClock.now
+    let directory = "\(workDirectory)/\(index)"
     var variables = ScenarioVariables.initial(
       for: scenario, environment: environment, processEnvironment: processEnvironment,
-      token: ScenarioVariables.uniqueToken)
+      workDirectory: "\(directory)/files", token: ScenarioVariables.uniqueToken)
     let redactor = ReportRedactor(variables: variables, secretNames: scenario.fromEnvironment.map(\.name))
     if let missing = scenario.fromEnvironment.first(where: { variables[$0.name] == nil }) {
       return Self.couldNotStart(
@@ -39,7 +42,6 @@ struct ScenarioRunner: Sendable {
     }
     var steps: [StepResult] = []
     var status = ScenarioResult.Status.passed
-    let directory = "\(workDirectory)/\(index)"
     do {
       try prepare(directory)
     } catch {
@@ -94,9 +96,12 @@ struct ScenarioRunner: Sendable {
       ], seconds: 0)
   }
 
-  /// The scenario's own config and state directories (0700), with the caller's config.yml.
+  /// The scenario's own config, state and files (`${WORKDIR}`) directories (0700), with the
+  /// caller's config.yml.
   func prepare(_ directory: String) throws {
-    for path in ["\(directory)/config", "\(directory)/state"] { try AtomicFile.ensureDirectory(path) }
+    for path in ["\(directory)/config", "\(directory)/state", "\(directory)/files"] {
+      try AtomicFile.ensureDirectory(path)
+    }
     if let text = try? String(contentsOfFile: configFile, encoding: .utf8) {
       try AtomicFile.write(Data(text.utf8), to: "\(directory)/config/config.yml", mode: 0o600)
     }
@@ -124,17 +129,22 @@ struct ScenarioRunner: Sendable {
       return result(
         .error, StepChecks.Failure(message: "the line names no command", expected: "", actual: ""), line: shown)
     }
+    if let stdin = step.stdin, let name = ScenarioVariables.undefined(in: stdin, values: variables).first {
+      return result(
+        .error, StepChecks.Failure(message: "stdin: ${\(name)} is not defined", expected: "", actual: ""), line: shown)
+    }
+    let script = step.stdin.map { ScenarioVariables.substitute($0) { variables[$0] } }
+    if let problem = policy.refusal(words, stdin: script, known: true) {
+      return result(
+        .error, StepChecks.Failure(message: "refused: \(problem)", expected: "", actual: ""), line: shown)
+    }
+    let reads = policy.readsOutside(words)
+    func withheld(_ step: StepResult) -> StepResult { reads ? StepPolicy.withholding(step) : step }
     let input: String
-    if let stdin = step.stdin {
-      let missing = ScenarioVariables.undefined(in: stdin, values: variables)
-      if let name = missing.first {
-        return result(
-          .error, StepChecks.Failure(message: "stdin: ${\(name)} is not defined", expected: "", actual: ""), line: shown
-        )
-      }
+    if let script {
       input = "\(directory)/step\(number).in"
       do {
-        try AtomicFile.write(Data(ScenarioVariables.substitute(stdin) { variables[$0] }.utf8), to: input, mode: 0o600)
+        try AtomicFile.write(Data(script.utf8), to: input, mode: 0o600)
       } catch {
         return result(
           .error, StepChecks.Failure(message: "cannot write the step's stdin: \(error)", expected: "", actual: ""),
@@ -164,7 +174,7 @@ struct ScenarioRunner: Sendable {
             expected: interrupted ? "" : "an exit within \(Self.seconds(step.timeout))", actual: "still running"),
           line: shown)
         failed.stderr = Self.read(errorFile)
-        return failed
+        return withheld(failed)
       }
       exitCode = code
     } catch {
@@ -179,7 +189,7 @@ struct ScenarioRunner: Sendable {
       var failed = result(.failed, exit: exitCode, failure, line: shown)
       failed.stdout = StepChecks.excerpt(stdout)
       failed.stderr = StepChecks.excerpt(stderr)
-      return failed
+      return withheld(failed)
     }
     for capture in step.captures {
       switch StepChecks.capture(capture, stdout: stdout, variables: variables) {
@@ -187,7 +197,7 @@ struct ScenarioRunner: Sendable {
       case .failure(let problem):
         var failed = result(.failed, exit: exitCode, problem.failure, line: shown)
         failed.stdout = StepChecks.excerpt(stdout)
-        return failed
+        return withheld(failed)
       }
     }
     return result(.passed, exit: exitCode, line: shown)
