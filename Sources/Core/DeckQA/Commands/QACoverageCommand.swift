@@ -66,10 +66,10 @@ struct QACoverageCommand: DeckCommand {
         ["ROW", "STATUS", "SCENARIOS / REASON", "TEXT"],
         rows.map {
           [
-            $0.row, $0.status == "uncovered" ? output.style("UNCOVERED", .red) : $0.status,
+            $0.row, $0.status == "uncovered" ? "UNCOVERED" : $0.status,
             $0.scenarios.isEmpty ? ($0.reason ?? "-") : $0.scenarios.joined(separator: ", "), $0.text,
           ]
-        })
+        }, cellStyle: { _, column, text in column == 1 && text == "UNCOVERED" ? .red : nil })
     }
     for spec in chosen {
       let mine = rows.filter { $0.module == spec.module }

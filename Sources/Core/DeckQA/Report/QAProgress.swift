@@ -33,14 +33,15 @@ final class QAProgress: Sendable {
     case .error: mark = output.style("ERR ", .red)
     case .skipped: mark = output.style("skip", .dim)
     }
-    var line = "[\(count)/\(total)] \(mark) \(result.scenario.id)"
-    if !result.scenario.title.isEmpty { line += "  " + result.scenario.title }
+    // The scenario's words are sanitized before deck styles the line around them.
+    var line = "[\(count)/\(total)] \(mark) \(TerminalText.sanitize(result.scenario.id))"
+    if !result.scenario.title.isEmpty { line += "  " + TerminalText.sanitize(result.scenario.title) }
     if case .skipped(let reason) = result.status {
-      line += output.style("  (\(reason))", .dim)
+      line += output.style("  (\(TerminalText.sanitize(reason)))", .dim)
     } else {
       line += output.style("  \(QAReport.time(result.seconds)) s", .dim)
     }
-    output.info(line)
+    output.styledInfo(line)
   }
 
   func summary(_ results: [ScenarioResult], seconds: Double) {
@@ -55,10 +56,11 @@ final class QAProgress: Sendable {
     let broken = results.filter { $0.status == .failed || $0.status == .error }
     for result in broken {
       output.info("")
-      output.info(
-        output.style(result.status == .failed ? "FAILED" : "COULD NOT RUN", .red) + " \(result.scenario.id)"
-          + (result.scenario.title.isEmpty ? "" : "  " + result.scenario.title)
-          + "  (\(result.scenario.file):\(result.scenario.line))")
+      output.styledInfo(
+        output.style(result.status == .failed ? "FAILED" : "COULD NOT RUN", .red)
+          + TerminalText.sanitize(
+            " \(result.scenario.id)" + (result.scenario.title.isEmpty ? "" : "  " + result.scenario.title)
+              + "  (\(result.scenario.file):\(result.scenario.line))"))
       if let step = result.problem {
         for line in QAReport.describe(step).split(separator: "\n", omittingEmptySubsequences: false) {
           output.info("  " + line)
