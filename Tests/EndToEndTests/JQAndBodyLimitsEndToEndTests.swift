@@ -151,4 +151,20 @@ struct JQAndBodyLimitsEndToEndTests {
     // It went to 3.1 GB when the body was read whole.
     #expect(peakMB < 300, "peak \(peakMB) MB")
   }
+
+  @Test("contract check stops a 1 GiB answer at its 4 MB while it streams in, in bounded memory")
+  func contractCheckBody() throws {
+    let server = try PythonServer(Self.hugeBodies)
+    var deck = try DeckCLI()
+    deck.environment["DECK_ENV"] = "local"
+    deck.environment["DECK_FLYR_URL"] = "http://127.0.0.1:\(server.port)"
+    let (result, peakMB) = try Self.measured(
+      deck, ["contract", "check", "--operation", "searchBrokerages", "--rate", "50", "--json"])
+    #expect(result.status == 69, "every operation sent was unreachable: \(result.stderr)")
+    #expect(
+      result.stderr.contains("127.0.0.1:\(server.port) answered searchBrokerages with a body over 4 MB"),
+      "\(result.stderr)")
+    // It went to 2.1 GB when the cap applied after reading.
+    #expect(peakMB < 300, "peak \(peakMB) MB")
+  }
 }
