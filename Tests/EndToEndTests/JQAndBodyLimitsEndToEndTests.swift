@@ -47,6 +47,26 @@ struct JQAndBodyLimitsEndToEndTests {
     #expect(result.stderr.contains("CVE-2024-23337"))
   }
 
+  @Test("the REPL: the CVE filters print their error and the REPL goes on")
+  func repl() throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let prompt = "deck (local)> "
+    let repl = try PseudoTerminal(deck: deck, [])
+    try repl.expect(prompt)
+    repl.send("env list --jq '\(Self.computed)'\r")
+    try repl.expect("jq: the filter ")
+    try repl.expect(prompt)
+    repl.send("env list --jq '\(Self.literal)'\r")
+    try repl.expect("CVE-2024-23337")
+    try repl.expect(prompt)
+    repl.send("env list --jq '.[0].name'\r")
+    try repl.expect("sandbox")
+    try repl.expect(prompt)
+    repl.send("exit\r")
+    #expect(try repl.waitForExit() == 0)
+  }
+
   @Test("qa run: a crashing and an endless jq expectation fail their steps, and the run ends with its report")
   func qaRun() throws {
     let server = try SandboxProcess()
