@@ -100,6 +100,7 @@ enum JQShapes {
   /// NaN with a payload (`nan123`, in the program or in a string it could parse, CVE-2024-53427).
   static func refusal(_ program: String) -> String? {
     let tokens = JQTokens.tokenize(Array(program.utf8))
+    let calls = enclosingCalls(tokens)
     for (position, token) in tokens.enumerated() {
       switch token {
       case .number(let value) where value >= Double(hugeIndex):
@@ -109,9 +110,7 @@ enum JQShapes {
         {
           return indexMessage(value)
         }
-        if let function = enclosingCall(tokens, before: position),
-          ["setpath", "getpath", "delpaths"].contains(function)
-        {
+        if let function = calls[position], ["setpath", "getpath", "delpaths"].contains(function) {
           return indexMessage(value, in: function)
         }
       case .identifier(let name)
@@ -129,25 +128,25 @@ enum JQShapes {
     "the filter indexes an array at \(NumberText.short(value))\(function.map { " in \($0)'s path" } ?? ""): deck refuses literal indexes of \(hugeIndex) and more before running a filter (such an array needs more memory than a filter may use, and libjq 1.6 crashes on them: CVE-2024-23337)."
   }
 
-  /// The function whose parenthesized arguments hold the token at `position`, if any.
-  static func enclosingCall(_ tokens: [JQTokens.Token], before position: Int) -> String? {
-    var depth = 0
-    var index = position - 1
-    while index >= 1 {
-      switch tokens[index] {
-      case .punct(UInt8(ascii: ")")): depth += 1
-      case .punct(UInt8(ascii: "(")):
-        if depth == 0 {
-          if case .identifier(let name) = tokens[index - 1] { return name }
-          // A parenthesized group inside the arguments: look further out.
+  /// For each token, the function whose parenthesized arguments hold it, if any (the innermost
+  /// named one: a parenthesized group inside the arguments is looked through). One pass.
+  static func enclosingCalls(_ tokens: [JQTokens.Token]) -> [String?] {
+    var open: [String?] = []
+    var calls: [String?] = []
+    calls.reserveCapacity(tokens.count)
+    for (position, token) in tokens.enumerated() {
+      calls.append(open.last ?? nil)
+      if token == .punct(UInt8(ascii: "(")) {
+        if position > 0, case .identifier(let name) = tokens[position - 1] {
+          open.append(name)
         } else {
-          depth -= 1
+          open.append(open.last ?? nil)
         }
-      default: break
+      } else if token == .punct(UInt8(ascii: ")")) {
+        _ = open.popLast()
       }
-      index -= 1
     }
-    return nil
+    return calls
   }
 
   /// `nan` followed by digits or `(`, not inside a longer word (`nan123`, `NaN(1)`).
