@@ -1,31 +1,38 @@
+import CJQ
 import Foundation
 
-// libFuzzer target: deck's --jq wrapper (JQFilter over libjq). The input's first line is the
-// program, the rest the JSON document (a fixed one when it is not JSON). A run must end (a
-// result or an error) within its limits, and the filter must run again after it, as the REPL
-// and scripts reuse nothing but would run the next line in the same process.
-
-let fallback = Data(#"{"name":"=HYPERLINK(1)","items":[1,-2,"x",{"deep":[null,true]}],"n":3.5}"#.utf8)
-let limits = JQFilter.Limits(outputBytes: 1 << 16, memoryBytes: 128 << 20, seconds: 0.5)
+// libFuzzer target: the part of deck's --jq wrapper that runs in deck's own process. The input's
+// first line is a program: its compile (JQEngine.compile) and the scan for the known CVEs' shapes
+// (JQShapes) must end without a crash, and a program with import or include must never compile.
+// The program and the rest of the input go through the filter child's frames (JQFrames) in
+// pieces of growing sizes and must come back whole. Runs themselves happen in filter children
+// (JQChild, under setrlimit), which this target does not start.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-  let bytes = UnsafeBufferPointer(start: data, count: size)
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
   let program = String(decoding: bytes[..<newline], as: UTF8.self)
-  let rest = newline < bytes.endIndex ? Data(bytes[(newline + 1)...]) : Data()
-  let document = (try? JSONSerialization.jsonObject(with: rest, options: [.fragmentsAllowed])) != nil ? rest : fallback
-  let filter: JQFilter
-  do {
-    filter = try JQFilter(program, limits: limits)
-  } catch {
-    return 0
+  _ = JQShapes.refusal(program)
+  if var compiled = try? JQEngine.compile(program) {
+    precondition(!JQProgram.importsModules(program), "a program with import or include compiled")
+    jq_teardown(&compiled.jq)
   }
-  precondition(!JQProgram.importsModules(program), "a program with import or include compiled")
-  for _ in 0..<2 {
-    var printed = 0
-    _ = filter.run(document, emit: { printed += $0.utf8.count + 1 }, debug: { printed += $0.utf8.count + 1 })
-    precondition(printed <= limits.outputBytes, "a run printed more than its limit")
+  let texts = [program, String(decoding: bytes[newline...], as: UTF8.self)]
+  var stream: [UInt8] = []
+  for text in texts { stream += JQFrames.encode(.result, text) }
+  stream += JQFrames.encode(.end, "")
+  var decoder = JQFrames.Decoder()
+  var decoded: [String] = []
+  var offset = 0
+  var step = 1
+  while offset < stream.count {
+    let end = min(stream.count, offset + step)
+    decoder.append(Array(stream[offset..<end]))
+    while let frame = decoder.next() { decoded.append(frame.text) }
+    offset = end
+    step = step * 3 + 1
   }
+  precondition(decoded == texts + [""], "frames did not come back whole")
   return 0
 }

@@ -20,7 +20,7 @@ struct ContractProbe {
     /// The longest Retry-After obeyed; a longer one ends the run.
     var longestWait: Duration = .seconds(60)
     static let consecutiveRateLimits = 3
-    /// The most of a body read.
+    /// The most of a body read (the transport stops there: `ResponseBodyLimit`).
     static let bodyLimit = 4 * 1024 * 1024
   }
 
@@ -215,10 +215,11 @@ struct RawClient: Sendable {
       let inner = next
       next = { try await middleware.intercept($0, body: $1, baseURL: $2, operationID: operationID, next: inner) }
     }
-    let (response, body) = try await next(request, nil, serverURL)
-    var bytes: [UInt8] = []
-    if let body {
-      bytes = Array(try await Data(collecting: body, upTo: ContractProbe.Settings.bodyLimit))
+    // The transport stops reading at the limit, while the body streams in.
+    let (response, bytes) = try await ResponseBodyLimit.$bytes.withValue(ContractProbe.Settings.bodyLimit) {
+      let (response, body) = try await next(request, nil, serverURL)
+      guard let body else { return (response, [UInt8]()) }
+      return (response, Array(try await Data(collecting: body, upTo: ContractProbe.Settings.bodyLimit)))
     }
     var headers: [String: String] = [:]
     for field in response.headerFields {

@@ -75,7 +75,9 @@ public final class HTTPTransportFactory: Sendable {
 /// global pool, and it hands the body over as an async sequence. Here a request and its
 /// answer stay on the client's event loop, and a script's lines run there too
 /// (`ClientLoopExecutor`). deck's contracts have no streamed bodies: a request body is
-/// collected before it is sent (the largest is a 5 MB photo), and an answer is read whole.
+/// collected before it is sent (the largest is a 5 MB photo), and an answer is read whole, up
+/// to `ResponseBodyLimit.bytes` (32 MB unless the task says less): past it, reading stops while
+/// the body streams in, or before it starts when Content-Length says more.
 struct DeckTransport: ClientTransport {
   let client: HTTPClient
   let timeout: Duration
@@ -88,8 +90,9 @@ struct DeckTransport: ClientTransport {
   ) {
     do {
       let outgoing = try await Self.outgoing(request, body: body, baseURL: baseURL)
+      let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: max(0, ResponseBodyLimit.bytes))
       let task = client.execute(
-        request: outgoing, delegate: ResponseAccumulator(request: outgoing), eventLoop: .indifferent,
+        request: outgoing, delegate: accumulator, eventLoop: .indifferent,
         deadline: .now() + TimeAmount(timeout))
       let answer = try await withTaskCancellationHandler {
         try await task.futureResult.get()
@@ -191,8 +194,16 @@ struct DeckTransport: ClientTransport {
     if let error = error as? ChannelError, case .connectTimeout = error {
       return unreachable("the connection timed out")
     }
-    if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
-      return DeckError(.failure, "The response from \(host) is too large.")
+    if let error = error as? ResponseAccumulator.ResponseTooBigError {
+      return DeckError(
+        .failure,
+        "\(host) answered \(operationID) with a body over \(sizeText(error.maxBodySize)), the most deck reads of one response; deck stopped reading it.",
+        hint:
+          "Ask for less (a narrower search or a smaller page), or ask the service's owners why the answer is this large."
+      )
+    }
+    if error is NIOTooManyBytesError {
+      return DeckError(.failure, "\(host) answered \(operationID) with a body too large to read.")
     }
     // NIO's HTTP parser: what a 1xx status with a body (100 Continue, 102 Processing), or an
     // answer that is not HTTP, ends in. The status was no final one.
@@ -203,5 +214,10 @@ struct DeckTransport: ClientTransport {
         hint: "Is the environment's URL right? Check with: deck env show; rerun with --trace to see the exchange.")
     }
     return DeckError(.unavailable(status: nil), "Request to \(host) failed: \(error).")
+  }
+
+  /// A byte count as "32 MB" (whole megabytes) or "900 KB".
+  static func sizeText(_ bytes: Int) -> String {
+    bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MB" : "\(NumberText.short(Double(bytes) / 1024)) KB"
   }
 }

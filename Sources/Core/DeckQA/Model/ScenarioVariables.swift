@@ -82,7 +82,7 @@ enum JQCheckRunner {
   /// error.
   static func evaluate(_ expression: String, on json: Data) -> (lines: [String], error: String?) {
     do {
-      let run = try JQFilter(expression).run(json)
+      let run = try JQFilter(expression, limits: .expectation).run(json)
       return (run.lines, run.error)
     } catch {
       return ([], error.message)

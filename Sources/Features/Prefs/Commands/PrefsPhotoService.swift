@@ -16,6 +16,10 @@ struct PhotoService: Sendable {
 
   typealias Schemas = StorageAPI.Components.Schemas
 
+  /// The most of a photo's download the transport reads: the 5 MB a photo may be, and 1 MB of
+  /// headroom (a larger answer fails while it streams in, naming the host and the operation).
+  static let downloadLimit = ProfilePhoto.maximumBytes + (1 << 20)
+
   /// Whose photo: the owner's user id and email.
   struct Owner: Sendable, Equatable {
     var id: String
@@ -93,19 +97,24 @@ struct PhotoService: Sendable {
   /// The photo's bytes; nil when none is set.
   func download(_ owner: Owner) async throws -> Data? {
     do {
-      let ok = try await client().downloadObject(path: path(owner)).ok
-      let body: HTTPBody =
-        switch ok.body {
-        case .jpeg(let body), .png(let body), .image_webp(let body), .image_heic(let body),
-          .image_avif(let body):
-          body
+      // The transport reads no more of the answer than a photo may be, with headroom for a
+      // server's own framing: an endless or huge body stops there.
+      return try await ResponseBodyLimit.$bytes.withValue(Self.downloadLimit) {
+        let ok = try await client().downloadObject(path: path(owner)).ok
+        let body: HTTPBody =
+          switch ok.body {
+          case .jpeg(let body), .png(let body), .image_webp(let body), .image_heic(let body),
+            .image_avif(let body):
+            body
+          }
+        do {
+          return try await Data(collecting: body, upTo: ProfilePhoto.maximumBytes)
+        } catch {
+          throw DeckError(
+            .failure,
+            "The stored photo is larger than \(ProfilePhoto.sizeText(ProfilePhoto.maximumBytes)); deck did not read it."
+          )
         }
-      do {
-        return try await Data(collecting: body, upTo: ProfilePhoto.maximumBytes)
-      } catch {
-        throw DeckError(
-          .failure,
-          "The stored photo is larger than \(ProfilePhoto.sizeText(ProfilePhoto.maximumBytes)); deck did not read it.")
       }
     } catch {
       if case .notFound = ErrorPresenter.deckError(for: error).kind { return nil }
