@@ -105,7 +105,9 @@ struct MiddlewareTests {
       seen.withLock { $0.append(request.headerFields[.authorization]) }
       return (HTTPResponse(status: .ok), nil)
     }
-    let middleware = AuthMiddleware(allowedHosts: ["flyrpro.app", "127.0.0.1:8787"]) { "secret-token" }
+    let middleware = AuthMiddleware(allowedOrigins: ["https://flyrpro.app:443", "http://127.0.0.1:8787"]) {
+      "secret-token"
+    }
     let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
     _ = try await middleware.intercept(request, body: nil, baseURL: base, operationID: "x", next: next)
     _ = try await middleware.intercept(

@@ -153,8 +153,8 @@ struct TraceAndTransportErrorTests {
       return (HTTPResponse(status: .ok), nil)
     }
     let policy = TokenPolicy(
-      allowed: ["flyrpro.app"], optIn: ["opt.example.com": "DECK_SEND_TOKEN_TO_OVERRIDES=1"],
-      withheld: ["evil.example.com": "DECK_FLYR_URL replaces the URL the token was stored for"])
+      allowed: ["https://flyrpro.app:443"], optIn: ["https://opt.example.com:443": "DECK_SEND_TOKEN_TO_OVERRIDES=1"],
+      withheld: ["https://evil.example.com:443": "DECK_FLYR_URL replaces the URL the token was stored for"])
     let middleware = AuthMiddleware(policy: policy, note: { note in notes.withLock { $0.append(note) } }) { "t" }
     let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/x")
     for host in ["https://flyrpro.app", "https://evil.example.com", "https://opt.example.com"] {
@@ -164,8 +164,9 @@ struct TraceAndTransportErrorTests {
     #expect(seen.withLock { $0 } == ["Bearer t", nil, "Bearer t"])
     let traced = notes.withLock { $0 }
     #expect(traced.count == 2)
-    #expect(traced.first?.contains("withheld from evil.example.com") == true)
-    #expect(traced.last?.contains("sent to opt.example.com because of DECK_SEND_TOKEN_TO_OVERRIDES=1") == true)
+    #expect(traced.first?.contains("withheld from https://evil.example.com:443") == true)
+    #expect(
+      traced.last?.contains("sent to https://opt.example.com:443 because of DECK_SEND_TOKEN_TO_OVERRIDES=1") == true)
   }
 }
 

@@ -188,13 +188,13 @@ struct ReliabilityEndToEndTests {
     // The token was stored for the environment's origins; DECK_FLYR_URL now points elsewhere.
     let moved = try deck.run(["workspace", "access", "--trace=body"], environment: ["DECK_FLYR_URL": closedURL])
     #expect(moved.status == 69)
-    #expect(moved.stderr.contains("! token withheld from 127.0.0.1:9: DECK_FLYR_URL replaces"))
+    #expect(moved.stderr.contains("! token withheld from http://127.0.0.1:9: DECK_FLYR_URL replaces"))
     #expect(!moved.stderr.contains("Authorization: Bearer"))
 
     let optIn = try deck.run(
       ["workspace", "access", "--trace=body"],
       environment: ["DECK_FLYR_URL": closedURL, "DECK_SEND_TOKEN_TO_OVERRIDES": "1"])
-    #expect(optIn.stderr.contains("! token sent to 127.0.0.1:9 because of DECK_SEND_TOKEN_TO_OVERRIDES=1"))
+    #expect(optIn.stderr.contains("! token sent to http://127.0.0.1:9 because of DECK_SEND_TOKEN_TO_OVERRIDES=1"))
     #expect(optIn.stderr.contains("> Authorization: Bearer [REDACTED]"))
   }
 

@@ -116,11 +116,12 @@ public final class DeckContext: Sendable {
   /// server; the value is the one tokens stored by earlier versions carry).
   static let embeddedOrigin = "embedded-sandbox"
 
-  /// A service's origin key in an environment: `host[:port]`, or the local sandbox's marker.
+  /// A service's origin in an environment: `scheme://host:port` (`AuthMiddleware.origin`), or
+  /// the local sandbox's marker.
   func origin(_ service: Service, in definition: EnvironmentDefinition) -> String? {
     if let string = definition.urls[service] {
       guard let parsed = ParsedURL(string) else { return nil }
-      return AuthMiddleware.hostKey(scheme: parsed.scheme, host: parsed.host, port: parsed.port)
+      return AuthMiddleware.origin(scheme: parsed.scheme, host: parsed.host, port: parsed.port)
     }
     return definition.isManaged ? Self.embeddedOrigin : nil
   }
@@ -141,13 +142,18 @@ public final class DeckContext: Sendable {
     return Service.allCases.compactMap { origin($0, in: configured) }
   }
 
-  /// A stored token's origins; tokens stored before deck recorded them get the configured ones.
+  /// A stored token's origins; tokens stored before deck recorded them get the configured ones,
+  /// and a key stored before deck recorded schemes stands for the origins it can mean safely
+  /// (`AuthMiddleware.origins(ofStoredKey:)`).
   func storedOrigins(_ stored: StoredSession) throws -> Set<String> {
-    Set(try stored.origins ?? configuredOrigins(try environment()))
+    guard let origins = stored.origins else { return Set(try configuredOrigins(try environment())) }
+    return Set(origins.flatMap { $0 == Self.embeddedOrigin ? [$0] : AuthMiddleware.origins(ofStoredKey: $0) })
   }
 
-  /// Which of the current environment's hosts get the token. `storedOrigins` nil: a token the
-  /// user gave for this run (DECK_TOKEN), which goes to every host of the environment as resolved.
+  /// Which of the current environment's origins get the token: a stored token only those it
+  /// was stored for, compared exactly (scheme, host and port), and every other one is withheld
+  /// with the reason. `storedOrigins` nil: a token the user gave for this run (DECK_TOKEN),
+  /// which goes to every origin of the environment as resolved.
   func tokenPolicy(storedOrigins: Set<String>?) async throws -> TokenPolicy {
     let environment = try environment()
     let optIn = session.processEnvironment[Self.sendTokenToOverridesVariable] == "1"
@@ -162,7 +168,7 @@ public final class DeckContext: Sendable {
         url = parsed
       case .localSandbox: url = try await session.localSandboxURL()
       }
-      guard let key = AuthMiddleware.hostKey(scheme: url.scheme, host: url.host, port: url.port),
+      guard let key = AuthMiddleware.origin(scheme: url.scheme, host: url.host, port: url.port),
         let origin = origin(service, in: environment.definition)
       else { continue }
       if storedOrigins == nil || storedOrigins?.contains(origin) == true {
@@ -182,7 +188,7 @@ public final class DeckContext: Sendable {
         }
       } else {
         policy.withheld[key] =
-          "the environment's URL for \(service.rawValue) changed since the token was stored; sign in again to use it there"
+          "the token was not stored for this origin (the environment's URL for \(service.rawValue) changed its scheme, host or port since); sign in again to use it there"
       }
     }
     return policy

@@ -23,6 +23,11 @@ public enum SandboxOperator {
   ) async throws -> Client {
     let environment = try context.environment()
     guard environment.definition.isSandbox else {
+      if let reason = environment.definition.productionReason {
+        throw DeckError.usage(
+          "Environment \"\(environment.name)\" is not a sandbox: it is production (\(reason)); deck sandbox commands never act on production.",
+          hint: "Use --env sandbox (the local sandbox deck starts) or --env local (deck sandbox serve).")
+      }
       throw DeckError.usage(
         "Environment \"\(environment.name)\" is not a sandbox; deck sandbox commands act only on sandboxes.",
         hint:

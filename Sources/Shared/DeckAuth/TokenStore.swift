@@ -14,9 +14,10 @@ public struct StoredSession: Codable, Sendable, Equatable {
   public var refreshToken: String?
   /// When the access token expires (from the server's `expires_at`, or the JWT's `exp`).
   public var expiresAt: Date?
-  /// The origins (`host` or `host:port`, see `AuthMiddleware.hostKey`) the environment had when
+  /// The origins (`scheme://host:port`, see `AuthMiddleware.origin`) the environment had when
   /// the token was stored: the only ones it is sent to. nil in files written before deck
-  /// recorded them (then the environment's configured origins apply).
+  /// recorded them (then the environment's configured origins apply); `host` or `host:port` in
+  /// files written before deck recorded schemes (`AuthMiddleware.origins(ofStoredKey:)`).
   public var origins: [String]?
 
   public init(email: String, accessToken: String, refreshToken: String?, expiresAt: Date?, origins: [String]? = nil) {

@@ -13,8 +13,12 @@ public struct EnvironmentDefinition: Sendable, Equatable {
   /// The environment is the sandbox that deck starts in-process (the built-in `sandbox`).
   public var isManaged: Bool
   /// The environment is production: `deck qa run` refuses scenarios tagged `writes` there
-  /// unless `--allow-writes` (the built-in `production`; `production: true` in config.yml).
+  /// unless `--allow-writes`, and it is never a sandbox. Set from the mark (the built-in
+  /// `production`, `production: true` in config.yml) and, by `EnvironmentResolver`, from the
+  /// URLs (`ProductionRule`).
   public var isProduction: Bool
+  /// Why the environment is production, as `env show` and `doctor` say it; nil when it is not.
+  public var productionReason: String?
   /// The served sandbox's admin token, from the config file (never printed).
   public var sandboxAdminToken: String?
 
@@ -191,6 +195,10 @@ public struct ParsedURL: Sendable, Equatable {
     guard case .success(let parsed) = Self.parse(string) else { return nil }
     self = parsed
   }
+
+  /// `scheme://host:port`, the scheme's default port written out: two URLs reach the same
+  /// server exactly when their origins are equal.
+  public var origin: String { "\(scheme)://\(host):\(port ?? (scheme == "https" ? 443 : 80))" }
 
   init(scheme: String, host: String, port: Int?) {
     self.scheme = scheme

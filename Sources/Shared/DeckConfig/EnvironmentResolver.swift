@@ -58,13 +58,29 @@ public struct EnvironmentResolver: Sendable {
 
   /// Every environment: built-ins first, then the file's additions, by name.
   public var definitions: [EnvironmentDefinition] {
-    let builtins = BuiltinEnvironments.all.map { definition($0.name)! }
-    let added = file.environments.map(\.name).filter { BuiltinEnvironments.named($0) == nil }
-    return builtins + added.compactMap(definition)
+    let marked = markedDefinitions
+    let origins = ProductionRule.origins(of: marked)
+    return marked.map { ProductionRule.applied(to: $0, origins: origins) }
   }
 
-  /// One environment's definition: the built-in values, changed by the file's entry.
+  /// One environment's definition: the built-in values, changed by the file's entry, and
+  /// production by `ProductionRule`.
   public func definition(_ name: String) -> EnvironmentDefinition? {
+    markedDefinition(name).map { ProductionRule.applied(to: $0, origins: productionOrigins) }
+  }
+
+  /// Every environment as configured, production only where marked.
+  private var markedDefinitions: [EnvironmentDefinition] {
+    let added = file.environments.map(\.name).filter { BuiltinEnvironments.named($0) == nil }
+    return (BuiltinEnvironments.all.map(\.name) + added).compactMap(markedDefinition)
+  }
+
+  /// The origins that make an environment production.
+  private var productionOrigins: ProductionRule.Origins { ProductionRule.origins(of: markedDefinitions) }
+
+  /// The built-in values changed by the file's entry. The built-in `production` stays marked
+  /// whatever the file says.
+  private func markedDefinition(_ name: String) -> EnvironmentDefinition? {
     let builtin = BuiltinEnvironments.named(name)
     let entry = file.entry(name)
     guard builtin != nil || entry != nil else { return nil }
@@ -73,8 +89,13 @@ public struct EnvironmentResolver: Sendable {
       definition.urls.merge(entry.urls) { _, new in new }
       if let insecure = entry.allowInsecureHTTP { definition.allowInsecureHTTP = insecure }
       if let sandbox = entry.isSandbox { definition.isSandbox = sandbox }
-      if let production = entry.isProduction { definition.isProduction = production }
+      if let production = entry.isProduction, builtin?.isProduction != true { definition.isProduction = production }
       definition.sandboxAdminToken = entry.sandboxAdminToken
+    }
+    if definition.isProduction {
+      definition.productionReason =
+        builtin?.isProduction == true
+        ? "the built-in production environment" : "marked production (production: true in the config file)"
     }
     return definition
   }
@@ -113,6 +134,8 @@ public struct EnvironmentResolver: Sendable {
         url, service: service, environment: name, allowInsecureHTTP: definition.allowInsecureHTTP)
       definition.urls[service] = url
     }
+    // A DECK_<SERVICE>_URL at a production origin makes the environment production.
+    if !overridden.isEmpty { definition = ProductionRule.applied(to: definition, origins: productionOrigins) }
     return ResolvedEnvironment(definition: definition, source: source, overriddenServices: overridden)
   }
 

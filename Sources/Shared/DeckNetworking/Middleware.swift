@@ -18,13 +18,13 @@ public struct UserAgentMiddleware: ClientMiddleware {
   }
 }
 
-/// Where a token may be sent: host keys (see `AuthMiddleware.hostKey`) that get it, that get
-/// it only because the user opted in, and that never get it (with the reason, for `--trace`).
+/// Where a token may be sent: origins (see `AuthMiddleware.origin`) that get it, that get it
+/// only because the user opted in, and that never get it (with the reason, for `--trace`).
 public struct TokenPolicy: Sendable, Equatable {
   public var allowed: Set<String> = []
-  /// Host key to the opt-in that lets the token go there.
+  /// Origin to the opt-in that lets the token go there.
   public var optIn: [String: String] = [:]
-  /// Host key to why the token is withheld.
+  /// Origin to why the token is withheld.
   public var withheld: [String: String] = [:]
 
   public init(allowed: Set<String> = [], optIn: [String: String] = [:], withheld: [String: String] = [:]) {
@@ -34,15 +34,16 @@ public struct TokenPolicy: Sendable, Equatable {
   }
 }
 
-/// Adds the bearer token, but only to the hosts of the token's own environment.
+/// Adds the bearer token, but only to the origins of the token's own environment (scheme, host
+/// and port compared exactly).
 public struct AuthMiddleware: ClientMiddleware {
   let policy: TokenPolicy
   /// Where `--trace` notes go (nil: not tracing).
   let note: (@Sendable (String) -> Void)?
   let token: @Sendable () async throws -> String?
 
-  public init(allowedHosts: Set<String>, token: @escaping @Sendable () async throws -> String?) {
-    self.init(policy: TokenPolicy(allowed: allowedHosts), note: nil, token: token)
+  public init(allowedOrigins: Set<String>, token: @escaping @Sendable () async throws -> String?) {
+    self.init(policy: TokenPolicy(allowed: allowedOrigins), note: nil, token: token)
   }
 
   public init(
@@ -53,12 +54,28 @@ public struct AuthMiddleware: ClientMiddleware {
     self.token = token
   }
 
-  /// The key the middleware compares: `host` or `host:port`.
-  public static func hostKey(scheme: String?, host: String?, port: Int?) -> String? {
-    guard let host = host?.lowercased(), !host.isEmpty else { return nil }
-    let defaultPort = scheme?.lowercased() == "https" ? 443 : 80
-    if let port, port != defaultPort { return "\(host):\(port)" }
-    return host
+  /// The key the middleware compares: the origin, `scheme://host:port`, with the scheme's
+  /// default port written out (`https://localhost` is `https://localhost:443`, never the same
+  /// origin as `http://localhost:80`). nil without an http(s) scheme or a host.
+  public static func origin(scheme: String?, host: String?, port: Int?) -> String? {
+    guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+    guard var host = host?.lowercased(), !host.isEmpty else { return nil }
+    if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+    if host.contains(":") { host = "[\(host)]" }
+    return "\(scheme)://\(host):\(port ?? (scheme == "https" ? 443 : 80))"
+  }
+
+  /// The origins a key stored before deck recorded schemes (`host` or `host:port`) stands for:
+  /// `host` was `https://host:443` or `http://host:80`, and only the first is taken (plain http
+  /// gets such a token only after a new sign-in); `host:port` named one port, on which one
+  /// server answers whichever scheme is used. A full origin stands for itself.
+  public static func origins(ofStoredKey key: String) -> [String] {
+    guard !key.contains("://") else { return [key] }
+    if let colon = key.lastIndex(of: ":"), !key.hasSuffix("]"), let port = Int(key[key.index(after: colon)...]) {
+      let host = String(key[..<colon])
+      return ["http", "https"].compactMap { origin(scheme: $0, host: host, port: port) }
+    }
+    return origin(scheme: "https", host: key, port: nil).map { [$0] } ?? []
   }
 
   public func intercept(
@@ -66,7 +83,7 @@ public struct AuthMiddleware: ClientMiddleware {
     next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws -> (HTTPResponse, HTTPBody?) {
     var request = request
-    if let key = Self.hostKey(scheme: baseURL.scheme, host: baseURL.host, port: baseURL.port) {
+    if let key = Self.origin(scheme: baseURL.scheme, host: baseURL.host, port: baseURL.port) {
       if policy.allowed.contains(key), let token = try await token() {
         request.headerFields[.authorization] = "Bearer \(token)"
       } else if let reason = policy.optIn[key], let token = try await token() {

@@ -11,6 +11,7 @@ enum EnvironmentCheck {
     case .success(let environment):
       var detail = "\(environment.name), selected by \(environment.source.rawValue)"
       if environment.definition.isManaged { detail += " (the sandbox deck runs in-process)" }
+      if let reason = environment.definition.productionReason { detail += "; production: \(reason)" }
       let overrides = environment.overriddenServices.sorted().map(\.overrideVariable)
       if !overrides.isEmpty { detail += "; \(overrides.joined(separator: ", ")) replace its URLs" }
       return .ok(name, detail)

@@ -13,6 +13,7 @@ struct EnvAdd: DeckCommand {
       in one step. When URL is a sandbox you started on this machine (`deck sandbox serve`, or the
       local sandbox), deck checks that it answers and saves its admin token with the environment;
       otherwise it says how to give the token (deck env set NAME sandbox-admin-token=TOKEN).
+      --from copies a production environment's mark too: the copy is production (see deck env set).
       """,
       exits: [
         .failure("the config file cannot be read or written"),
@@ -80,9 +81,10 @@ struct EnvAdd: DeckCommand {
               "Copy `local` (the served sandbox, see `deck sandbox serve`) instead: deck env add \(name) --from local"
           )
         }
+        // A copy of a production environment is production: the mark goes with the URLs.
         entry = ConfigFile.Entry(
           urls: source.urls, allowInsecureHTTP: source.allowInsecureHTTP ? true : nil,
-          isSandbox: source.isSandbox ? true : nil)
+          isSandbox: source.isSandbox ? true : nil, isProduction: source.isProduction ? true : nil)
       }
       file.setEntry(name, entry)
       return file

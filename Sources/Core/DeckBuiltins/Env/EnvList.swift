@@ -22,7 +22,8 @@ struct EnvList: DeckCommand {
         ["", "NAME", "KIND", "SERVICES"],
         views.map { view in
           let kind =
-            view.embedded ? "local sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom"
+            (view.embedded ? "local sandbox" : view.sandbox ? "sandbox" : view.builtin ? "built-in" : "custom")
+            + (view.production ? ", production" : "")
           let services =
             view.embedded && view.services.isEmpty
             ? "all (started on demand)" : view.services.keys.sorted().joined(separator: ",")

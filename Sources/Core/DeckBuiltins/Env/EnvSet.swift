@@ -14,6 +14,10 @@ struct EnvSet: DeckCommand {
       (`deck qa run` refuses scenarios that write to a production environment unless \
       --allow-writes), sandbox-admin-token=TOKEN (the
       admin token `deck sandbox serve` prints, for a sandbox it could not save it for; empty unsets it).
+      An environment is production when marked so, or when any service that gets tokens is at the \
+      origin (scheme, host, port) of such a service of a production environment; the built-in \
+      production always is. A production environment is never a sandbox: production=false or \
+      sandbox=true on one that stays production is refused.
       Plain http is allowed only to loopback hosts unless allow-insecure-http is true.
       --all URL sets every service the environment has (all of them when it has none) to URL; when
       URL is a sandbox you started on this machine, its admin token is saved too (see env add --sandbox).
@@ -76,6 +80,8 @@ struct EnvSet: DeckCommand {
       var entry = file.entry(name) ?? ConfigFile.Entry()
       var allowInsecure = current.allowInsecureHTTP
       var urls: [(Service, String)] = []
+      var unmarked = false
+      var madeSandbox = false
       if let allURL {
         // Every service the environment has; all known ones when it has none yet.
         let services = current.urls.isEmpty ? Service.allCases : current.urls.keys.sorted()
@@ -100,8 +106,10 @@ struct EnvSet: DeckCommand {
           }
           if key == "sandbox" {
             entry.isSandbox = flag
+            madeSandbox = flag
           } else if key == "production" {
             entry.isProduction = flag
+            unmarked = !flag
           } else {
             entry.allowInsecureHTTP = flag
             allowInsecure = flag
@@ -129,6 +137,7 @@ struct EnvSet: DeckCommand {
         try URLPolicy.validate(trimmed, service: service, environment: name, allowInsecureHTTP: allowInsecure)
         entry.urls[service] = trimmed
       }
+      if unmarked || madeSandbox { try Self.refuseStayingProduction(name, entry: entry, in: file, unmarked: unmarked) }
       file.setEntry(name, entry)
       return (file, resolver.isBuiltin(name))
     }
@@ -138,5 +147,30 @@ struct EnvSet: DeckCommand {
       EnvironmentView(updated, current: file.current == name, builtin: builtin),
       message: "Updated environment \"\(name)\"\(allURL.map { $0.isEmpty ? "" : ": every service at \($0)" } ?? "").")
     if let token, updated.isSandbox { SandboxPointing.tell(token, environment: name, output: context.output) }
+  }
+
+  /// Refuses `production=false` or `sandbox=true` when the environment would still be
+  /// production (`ProductionRule`): the setting would change nothing.
+  static func refuseStayingProduction(_ name: String, entry: ConfigFile.Entry, in file: ConfigFile, unmarked: Bool)
+    throws
+  {
+    var trial = file
+    trial.setEntry(name, entry)
+    guard let after = EnvironmentResolver(file: trial, processEnvironment: [:]).definition(name), after.isProduction
+    else { return }
+    let reason = after.productionReason ?? "it is production"
+    let hint =
+      if BuiltinEnvironments.named(name)?.isProduction == true {
+        "The built-in production environment always is; for another one, copy a non-production environment: deck env add NAME --from staging"
+      } else if entry.isProduction == true {
+        "Unmark it first: deck env set \(name) production=false"
+      } else {
+        "Point that service elsewhere first (deck env set \(name) SERVICE=URL); see deck env show \(name)"
+      }
+    throw DeckError.usage(
+      unmarked
+        ? "Environment \"\(name)\" stays production: \(reason)."
+        : "Environment \"\(name)\" is production (\(reason)), and a production environment is never a sandbox.",
+      hint: hint)
   }
 }

@@ -63,7 +63,9 @@ struct EnvShow: DeckCommand {
       rows.append((service.rawValue, value))
     }
     rows.append(("sandbox", definition.isSandbox ? "yes" : "no"))
-    if definition.isProduction { rows.append(("production", "yes")) }
+    if definition.isProduction {
+      rows.append(("production", "yes" + (definition.productionReason.map { " (\($0))" } ?? "")))
+    }
     if definition.allowInsecureHTTP { rows.append(("allow-insecure-http", "true")) }
     if definition.sandboxAdminToken != nil { rows.append(("sandbox-admin-token", "(set; not shown)")) }
     return rows
