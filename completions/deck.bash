@@ -2234,7 +2234,7 @@ _deck_sandbox_serve() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --allow-remote --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout --host --port --database --db --public-url --idle-timeout)
+    non_repeating_options=(--env --format --jq --timeout --host --port --database --db --public-url --idle-timeout --rate-limit)
     __deck_offer_flags_options 0
 
     # Offer option value completions
@@ -2267,6 +2267,9 @@ _deck_sandbox_serve() {
         return
         ;;
     '--idle-timeout')
+        return
+        ;;
+    '--rate-limit')
         return
         ;;
     esac

@@ -43,6 +43,41 @@ struct ShellCompletionPTYTests {
     #expect(rest.contains("<\(Self.name)>"), "\(shell) completed `\(typed)` to another word:\n\(rest)")
   }
 
+  /// `key=value` words (issue 45, 3): bash splits words at `=`, and completed the value against
+  /// key names (`primaryPosition=positions\=`) and keys as `graduationYear\=`. Each shell
+  /// completes the sport's position after `primaryPosition=`, and a key to `key=` as typed.
+  @Test(arguments: [
+    ("bash", "primaryPosition=Poi", "primaryPosition=Point Guard"),
+    ("zsh", "primaryPosition=Poi", "primaryPosition=Point Guard"),
+    ("fish", "primaryPosition=Poi", "primaryPosition=Point Guard"),
+    ("bash", "graduat", "graduationYear="),
+    ("zsh", "graduat", "graduationYear="),
+    ("fish", "graduat", "graduationYear="),
+  ])
+  func completesKeyValueWords(shell: String, typed: String, word: String) throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let terminal = try Self.shell(shell, deck: deck)
+    try terminal.expect("READY> ", timeout: 20)
+    terminal.send("deck prefs set player primarySport=Basketball \(typed)")
+    var screen = ""
+    var completed = false
+    for _ in 0..<5 where !completed {
+      terminal.send("\t")
+      if let text = try? terminal.expect(String(word.suffix(6)), timeout: 4) {
+        screen += text
+        completed = true
+      }
+    }
+    #expect(completed, "\(shell) completed `\(typed)` to nothing")
+    #expect(!screen.contains("\\="), "\(shell) wrote an escaped `=`: \(screen)")
+    terminal.send("\u{01}printf '<%s>\\n' \r")
+    try terminal.expect("<set>")
+    let rest = try terminal.expect("READY> ")
+    #expect(rest.contains("<\(word)>"), "\(shell) completed `\(typed)` to another word:\n\(rest)")
+    #expect(rest.contains("<primarySport=Basketball>"))
+  }
+
   /// `shell`, interactive, reading deck's completion script the way a user installs it, with
   /// deck on PATH and a prompt the test can wait for.
   static func shell(_ shell: String, deck: DeckCLI) throws -> PseudoTerminal {

@@ -53,11 +53,60 @@ public enum CompletionScripts {
 
     """#
 
+  static let bashRegistration = "complete -o filenames -F _deck deck"
+  static let bashJoinedRegistration = "complete -o filenames -F __deck_words_joined deck"
+
+  /// bash splits words at COMP_WORDBREAKS, which holds `=` and `:`: in
+  /// `primaryPosition=Po`, the generated functions saw the word `Po` and matched it against key
+  /// names. `__deck_words_joined` joins such words again before deck completes (what
+  /// bash-completion's `_get_comp_words_by_ref -n =:` does), then takes off each completion the
+  /// part before the word break that bash keeps on the line (as `__ltrim_colon_completions`),
+  /// and writes `key=` as typed (no `\=`, no space after it).
+  static let bashJoinFunction = #"""
+    # deck: `key=value` and `a:b` are one word, as bash-completion's `_get_comp_words_by_ref -n =:`
+    # makes them (bash splits words at the `=` and `:` of COMP_WORDBREAKS).
+    __deck_words_joined() {
+        local line="${COMP_LINE:0:COMP_POINT}" word
+        local -a words=()
+        local -i i cword=0
+        for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+            word="${COMP_WORDS[i]}"
+            if ((i > 0 && i <= COMP_CWORD)) && [[ "${line}" != [[:space:]]* ]] &&
+                [[ "${word}" == [=:]* || "${words[${#words[@]} - 1]}" == *[=:] ]]; then
+                words[${#words[@]} - 1]+="${word}"
+            else
+                words+=("${word}")
+            fi
+            while [[ "${line}" == [[:space:]]* ]]; do line="${line:1}"; done
+            line="${line#"${word}"}"
+            ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+        done
+        local -a COMP_WORDS=("${words[@]}")
+        local COMP_CWORD="${cword}"
+        local joined="${COMP_WORDS[COMP_CWORD]}"
+        _deck "${1}" "${joined}" "${COMP_WORDS[COMP_CWORD - 1]}"
+        local kept="${joined%"${joined##*[=:]}"}"
+        local -i keys=0
+        for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
+            [[ -n "${kept}" ]] && COMPREPLY[i]="${COMPREPLY[i]#"${kept}"}"
+            [[ "${COMPREPLY[i]}" == *= ]] && keys+=1
+        done
+        if ((keys > 0 && keys == ${#COMPREPLY[@]})); then
+            compopt +o filenames -o nospace 2>/dev/null
+        fi
+    }
+
+
+    """#
+
   static func bash(_ script: String) -> String {
-    guard script.contains(bashCallback), let function = script.firstRange(of: "\n_deck() {") else { return script }
+    guard script.contains(bashCallback), script.contains(bashRegistration),
+      let function = script.firstRange(of: "\n_deck() {")
+    else { return script }
     var adjusted = script
-    adjusted.insert(contentsOf: bashLiveFunction, at: adjusted.index(after: function.lowerBound))
+    adjusted.insert(contentsOf: bashLiveFunction + bashJoinFunction, at: adjusted.index(after: function.lowerBound))
     return adjusted.replacing(bashCallback, with: bashLiveCallback)
+      .replacing(bashRegistration, with: bashJoinedRegistration)
   }
 
   static let zshCallback = #"__deck_complete "${completions[@]:0:-1}""#

@@ -56,7 +56,8 @@ struct Serve: AsyncParsableCommand {
     }
     let sandbox = SandboxOptions(
       databasePath: database, host: options.host, port: options.port, accessTokenTTL: options.accessTokenTTL,
-      publicURL: options.publicURL, features: SandboxRegistry.features)
+      publicURL: options.publicURL, features: SandboxRegistry.features,
+      signInLimits: .init(perEmail: options.rateLimit.perEmail, perAddress: options.rateLimit.perAddress))
     let pid = getpid()
     let record = record
     let idle = IdleExit(timeout: options.idleTimeout > 0 ? .seconds(options.idleTimeout) : nil) {

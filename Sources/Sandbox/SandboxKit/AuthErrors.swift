@@ -11,12 +11,23 @@ struct GoTrueError: Error, Equatable {
   var code: String
   var message: String
   var reasons: [String]?
+  /// Seconds to wait, sent as `Retry-After` (a 429).
+  var retryAfter: Int?
 
   init(_ status: HTTPResponse.Status, _ code: String, _ message: String, reasons: [String]? = nil) {
     self.status = status
     self.code = code
     self.message = message
     self.reasons = reasons
+  }
+
+  /// GoTrue's answer past its rate limits: 429 `over_request_rate_limit`, with `Retry-After`.
+  static func overRequestRateLimit(retryAfter seconds: Int) -> GoTrueError {
+    var error = GoTrueError(
+      .tooManyRequests, "over_request_rate_limit",
+      "Request rate limit reached: too many failed sign-ins; try again in \(seconds) s.")
+    error.retryAfter = seconds
+    return error
   }
 
   static let invalidCredentials = GoTrueError(.badRequest, "invalid_credentials", "Invalid login credentials")
@@ -30,6 +41,10 @@ struct GoTrueError: Error, Equatable {
   static let weakPassword = GoTrueError(
     .unprocessableContent, "weak_password", "Password should be at least \(Passwords.minimumLength) characters.",
     reasons: ["length"])
+  static let passwordTooLong = validationFailed(
+    "Password cannot be longer than \(Passwords.maximumBytes) characters")
+  static let passwordHasNUL = validationFailed("Password cannot contain the NUL character (\\u0000)")
+  static let nulInText = validationFailed("Text in the request cannot contain the NUL character (\\u0000)")
   static let samePassword = GoTrueError(
     .unprocessableContent, "same_password", "New password should be different from the old password.")
   static let noAuthorization = GoTrueError(.unauthorized, "no_authorization", "This endpoint requires a Bearer token")
@@ -53,6 +68,7 @@ struct GoTrueError: Error, Equatable {
     let (body, version) = rendered(apiVersion: apiVersion)
     var headers: HTTPFields = [.contentType: "application/json"]
     if let version { headers[APIVersion.header] = version }
+    if let retryAfter { headers[.retryAfter] = String(retryAfter) }
     return (HTTPResponse(status: status, headerFields: headers), HTTPBody(body))
   }
 
@@ -124,15 +140,25 @@ struct GoTrueMiddleware: ServerMiddleware {
       return try await next(request, body, metadata)
     } catch let error as ServerError {
       if let goTrue = error.underlyingError as? GoTrueError { return goTrue.response(apiVersion: apiVersion) }
+      if let failure = error.underlyingError as? SQLFailure, failure.isBadText {
+        // Text no database of the sandbox stores (a NUL character): the request's fault.
+        return GoTrueError.nulInText.response(apiVersion: apiVersion)
+      }
       if error.operationInput == nil, (400..<500).contains(error.httpStatus.code) {
         return Self.requestError(operationID: operationID, request: request).response(apiVersion: apiVersion)
       }
-      return GoTrueError.unexpectedFailure.response(apiVersion: apiVersion)
+      return unexpected(error.underlyingError, operationID: operationID, apiVersion: apiVersion)
     } catch let error as GoTrueError {
       return error.response(apiVersion: apiVersion)
     } catch {
-      return GoTrueError.unexpectedFailure.response(apiVersion: apiVersion)
+      return unexpected(error, operationID: operationID, apiVersion: apiVersion)
     }
+  }
+
+  /// GoTrue's 500, after logging what failed (the error, never the request's body).
+  private func unexpected(_ error: any Error, operationID: String, apiVersion: String?) -> (HTTPResponse, HTTPBody?) {
+    state.logger.error("auth \(operationID) failed: \(String(describing: error))")
+    return GoTrueError.unexpectedFailure.response(apiVersion: apiVersion)
   }
 
   /// The error for a request that could not be decoded: a query value outside its enum, or a

@@ -22,7 +22,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
     guard !request.password.isEmpty else {
       throw GoTrueError.validationFailed("Signup requires a valid password", status: .unprocessableContent)
     }
-    guard request.password.unicodeScalars.count >= Passwords.minimumLength else { throw GoTrueError.weakPassword }
+    try Passwords.checkNew(request.password)
     let email = EmailAddress.normalize(request.email)
     guard !email.isEmpty else { throw GoTrueError.validationFailed("An email address is required") }
     guard EmailAddress.isValid(email) else {
@@ -52,9 +52,23 @@ struct AuthHandlers: AuthAPI.APIProtocol {
       guard let email = request.email.map(EmailAddress.normalize), !email.isEmpty else {
         throw GoTrueError.validationFailed("missing email or phone")
       }
-      guard let user = try await state.database.read({ try await UserRecord.fetch($0, email: email) }),
-        await Passwords.verify(request.password ?? "", hash: user.passwordHash)
-      else { throw GoTrueError.invalidCredentials }
+      // No account has an email or a password the sandbox refuses at sign-up (a NUL, a password
+      // bcrypt would cut short): such a pair is wrong, whatever the stored hash says.
+      let password = request.password ?? ""
+      guard EmailAddress.isStorable(email), Passwords.isStorable(password) else {
+        throw GoTrueError.invalidCredentials
+      }
+      let address = CurrentRequest.clientAddress
+      if let seconds = state.signInThrottle.retryAfter(email: email, address: address) {
+        throw GoTrueError.overRequestRateLimit(retryAfter: seconds)
+      }
+      guard let user = try await state.database.read({ try await UserRecord.fetch($0, email: email) }) else {
+        throw GoTrueError.invalidCredentials
+      }
+      guard await Passwords.verify(password, hash: user.passwordHash) else {
+        state.signInThrottle.recordFailure(email: email, address: address)
+        throw GoTrueError.invalidCredentials
+      }
       let session = try await state.database.write { db in try await Sessions.start(db, for: user, state: state) }
         .signed(by: state.signer)
       return .ok(.init(body: .json(session)))
@@ -90,7 +104,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
     }
     var newHash: String?
     if let password = update.password {
-      guard password.unicodeScalars.count >= Passwords.minimumLength else { throw GoTrueError.weakPassword }
+      try Passwords.checkNew(password)
       guard !(await Passwords.verify(password, hash: current.passwordHash)) else { throw GoTrueError.samePassword }
       newHash = await Passwords.hash(password)
     }

@@ -100,6 +100,8 @@ package struct ErrorResponseMiddleware: ServerMiddleware {
 /// operations do not declare (Authorization).
 package enum CurrentRequest {
   @TaskLocal package static var head: HTTPRequest?
+  /// The client's IP address (the connection's peer), when it has one.
+  @TaskLocal package static var clientAddress: String?
 
   /// The bearer token of the current request's Authorization header, if any.
   package static var bearerToken: String? {
@@ -111,13 +113,17 @@ package enum CurrentRequest {
   }
 }
 
-/// Stores the request head in ``CurrentRequest/head`` for the rest of the chain.
-struct RequestHeadMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Stores the request head in ``CurrentRequest/head``, and the peer's address in
+/// ``CurrentRequest/clientAddress``, for the rest of the chain.
+struct RequestHeadMiddleware: RouterMiddleware {
   func handle(
-    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
     try await CurrentRequest.$head.withValue(request.head) {
-      try await next(request, context)
+      try await CurrentRequest.$clientAddress.withValue(context.channel.remoteAddress?.ipAddress) {
+        try await next(request, context)
+      }
     }
   }
 }

@@ -16,13 +16,19 @@ public struct SandboxOptions: Sendable {
   public var publicURL: String?
   /// The features the server has, in registry order (their tables, data and routes).
   package var features: [any SandboxFeature.Type]
+  /// Failed password sign-ins a minute before 429 (``SignInThrottle``).
+  package var signInLimits = SignInLimits.standard
+  /// How long a connection may go without sending a complete request head, or stall in a
+  /// request's body, before it is closed (``ConnectionLimits``).
+  package var connectionTimeout = ConnectionLimits.defaultTimeout
   /// The event loops to serve on; nil: NIO's singleton group (a thread per core). The embedded
   /// sandbox shares the one thread of deck's HTTP client.
   package var eventLoopGroup: (any EventLoopGroup)?
 
   package init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 3600,
-    publicURL: String? = nil, features: [any SandboxFeature.Type], eventLoopGroup: (any EventLoopGroup)? = nil
+    publicURL: String? = nil, features: [any SandboxFeature.Type], eventLoopGroup: (any EventLoopGroup)? = nil,
+    signInLimits: SignInLimits = .standard
   ) {
     self.databasePath = databasePath
     self.host = host
@@ -31,5 +37,6 @@ public struct SandboxOptions: Sendable {
     self.publicURL = publicURL
     self.features = features
     self.eventLoopGroup = eventLoopGroup
+    self.signInLimits = signInLimits
   }
 }

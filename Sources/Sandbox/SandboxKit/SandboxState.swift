@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// Everything the handlers share: the database, the options, the admin token, and the
@@ -12,6 +13,10 @@ package final class SandboxState: Sendable {
   let signer: JWTSigner
   /// The auth service's anon key (the Supabase clients' `apikey`), signed with that secret.
   let anonKey: String
+  /// Where unexpected failures are logged (the server's log: stderr under `serve`).
+  let logger: Logger
+  /// Failed password sign-ins of the last minute (429 past ``SandboxOptions/signInLimits``).
+  let signInThrottle: SignInThrottle
   /// Requests in flight and the time of the last one (for ``IdleExit``).
   let activity = Activity()
   /// Answers of read-only routes while the database is unchanged (see ``ResponseCache``).
@@ -22,9 +27,13 @@ package final class SandboxState: Sendable {
   private let cachedFaultSettings = Mutex<(stamp: DatabaseChangeStamp.Stamp, settings: FaultSettings)?>(nil)
   private let listeningPort = Mutex<Int?>(nil)
 
-  private init(database: SandboxDatabase, options: SandboxOptions, adminToken: String, signer: JWTSigner) async throws {
+  private init(
+    database: SandboxDatabase, options: SandboxOptions, adminToken: String, signer: JWTSigner, logger: Logger
+  ) async throws {
     self.database = database
     self.options = options
+    self.logger = logger
+    self.signInThrottle = SignInThrottle(limits: options.signInLimits)
     self.adminToken = adminToken
     self.signer = signer
     self.responseCache = ResponseCache(stamp: { [database] in database.changeStamp() })
@@ -32,7 +41,9 @@ package final class SandboxState: Sendable {
   }
 
   /// Opens the database, migrates it and seeds it when empty. Cheap on an existing database.
-  static func open(_ options: SandboxOptions) async throws -> SandboxState {
+  static func open(
+    _ options: SandboxOptions, logger: Logger = Logger(label: "deck.sandbox") { _ in SwiftLogNoOpLogHandler() }
+  ) async throws -> SandboxState {
     let location = try DatabaseLocation.parse(options.databasePath, environment: ProcessInfo.processInfo.environment)
     let database = try await SandboxDatabase.open(location, features: options.features)
     do {
@@ -41,7 +52,8 @@ package final class SandboxState: Sendable {
       let secret = try await database.read { try await SandboxMeta.value($0, SandboxSeed.jwtSecretKey) }
       guard let secret = secret.flatMap(Hex.decode) else { throw SandboxStateError.missingSecret }
       return try await SandboxState(
-        database: database, options: options, adminToken: token, signer: await JWTSigner(secret: secret))
+        database: database, options: options, adminToken: token, signer: await JWTSigner(secret: secret),
+        logger: logger)
     } catch {
       await database.close()
       throw error

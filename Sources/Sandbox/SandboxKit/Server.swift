@@ -10,8 +10,8 @@ import ServiceLifecycle
 public enum SandboxServer {
   /// Starts the server in the background in this process (used for the embedded sandbox) and returns once it listens.
   public static func start(_ options: SandboxOptions) async throws -> RunningSandbox {
-    let state = try await SandboxState.open(options)
     let logger = Logger(label: "deck.sandbox") { _ in SwiftLogNoOpLogHandler() }
+    let state = try await SandboxState.open(options, logger: logger)
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let application = try makeApplication(state: state, logger: logger) { port, _ in
       portContinuation.yield(port)
@@ -48,7 +48,7 @@ public enum SandboxServer {
   {
     var logger = Logger(label: "deck.sandbox") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .info
-    let state = try await SandboxState.open(options)
+    let state = try await SandboxState.open(options, logger: logger)
     let host = options.host
     let application = try makeApplication(state: state, logger: logger) { port, bound in
       onListening(baseURL(host: host, port: port), state.adminToken, state.anonKey, bound)
@@ -141,6 +141,7 @@ public enum SandboxServer {
     // Hummingbird calls onServerRunning once, when the listening socket is bound.
     Application(
       router: try makeRouter(state: state),
+      server: .http1(configuration: .init(idleTimeout: ConnectionLimits.idleTimeout(state.options.connectionTimeout))),
       configuration: .init(address: .hostname(state.options.host, port: state.options.port), serverName: nil),
       onServerRunning: { channel in
         // A closed channel has no address: then the port asked for, unless that was 0 (any),

@@ -85,7 +85,24 @@ enum AuthSchema {
 enum Passwords {
   /// Low for a sandbox: logins stay quick, and the data is not real.
   static let cost: UInt8 = 10
+  /// The fewest characters (Unicode scalars, as GoTrue counts runes) of a new password.
   static let minimumLength = 6
+  /// The most bytes (UTF-8) of a password: bcrypt reads no further, so GoTrue refuses longer ones.
+  static let maximumBytes = 72
+
+  /// Whether bcrypt reads all of `password`: at most 72 bytes and no NUL (where bcrypt stops).
+  static func isStorable(_ password: String) -> Bool {
+    password.utf8.count <= maximumBytes && !password.utf8.contains(0)
+  }
+
+  /// Refuses a new password (sign-up, or a change) as GoTrue does: over 72 bytes is 400
+  /// `validation_failed`, under 6 characters 422 `weak_password`. A NUL, which GoTrue's bcrypt
+  /// would read but the sandbox's stops at, is 400 `validation_failed` too.
+  static func checkNew(_ password: String) throws(GoTrueError) {
+    guard password.utf8.count <= maximumBytes else { throw GoTrueError.passwordTooLong }
+    guard !password.utf8.contains(0) else { throw GoTrueError.passwordHasNUL }
+    guard password.unicodeScalars.count >= minimumLength else { throw GoTrueError.weakPassword }
+  }
 
   static func hash(_ password: String) async -> String {
     await offload { Bcrypt.hash(password, cost: cost) }
@@ -108,12 +125,18 @@ package enum EmailAddress {
     email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
   }
 
-  /// A plausible address: one "@", a non-empty local part, a dotted domain, no whitespace.
+  /// A plausible address: one "@", a non-empty local part, a dotted domain, no whitespace and
+  /// no control character (a NUL, which no database of the sandbox stores as text).
   package static func isValid(_ email: String) -> Bool {
-    guard email.count <= 254, !email.contains(where: \.isWhitespace) else { return false }
+    guard email.count <= 254, !email.contains(where: \.isWhitespace), isStorable(email) else { return false }
     let parts = email.split(separator: "@", omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty else { return false }
     let domain = parts[1]
     return domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".") && !domain.contains("..")
+  }
+
+  /// Whether `email` has no control character, so that it can be looked up at all.
+  package static func isStorable(_ email: String) -> Bool {
+    !email.unicodeScalars.contains { $0.properties.generalCategory == .control }
   }
 }

@@ -33,6 +33,12 @@ public struct ServeOptions: ParsableArguments, Sendable {
       "Stop after this many seconds without a request (0: never, the default for serve).", valueName: "seconds"))
   public var idleTimeout = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "Failed password sign-ins a minute before 429 with Retry-After, per account and per client address (EMAIL:ADDRESS, or off).",
+      valueName: "email:address"))
+  public var rateLimit = SignInRateLimit.standard
+
   @Option(help: .hidden)
   public var accessTokenTTL = 3600
 
@@ -62,6 +68,49 @@ public struct ServeOptions: ParsableArguments, Sendable {
     arguments += ["--idle-timeout", String(idleTimeout), "--access-token-ttl", String(accessTokenTTL)]
     if allowRemote { arguments.append("--allow-remote") }
     if let publicURL { arguments += ["--public-url", publicURL] }
+    if rateLimit != .standard { arguments += ["--rate-limit", rateLimit.description] }
     return arguments
   }
+}
+
+/// `serve --rate-limit`: how many wrong passwords to one account, and from one client address,
+/// the auth service takes in a minute before it answers 429 (only failed sign-ins to accounts
+/// that exist count). `10:30` by default; `off` for none.
+public struct SignInRateLimit: ExpressibleByArgument, Sendable, Equatable, CustomStringConvertible {
+  /// Per account; nil: no limit.
+  public var perEmail: Int?
+  /// Per client address; nil: no limit.
+  public var perAddress: Int?
+
+  public static let standard = SignInRateLimit(perEmail: 10, perAddress: 30)
+
+  public init(perEmail: Int?, perAddress: Int?) {
+    self.perEmail = perEmail
+    self.perAddress = perAddress
+  }
+
+  /// `off`, or `EMAIL:ADDRESS` where each is a positive count or `off`.
+  public init?(argument: String) {
+    let text = argument.lowercased()
+    if text == "off" {
+      self.init(perEmail: nil, perAddress: nil)
+      return
+    }
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2 else { return nil }
+    func count(_ part: Substring) -> Int?? {
+      if part == "off" { return .some(nil) }
+      guard let value = Int(part), (1...1_000_000).contains(value) else { return nil }
+      return .some(value)
+    }
+    guard let perEmail = count(parts[0]), let perAddress = count(parts[1]) else { return nil }
+    self.init(perEmail: perEmail, perAddress: perAddress)
+  }
+
+  public var description: String {
+    if perEmail == nil && perAddress == nil { return "off" }
+    return "\(perEmail.map(String.init) ?? "off"):\(perAddress.map(String.init) ?? "off")"
+  }
+
+  public var defaultValueDescription: String { description }
 }

@@ -101,8 +101,12 @@ struct PhotoStorageTests {
       let third = PhotoTestImages.png(width: 5, height: 5, seed: 3)
       #expect(try await request(base, "PUT", athletePath, body: third, bearer: athlete).status == 200)
       #expect(try await request(base, "GET", athletePath, bearer: athlete).data == third)
-      let missing = "/storage/v1/object/profile-photos/\(athleteID)/other"
-      #expect(try await request(base, "PUT", missing, body: third, bearer: athlete).status == 404, "PUT only updates")
+      // A folder holds the avatar only (another name is 400), and PUT only updates.
+      let other = "/storage/v1/object/profile-photos/\(athleteID)/other"
+      #expect(try await request(base, "PUT", other, body: third, bearer: athlete).status == 400)
+      #expect(try await request(base, "DELETE", athletePath, bearer: athlete).status == 200)
+      #expect(
+        try await request(base, "PUT", athletePath, body: third, bearer: athlete).status == 404, "PUT only updates")
     }
   }
 

@@ -51,7 +51,7 @@ public struct Client: APIProtocol {
     }
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
@@ -214,7 +214,7 @@ public struct Client: APIProtocol {
     }
     /// Exchange a password or a refresh token for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -340,6 +340,43 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(body: body))
+                case 429:
+                    let headers: Operations.token.Output.TooManyRequests.Headers = .init(
+                        Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Swift.Int.self
+                        ),
+                        X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Supabase-Api-Version",
+                            as: Components.Headers.APIVersion.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.token.Output.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,
@@ -486,7 +523,7 @@ public struct Client: APIProtocol {
     }
     /// Update the signed-in user's metadata or password.
     ///
-    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
+    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 400 `validation_failed` when longer than 72 bytes or holding a NUL, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
     ///
     /// - Remark: HTTP `PUT /user`.
     /// - Remark: Generated from `#/paths//user/put(updateUser)`.

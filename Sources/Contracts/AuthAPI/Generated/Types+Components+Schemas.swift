@@ -23,7 +23,7 @@ extension Components {
         public struct SignupRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SignupRequest/email`.
             public var email: Swift.String
-            /// At least 6 characters (code points), else 422 `weak_password`.
+            /// At least 6 characters (code points), else 422 `weak_password`; at most 72 bytes of UTF-8 (72 ASCII characters, fewer of others), else 400 `validation_failed`.
             ///
             /// - Remark: Generated from `#/components/schemas/SignupRequest/password`.
             public var password: Swift.String
@@ -33,7 +33,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - email:
-            ///   - password: At least 6 characters (code points), else 422 `weak_password`.
+            ///   - password: At least 6 characters (code points), else 422 `weak_password`; at most 72 bytes of UTF-8 (72 ASCII characters, fewer of others), else 400 `validation_failed`.
             ///   - data:
             public init(
                 email: Swift.String,
@@ -83,7 +83,7 @@ extension Components {
         public struct UserUpdate: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/UserUpdate/data`.
             public var data: Components.Schemas.Metadata?
-            /// At least 6 characters (code points), else 422 `weak_password`.
+            /// At least 6 characters (code points), else 422 `weak_password`; at most 72 bytes of UTF-8 (72 ASCII characters, fewer of others), else 400 `validation_failed`.
             ///
             /// - Remark: Generated from `#/components/schemas/UserUpdate/password`.
             public var password: Swift.String?
@@ -95,7 +95,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - data:
-            ///   - password: At least 6 characters (code points), else 422 `weak_password`.
+            ///   - password: At least 6 characters (code points), else 422 `weak_password`; at most 72 bytes of UTF-8 (72 ASCII characters, fewer of others), else 400 `validation_failed`.
             ///   - email:
             ///   - phone:
             public init(

@@ -20,7 +20,7 @@ public import struct FoundationEssentials.Date
 public enum Operations {
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
@@ -228,7 +228,7 @@ public enum Operations {
     }
     /// Exchange a password or a refresh token for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -396,6 +396,87 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct TooManyRequests: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/token/POST/responses/429/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// Seconds to wait.
+                    ///
+                    /// - Remark: Generated from `#/paths/token/POST/responses/429/headers/Retry-After`.
+                    public var Retry_hyphen_After: Swift.Int?
+                    /// The API version the error body follows, echoed when the request named 2024-01-01 or later.
+                    ///
+                    /// - Remark: Generated from `#/paths/token/POST/responses/429/headers/X-Supabase-Api-Version`.
+                    public var X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Headers.APIVersion?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - Retry_hyphen_After: Seconds to wait.
+                    ///   - X_hyphen_Supabase_hyphen_Api_hyphen_Version: The API version the error body follows, echoed when the request named 2024-01-01 or later.
+                    public init(
+                        Retry_hyphen_After: Swift.Int? = nil,
+                        X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Headers.APIVersion? = nil
+                    ) {
+                        self.Retry_hyphen_After = Retry_hyphen_After
+                        self.X_hyphen_Supabase_hyphen_Api_hyphen_Version = X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.token.Output.TooManyRequests.Headers
+                /// - Remark: Generated from `#/paths/token/POST/responses/429/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/token/POST/responses/429/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.token.Output.TooManyRequests.Body
+                /// Creates a new `TooManyRequests`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.token.Output.TooManyRequests.Headers = .init(),
+                    body: Operations.token.Output.TooManyRequests.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// Too many failed sign-ins; retry after the seconds `Retry-After` says.
+            ///
+            /// - Remark: Generated from `#/paths//token/post(token)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Operations.token.Output.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Operations.token.Output.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }
@@ -608,7 +689,7 @@ public enum Operations {
     }
     /// Update the signed-in user's metadata or password.
     ///
-    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
+    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 400 `validation_failed` when longer than 72 bytes or holding a NUL, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
     ///
     /// - Remark: HTTP `PUT /user`.
     /// - Remark: Generated from `#/paths//user/put(updateUser)`.

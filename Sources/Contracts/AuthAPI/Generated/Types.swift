@@ -20,14 +20,14 @@ public import struct FoundationEssentials.Date
 public protocol APIProtocol: Sendable {
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
     func signup(_ input: Operations.signup.Input) async throws -> Operations.signup.Output
     /// Exchange a password or a refresh token for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -41,7 +41,7 @@ public protocol APIProtocol: Sendable {
     func getUser(_ input: Operations.getUser.Input) async throws -> Operations.getUser.Output
     /// Update the signed-in user's metadata or password.
     ///
-    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
+    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 400 `validation_failed` when longer than 72 bytes or holding a NUL, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
     ///
     /// - Remark: HTTP `PUT /user`.
     /// - Remark: Generated from `#/paths//user/put(updateUser)`.
@@ -59,7 +59,7 @@ public protocol APIProtocol: Sendable {
 extension APIProtocol {
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
@@ -74,7 +74,7 @@ extension APIProtocol {
     }
     /// Exchange a password or a refresh token for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -100,7 +100,7 @@ extension APIProtocol {
     }
     /// Update the signed-in user's metadata or password.
     ///
-    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
+    /// `data` is merged into `user_metadata`: each key is set, and a key whose value is null is removed. `password` sets a new password (422 `weak_password` when shorter than 6 characters, 400 `validation_failed` when longer than 72 bytes or holding a NUL, 422 `same_password` when it is the current one). The sandbox does not change email addresses or phone numbers: an `email` other than the current one, or a `phone`, is 422 `validation_failed`. Authorization as GET /user.
     ///
     /// - Remark: HTTP `PUT /user`.
     /// - Remark: Generated from `#/paths//user/put(updateUser)`.

@@ -20,7 +20,8 @@ enum PhotoImage {
     var height: Int
   }
 
-  /// Reads every pixel of `data`; throws `Failure` naming the library's reason when it cannot.
+  /// Reads every pixel of `data`, once its header declares at most ``ProfilePhoto/maximumPixels``;
+  /// throws `Failure` naming the library's reason when it cannot.
   static func decode(_ data: Data) throws(Failure) -> Decoded {
     let api = try Library.shared.api()
     return try Failure.typed {
@@ -32,8 +33,13 @@ enum PhotoImage {
         }
         guard let image = deck_vips_load(api, base, buffer.count) else { throw Failure(reason: lastError(api)) }
         defer { deck_vips_release(api, image) }
+        // The header is read; no pixel is decoded before its size is checked.
+        let size = ImageSize(width: Int(deck_vips_width(api, image)), height: Int(deck_vips_height(api, image)))
+        guard size.pixels <= ProfilePhoto.maximumPixels else {
+          throw Failure(reason: "it declares \(size.width)×\(size.height) pixels", kind: .tooManyPixels(size))
+        }
         guard deck_vips_decode_all(api, image) == 0 else { throw Failure(reason: lastError(api)) }
-        return Decoded(width: Int(deck_vips_width(api, image)), height: Int(deck_vips_height(api, image)))
+        return Decoded(width: size.width, height: size.height)
       }
     }
   }
@@ -77,10 +83,11 @@ enum PhotoImage {
 
   /// Why libvips could not read or write an image.
   struct Failure: Error, Sendable {
-    enum Kind: Sendable { case image, unreadableFormat, noLibrary }
+    enum Kind: Sendable, Equatable { case image, unreadableFormat, noLibrary, tooManyPixels(ImageSize) }
     var reason: String
     /// `unreadableFormat`: no loader of this library reads the format at all (e.g. HEIC without
-    /// libheif); `noLibrary`: libvips is not installed or did not start.
+    /// libheif); `noLibrary`: libvips is not installed or did not start; `tooManyPixels`: the
+    /// header declares more than ``ProfilePhoto/maximumPixels`` (nothing was decoded).
     var kind = Kind.image
 
     /// `body`'s result, its error as a Failure (the buffer closures rethrow untyped).

@@ -8,9 +8,11 @@ import StorageAPI
 
 /// Supabase Storage's object API (StorageAPI) for the recruiting app's `profile-photos` bucket,
 /// with its policies: the owner (the folder is their user id) writes, a parent never does (403);
-/// the owner and a parent linked to them read; anyone else gets 404. Bodies over the bucket's
-/// 5 MB are refused with 413 (by the server's body limit for these paths, before they are read,
-/// and here again), and a body must be an image of the type it is sent as (400).
+/// the owner and a parent linked to them read; anyone else gets 404. A folder holds one object,
+/// the avatar (a write of any other name is 400), so a user stores at most 5 MB. Bodies over
+/// the bucket's 5 MB are refused with 413 (by the server's body limit for these paths, before
+/// they are read, and here again); a body must be an image of the type it is sent as, of at
+/// most 40 megapixels as its header declares (400).
 struct StorageHandlers: StorageAPI.APIProtocol {
   let state: SandboxState
 
@@ -24,7 +26,7 @@ struct StorageHandlers: StorageAPI.APIProtocol {
   func uploadObject(_ input: Operations.uploadObject.Input) async throws -> Operations.uploadObject.Output {
     let path = input.path
     let upsert = input.headers.x_hyphen_upsert?.lowercased() == "true"
-    _ = try await requireWriter(bucket: path.bucket, owner: path.owner)
+    _ = try await requireWriter(bucket: path.bucket, owner: path.owner, name: path.name)
     let (type, data) = try await Self.image(input.body)
     let stored = try await store(bucket: path.bucket, owner: path.owner, name: path.name, type: type, data: data) {
       exists in
@@ -35,7 +37,7 @@ struct StorageHandlers: StorageAPI.APIProtocol {
 
   func updateObject(_ input: Operations.updateObject.Input) async throws -> Operations.updateObject.Output {
     let path = input.path
-    _ = try await requireWriter(bucket: path.bucket, owner: path.owner)
+    _ = try await requireWriter(bucket: path.bucket, owner: path.owner, name: path.name)
     let (type, data) = try await Self.image(input.body)
     let stored = try await store(bucket: path.bucket, owner: path.owner, name: path.name, type: type, data: data) {
       exists in
@@ -103,12 +105,15 @@ struct StorageHandlers: StorageAPI.APIProtocol {
 
   // MARK: The policies
 
-  /// The signed-in user, when they may write the owner's folder of the bucket (before the body
-  /// is read): 401, 404 for another bucket, 403 for a parent or another user's folder.
-  func requireWriter(bucket: String, owner: String) async throws -> AuthenticatedUser {
+  /// The signed-in user, when they may write the object `name` of the owner's folder of the
+  /// bucket (before the body is read): 401, 404 for another bucket, 403 for a parent or another
+  /// user's folder, 400 for any object but the avatar (a user's folder holds that one object,
+  /// so no user stores more than the bucket's 5 MB).
+  func requireWriter(bucket: String, owner: String, name: String) async throws -> AuthenticatedUser {
     let user = try await state.requireBearerUser(orThrow: StorageErrors.unauthorized)
     try Self.requireBucket(bucket)
     try Self.requireWriter(user, owner: owner)
+    guard name == ProfilePhoto.objectName else { throw StorageErrors.notTheAvatar }
     return user
   }
 
@@ -120,6 +125,9 @@ struct StorageHandlers: StorageAPI.APIProtocol {
   ) async throws -> StoredObject {
     guard let limit = PhotoStorageStore.buckets[bucket], data.count <= limit else { throw StorageErrors.tooLarge }
     guard PhotoType.detect(data) == type else { throw StorageErrors.notThatType(type) }
+    // A few hundred KB can declare gigapixels: the header is checked, nothing is decoded.
+    guard let size = ImageSize.declared(by: data, type: type) else { throw StorageErrors.noSize(type) }
+    guard size.pixels <= ProfilePhoto.maximumPixels else { throw StorageErrors.tooManyPixels(size) }
     return try await state.database.write { db in
       try check(try await PhotoStorageStore.info(db, bucket: bucket, owner: owner, name: name) != nil)
       return try await PhotoStorageStore.store(
@@ -200,6 +208,22 @@ enum StorageErrors {
   static let tooLarge = error(
     .contentTooLarge, "Payload too large",
     "The object exceeded the maximum allowed size (5 MB, \(ProfilePhoto.maximumBytes) bytes).")
+
+  static let notTheAvatar = error(
+    .badRequest, "InvalidKey",
+    "A folder of the \(ProfilePhoto.bucket) bucket holds one object, named \(ProfilePhoto.objectName): upload the profile photo as <user id>/\(ProfilePhoto.objectName)."
+  )
+
+  static func noSize(_ type: PhotoType) -> SandboxAPIError {
+    error(.badRequest, "invalid_image", "The \(type.displayName) image's header does not say its size.")
+  }
+
+  static func tooManyPixels(_ size: ImageSize) -> SandboxAPIError {
+    error(
+      .badRequest, "invalid_image",
+      "The image declares \(size.width)×\(size.height) pixels (\(size.megapixelsText) megapixels); the bucket takes at most \(ProfilePhoto.maximumPixels / 1_000_000) megapixels."
+    )
+  }
 
   static func notThatType(_ type: PhotoType) -> SandboxAPIError {
     error(.badRequest, "invalid_mime_type", "The body is not a \(type.displayName) image (\(type.mimeType)).")

@@ -21,9 +21,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
     let (limit, refusal) = limits.limit(for: request.uri.path) ?? (Self.limit, .simple(.contentTooLarge, Self.message))
     if let declared = request.headers[.contentLength] {
       guard let length = Int(declared.trimmingCharacters(in: .whitespaces)), length >= 0 else {
-        return Self.refusal(.simple(.badRequest, "Invalid Content-Length."))
+        return Self.refusal(.simple(.badRequest, "Invalid Content-Length."), closing: context.channel)
       }
-      if length > limit { return Self.refusal(refusal) }
+      if length > limit { return Self.refusal(refusal, closing: context.channel) }
       return try await next(request, context)
     }
     // Streamed: count the bytes as they arrive, and fail the stream when they pass the limit.
@@ -32,19 +32,26 @@ struct BodyLimitMiddleware: RouterMiddleware {
     limited.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: limit, exceeded: exceeded))
     do {
       let response = try await next(limited, context)
-      if exceeded.isSet { return Self.refusal(refusal) }
+      if exceeded.isSet { return Self.refusal(refusal, closing: context.channel) }
       return response
     } catch {
-      if exceeded.isSet { return Self.refusal(refusal) }
+      if exceeded.isSet { return Self.refusal(refusal, closing: context.channel) }
       throw error
     }
   }
 
-  /// An error response that also closes the connection (the rest of the body is never read).
-  static func refusal(_ error: SandboxAPIError) -> Response {
-    var response = Response.json(error)
-    response.headers[.connection] = "close"
-    return response
+  /// An error response that also closes the connection: `Connection: close`, and the connection
+  /// is closed ``ConnectionLimits/linger`` after the response is written, however much of the
+  /// request's body is still to come.
+  static func refusal(_ error: SandboxAPIError, closing channel: any Channel) -> Response {
+    let buffer = ByteBuffer(data: error.encoded)
+    return Response(
+      status: error.status, headers: [.contentType: "application/json", .connection: "close"],
+      body: ResponseBody(contentLength: buffer.readableBytes) { writer in
+        try await writer.write(buffer)
+        try await writer.finish(nil)
+        ConnectionLimits.close(channel)
+      })
   }
 
   struct TooLarge: Error {}
@@ -129,22 +136,24 @@ struct OperatorGuardMiddleware: RouterMiddleware {
     _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
+    // Refused before the body is read: the connection is closed after the answer.
+    func refusal(_ error: SandboxAPIError) -> Response { BodyLimitMiddleware.refusal(error, closing: context.channel) }
     guard let token = Self.bearerToken(request.headers[.authorization]), Self.equal(token, state.adminToken) else {
-      var response = Response.json(.simple(.unauthorized, Self.unauthorized))
+      var response = refusal(.simple(.unauthorized, Self.unauthorized))
       response.headers[.wwwAuthenticate] = "Bearer realm=\"deck-sandbox\""
       return response
     }
     if ![.get, .head].contains(request.method) {
       guard let host = request.head.authority, isAllowed(authority: host) else {
-        return Response.json(.simple(.forbidden, Self.wrongHost))
+        return refusal(.simple(.forbidden, Self.wrongHost))
       }
       if let origin = request.headers[.origin] {
         guard let authority = Self.authority(ofOrigin: origin), isAllowed(authority: authority) else {
-          return Response.json(.simple(.forbidden, Self.wrongHost))
+          return refusal(.simple(.forbidden, Self.wrongHost))
         }
       }
       guard Self.isJSON(request.headers[.contentType]) else {
-        return Response.json(.simple(.unsupportedMediaType, Self.notJSON))
+        return refusal(.simple(.unsupportedMediaType, Self.notJSON))
       }
     }
     return try await next(request, context)

@@ -22,6 +22,7 @@ typedef struct deck_vips_api {
   void *handle;
   int (*init)(const char *argv0);
   void (*cache_set_max)(int max);
+  void (*cache_set_max_mem)(size_t max_mem);
   const char *(*foreign_find_load_buffer)(const void *data, size_t size);
   void *image_new_from_buffer;  // VipsImage *(const void *, size_t, const char *option_string, ...)
   int (*image_get_width)(const VipsImage *image);
@@ -46,6 +47,9 @@ static inline void deck_vips_ignore_log(const char *domain, int level, const cha
   (void)domain; (void)level; (void)message; (void)data;
 }
 
+// The most memory libvips's operation cache may hold (it holds none: cache_set_max(0)).
+#define DECK_VIPS_MAX_CACHE_MEMORY ((size_t)64 << 20)
+
 /// Loads libvips (soname 42), finds its functions and starts it: 0 on success, else -1 with
 /// `*problem` saying why (dlerror's text, or libvips's start-up error). Its warnings
 /// (G_LOG_LEVEL_WARNING, MESSAGE and INFO of the "VIPS" domain, e.g. "heifload: ignoring nclx
@@ -64,6 +68,7 @@ static inline int deck_vips_open(deck_vips_api *api, const char **problem) {
   if ((*(void **)&api->field = dlsym(api->handle, symbol)) == NULL) { *problem = dlerror(); return -1; }
   DECK_FIND(init, "vips_init")
   DECK_FIND(cache_set_max, "vips_cache_set_max")
+  DECK_FIND(cache_set_max_mem, "vips_cache_set_max_mem")
   DECK_FIND(foreign_find_load_buffer, "vips_foreign_find_load_buffer")
   DECK_FIND(image_new_from_buffer, "vips_image_new_from_buffer")
   DECK_FIND(image_get_width, "vips_image_get_width")
@@ -86,7 +91,9 @@ static inline int deck_vips_open(deck_vips_api *api, const char **problem) {
     *problem = api->error_buffer();
     return -1;
   }
+  // No operation cache: each photo is read once, and nothing of it should stay in memory.
   api->cache_set_max(0);
+  api->cache_set_max_mem(DECK_VIPS_MAX_CACHE_MEMORY);
   api->log_set_handler("VIPS", (1 << 4) | (1 << 5) | (1 << 6), deck_vips_ignore_log, NULL);
   return 0;
 }
@@ -95,17 +102,21 @@ static inline int deck_vips_open(deck_vips_api *api, const char **problem) {
 #define DECK_VIPS_FAIL_ON_ERROR 2
 // VipsSize: VIPS_SIZE_DOWN only ever shrinks.
 #define DECK_VIPS_SIZE_DOWN 2
+// VipsAccess: VIPS_ACCESS_SEQUENTIAL reads the pixels top to bottom, once, in strips, so that
+// decoding never holds the whole image in memory nor writes it to a temporary file.
+#define DECK_VIPS_ACCESS_SEQUENTIAL 1
 
 /// Whether a libvips loader reads `buf` (it looks at the first bytes only).
 static inline int deck_vips_has_loader(const deck_vips_api *api, const void *buf, size_t len) {
   return api->foreign_find_load_buffer(buf, len) != NULL;
 }
 
-/// The image in `buf` (its header only: pixels are decoded on demand), failing on truncation
-/// and decode errors. NULL when it cannot be read; release with deck_vips_release.
+/// The image in `buf` (its header only: pixels are decoded on demand, in one sequential pass),
+/// failing on truncation and decode errors. NULL when it cannot be read; release with
+/// deck_vips_release.
 static inline VipsImage *deck_vips_load(const deck_vips_api *api, const void *buf, size_t len) {
   VipsImage *(*load)(const void *, size_t, const char *, ...) = api->image_new_from_buffer;
-  return load(buf, len, "", "fail_on", DECK_VIPS_FAIL_ON_ERROR, NULL);
+  return load(buf, len, "", "fail_on", DECK_VIPS_FAIL_ON_ERROR, "access", DECK_VIPS_ACCESS_SEQUENTIAL, NULL);
 }
 
 /// Decodes every pixel (their average), so that a corrupt image fails here. 0 on success.

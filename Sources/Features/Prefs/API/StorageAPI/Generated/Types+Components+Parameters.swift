@@ -27,7 +27,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Owner`.
         public typealias Owner = Swift.String
-        /// The object's name in the folder (the profile photo is `avatar`).
+        /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
         ///
         /// - Remark: Generated from `#/components/parameters/Name`.
         public typealias Name = Swift.String

@@ -35,7 +35,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder (the profile photo is `avatar`).
+                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/path/name`.
                 public var name: Components.Parameters.Name
@@ -44,7 +44,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder (the profile photo is `avatar`).
+                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -357,7 +357,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder (the profile photo is `avatar`).
+                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/path/name`.
                 public var name: Components.Parameters.Name
@@ -366,7 +366,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder (the profile photo is `avatar`).
+                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -667,7 +667,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder (the profile photo is `avatar`).
+                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/path/name`.
                 public var name: Components.Parameters.Name
@@ -676,7 +676,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder (the profile photo is `avatar`).
+                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -945,7 +945,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder (the profile photo is `avatar`).
+                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/path/name`.
                 public var name: Components.Parameters.Name
@@ -954,7 +954,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder (the profile photo is `avatar`).
+                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -1160,7 +1160,7 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/info/{bucket}/{owner}/{name}/GET/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder (the profile photo is `avatar`).
+                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/info/{bucket}/{owner}/{name}/GET/path/name`.
                 public var name: Components.Parameters.Name
@@ -1169,7 +1169,7 @@ public enum Operations {
                 /// - Parameters:
                 ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder (the profile photo is `avatar`).
+                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
