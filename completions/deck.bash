@@ -164,6 +164,39 @@ __deck_add_live_completions() {
     done <<< "${1}"
 }
 
+# deck: `key=value` and `a:b` are one word, as bash-completion's `_get_comp_words_by_ref -n =:`
+# makes them (bash splits words at the `=` and `:` of COMP_WORDBREAKS).
+__deck_words_joined() {
+    local line="${COMP_LINE:0:COMP_POINT}" word
+    local -a words=()
+    local -i i cword=0
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        word="${COMP_WORDS[i]}"
+        if ((i > 0 && i <= COMP_CWORD)) && [[ "${line}" != [[:space:]]* ]] &&
+            [[ "${word}" == [=:]* || "${words[${#words[@]} - 1]}" == *[=:] ]]; then
+            words[${#words[@]} - 1]+="${word}"
+        else
+            words+=("${word}")
+        fi
+        while [[ "${line}" == [[:space:]]* ]]; do line="${line:1}"; done
+        line="${line#"${word}"}"
+        ((i == COMP_CWORD)) && cword=$((${#words[@]} - 1))
+    done
+    local -a COMP_WORDS=("${words[@]}")
+    local COMP_CWORD="${cword}"
+    local joined="${COMP_WORDS[COMP_CWORD]}"
+    _deck "${1}" "${joined}" "${COMP_WORDS[COMP_CWORD - 1]}"
+    local kept="${joined%"${joined##*[=:]}"}"
+    local -i keys=0
+    for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
+        [[ -n "${kept}" ]] && COMPREPLY[i]="${COMPREPLY[i]#"${kept}"}"
+        [[ "${COMPREPLY[i]}" == *= ]] && keys+=1
+    done
+    if ((keys > 0 && keys == ${#COMPREPLY[@]})); then
+        compopt +o filenames -o nospace 2>/dev/null
+    fi
+}
+
 _deck() {
     local state
     state="$(shopt -p;shopt -po)"
@@ -3258,4 +3291,4 @@ _deck_help() {
     __deck_offer_flags_options -1
 }
 
-complete -o filenames -F _deck deck
+complete -o filenames -F __deck_words_joined deck
