@@ -39,7 +39,7 @@ struct ParsingCostTests {
     ] {
       let result = await deck.run(line)
       #expect(result.status == 0, "\(line): \(result.stderr)")
-      #expect(result.stdout.contains("complete -o filenames -F _deck deck"), "\(line)")
+      #expect(result.stdout.contains("complete -o filenames -F __deck_words_joined deck"), "\(line)")
     }
     let help = await deck.run(["brokerage", "search", "--help"])
     #expect(help.stdout.contains("USAGE: deck brokerage search"))

@@ -114,7 +114,7 @@ struct DoctorCommandTests {
     #expect(shell.status == 0)
     let loaded = try DeckCLI.execute(
       "/bin/bash", ["-i", "-c", "complete -p deck"], stdin: nil, environment: deck.environment, in: deck.home)
-    #expect(loaded.stdout.contains("-F _deck deck"), "\(loaded.stdout)\(loaded.stderr)")
+    #expect(loaded.stdout.contains("-F __deck_words_joined deck"), "\(loaded.stdout)\(loaded.stderr)")
     let after = try checks(try deck.run(["doctor", "--json"]))["completion"]
     #expect(after?["status"] as? String == "ok", "\(after ?? [:])")
   }

@@ -156,7 +156,7 @@ enum CompletionCheck {
 
   /// The line of `~/.bashrc` that loads deck's completion: one that evaluates `deck completion
   /// bash`, or sources a file that is deck's script (one of `searched`, or a script that
-  /// registers `_deck`). Comments are skipped.
+  /// registers `__deck_words_joined`, or `_deck` as older scripts did). Comments are skipped.
   static func bashrcLoad(environment: [String: String], searched: [String], read: Reader) -> BashrcLoad? {
     guard let home = environment["HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil }) else { return nil }
     let bashrc = home + "/.bashrc"
@@ -176,7 +176,8 @@ enum CompletionCheck {
           path = home + path.dropFirst(variable.count)
         }
         guard path.hasPrefix("/"), let contents = read(path),
-          searched.contains(path) || contents.contains("-F _deck deck")
+          searched.contains(path) || contents.contains("-F __deck_words_joined deck")
+            || contents.contains("-F _deck deck")
         else { continue }
         return .sourced(bashrc: bashrc, path: path, contents: contents)
       }
