@@ -64,28 +64,11 @@ public enum FilterProcess {
       var one: Int32 = 1
       setsockopt(stdinPair[0], SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
     #endif
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
-    posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-    posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setflags(
-      &attributes, Int16(truncatingIfNeeded: Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)))
-    var pid: pid_t = 0
-    let result = LocalProcess.withExecArrays([executable] + arguments, environment) { argv, envp in
-      posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    let pid = try LocalProcess.spawn(executable, arguments: arguments, environment: environment, flags: 0) {
+      posix_spawn_file_actions_adddup2(&$0, stdinPair[1], 0)
+      posix_spawn_file_actions_adddup2(&$0, stdoutPipe[1], 1)
+      posix_spawn_file_actions_adddup2(&$0, stderrPipe[1], 2)
     }
-    guard result == 0 else { throw LocalProcess.SpawnError(reason: String(cString: strerror(result))) }
     // The child's ends are the child's only: closed here, the parent sees its end of file.
     close(stdinPair[1])
     close(stdoutPipe[1])
