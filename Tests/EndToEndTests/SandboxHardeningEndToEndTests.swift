@@ -34,20 +34,11 @@ struct SandboxHardeningEndToEndTests {
 
   func port(_ server: SandboxProcess) throws -> Int { try #require(URL(string: server.url)?.port) }
 
-  /// Runs blocking socket work on a thread of its own. The end-to-end tests hold the
-  /// cooperative pool's threads while their child processes run, so a `Task.sleep` here could
-  /// resume minutes late (a run took 261 s for this test's 40 s loop).
-  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-  }
-
   @Test("a connection that never finishes its request head is closed (15 s), and so is one after an early refusal")
   func timeouts() async throws {
     let server = try SandboxProcess()
     let port = try port(server)
-    let (sent, closed, seconds) = try await Self.offThePool {
+    let (sent, closed, seconds) = try await offThePool {
       let slow = try RawConnection(port: port)
       let sent = slow.send("GET /auth/v1/user HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
       let started = Date()
@@ -64,7 +55,7 @@ struct SandboxHardeningEndToEndTests {
     #expect(closed, "the slow head was still open after 40 s")
     #expect(seconds < 30)
 
-    let (refusedSent, gone) = try await Self.offThePool {
+    let (refusedSent, gone) = try await offThePool {
       let refused = try RawConnection(port: port)
       let sent = refused.send(
         "POST /__sandbox/v1/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"
@@ -102,7 +93,7 @@ struct SandboxHardeningEndToEndTests {
     // requests are curl's, on a thread of their own (see offThePool).
     let server = try SandboxProcess(extraArguments: ["--rate-limit", "3:off"])
     let url = server.url + "/auth/v1/token?grant_type=password"
-    let answers = try await Self.offThePool { () -> [String] in
+    let answers = try await offThePool { () -> [String] in
       try (1...4).map { _ in
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -183,19 +183,10 @@ struct SandboxHardeningTests {
 
   // MARK: Finding 10: header and idle timeouts, the close after an early refusal
 
-  /// Runs blocking socket work on a thread of its own: a test that blocks a thread of the
-  /// cooperative pool (two on two cores) for seconds holds up every other test of the run, and
-  /// the ones that time their work fail.
-  static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-  }
-
   @Test(.timeLimit(.minutes(3))) func aSlowRequestHeadIsCutOff() async throws {
     try await withServer({ $0.connectionTimeout = .seconds(1) }) { server in
       let port = server.port
-      let (sent, closed, seconds, silentClosed) = try await Self.offThePool {
+      let (sent, closed, seconds, silentClosed) = try await offThePool {
         let connection = try RawConnection(port: port)
         let sent = connection.send("GET /auth/v1/user HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         // Never finished: closed about a second after it opened, not left open.
@@ -216,7 +207,7 @@ struct SandboxHardeningTests {
   @Test(.timeLimit(.minutes(3))) func aStalledBodyIsCutOff() async throws {
     try await withServer({ $0.connectionTimeout = .seconds(1) }) { server in
       let port = server.port
-      let (sent, closed) = try await Self.offThePool {
+      let (sent, closed) = try await offThePool {
         let connection = try RawConnection(port: port)
         let sent = connection.send(
           "POST /auth/v1/signup HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"em"
@@ -254,7 +245,7 @@ struct SandboxHardeningTests {
       // An operator request without the admin token, whose body (under the 1 MB limit) is
       // never read.
       let port = server.port
-      let unauthorized = try await Self.offThePool {
+      let unauthorized = try await offThePool {
         try Self.answerBeforeClose(
           port: port,
           head:
@@ -266,7 +257,7 @@ struct SandboxHardeningTests {
       #expect(refused.lowercased().contains("connection: close"))
 
       // A declared body over the limit: 413, then closed.
-      let tooLarge = try await Self.offThePool {
+      let tooLarge = try await offThePool {
         try Self.answerBeforeClose(
           port: port,
           head:

@@ -96,3 +96,12 @@ package final class RawConnection {
     init(_ description: String) { self.description = description }
   }
 }
+
+/// Runs blocking work (socket reads, a child process) on a thread of its own. A test that
+/// blocks a thread of the cooperative pool (two on two cores) holds up every other test of the
+/// run: the ones that time their work fail, and a `Task.sleep` resumes minutes late.
+package func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try work() }) }.start()
+  }
+}
