@@ -172,6 +172,19 @@ import Testing
     #expect(ScenarioRunner.read(directory + "/out") == "hi\n")
   }
 
+  /// A step that ended before its deadline, noticed only after it because the runner's sleep
+  /// resumed late (a busy machine), is its exit code, not a timeout.
+  @Test func aStepThatEndedInTimeIsNotATimeoutWhenNoticedLate() async throws {
+    let directory = NSTemporaryDirectory() + "deck-qa-late-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let code = try await ScenarioRunner.execute(
+      "/bin/sh", arguments: ["-c", "sleep 0.1; exit 7"], environment: [:], input: "/dev/null",
+      output: directory + "/out", errors: directory + "/err", timeout: 0.5,
+      pause: { _ in try? await Task.sleep(for: .seconds(1)) })
+    #expect(code == 7)
+  }
+
   /// Whether process `pid` is gone (or a zombie) within a minute.
   private static func ends(_ pid: Int32) async -> Bool {
     for _ in 0..<600 {
