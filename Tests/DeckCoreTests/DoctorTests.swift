@@ -437,11 +437,12 @@ struct DoctorTests {
 
   @Test func boundedWorkThatOverrunsIsNotWaitedFor() async {
     let finished = Finished()
-    let started = ContinuousClock.now
     let value = await Bounded.run(within: .milliseconds(200)) { () -> Int in
-      // Ignores cancellation for a minute, like a connect to a peer that never answers.
+      // Ignores cancellation for ten minutes, like a connect to a peer that never answers:
+      // that it has not finished when the answer comes shows it was not waited for (no wall
+      // clock bound, which a loaded machine would break).
       await withCheckedContinuation { continuation in
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 600) {
           finished.flag.store(true, ordering: .relaxed)
           continuation.resume(returning: 1)
         }
@@ -450,7 +451,6 @@ struct DoctorTests {
     #expect(value == nil)
     let workFinished = finished.flag.load(ordering: .relaxed)
     #expect(!workFinished, "returned without waiting for the work")
-    #expect(ContinuousClock.now - started < .seconds(30))
     #expect(await Bounded.run(within: .seconds(5)) { 42 } == 42)
   }
 

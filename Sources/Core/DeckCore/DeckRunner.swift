@@ -115,7 +115,7 @@ public enum DeckRunner {
       // The same script as `deck completion SHELL`.
       if let shell = completionScriptShell(arguments) { message = CompletionScripts.adjusted(message, for: shell) }
     } else if code == 0 {
-      message = HelpText.condensingGlobalOptions(message)
+      message = HelpText.fitting(HelpText.condensingGlobalOptions(message), columns: session.output.columns)
     }
     if !message.isEmpty {
       if code == 0 { session.output.line(message) } else { session.output.info(message) }

@@ -170,3 +170,55 @@ extension HelpText {
     return lines.joined(separator: "\n")
   }
 }
+
+extension HelpText {
+  /// Help for a terminal `columns` wide (nil: unchanged). argument-parser wraps descriptions
+  /// but writes the usage on one line: it wraps here between its options (`[--plan <plan>]`
+  /// stays whole), under its first word. Any other line wider than the terminal (deck's own
+  /// GLOBAL OPTIONS lines) wraps at word boundaries, under its indentation (two columns when
+  /// that indentation would leave less than half the width).
+  public static func fitting(_ help: String, columns: Int?) -> String {
+    guard let columns else { return help }
+    return help.pieces(separatedBy: "\n").map { line -> String in
+      guard TextLayout.displayWidth(line) > columns else { return line }
+      if line.hasPrefix("USAGE: ") { return wrappedUsage(line, columns: columns) }
+      let lead = line.prefix { $0 == " " }.count
+      let body = String(line.dropFirst(lead))
+      let indent = columns - lead < columns / 2 ? 2 : lead
+      return TextLayout.wrapLines(String(repeating: " ", count: indent) + body, columns: columns)
+    }.joined(separator: "\n")
+  }
+
+  /// `USAGE: deck … [--a <a>] [--b <b>]` in lines of at most `columns` (a group wider than that
+  /// has a line of its own), each after the first indented under `deck`.
+  static func wrappedUsage(_ line: String, columns: Int) -> String {
+    var groups: [String] = []
+    var current = ""
+    var depth = 0
+    for character in line.dropFirst("USAGE: ".count) {
+      if character == " ", depth == 0 {
+        if !current.isEmpty { groups.append(current) }
+        current = ""
+        continue
+      }
+      if character == "[" || character == "<" { depth += 1 }
+      if character == "]" || character == ">" { depth = max(0, depth - 1) }
+      current.append(character)
+    }
+    if !current.isEmpty { groups.append(current) }
+    let indent = String(repeating: " ", count: "USAGE: ".count)
+    var lines: [String] = []
+    var text = "USAGE:"
+    for group in groups {
+      if TextLayout.displayWidth(text) + 1 + TextLayout.displayWidth(group) > columns, text != "USAGE:", text != indent
+      {
+        lines.append(text)
+        text = indent + group
+      } else {
+        text += (text == indent ? "" : " ") + group
+      }
+    }
+    lines.append(text)
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,3 +1,4 @@
+import DeckCore
 import DeckSupport
 import FoundationEssentials
 
@@ -73,16 +74,19 @@ struct DoctorReport: Sendable, Equatable {
 
   /// The report as lines for a person: a symbol, the check's name (aligned), what was found,
   /// and under it the fix. `style` colours the symbols (identity without colour). Text from
-  /// servers and files is shown without control characters.
-  func render(style: (String, DoctorCheck.Status) -> String = { text, _ in text }) -> String {
+  /// servers and files is shown without control characters. On a terminal `columns` wide, a
+  /// long detail or fix wraps under itself.
+  func render(columns: Int? = nil, style: (String, DoctorCheck.Status) -> String = { text, _ in text }) -> String {
     let width = checks.map(\.name.count).max() ?? 0
     let indent = String(repeating: " ", count: width + 4)
     var text = ""
     for check in checks {
-      let name = check.name.padded(toLength: width)
-      text += "\(style(check.status.symbol, check.status)) \(name)  \(TerminalText.sanitize(check.detail))\n"
+      let label = "\(style(check.status.symbol, check.status)) \(check.name.padded(toLength: width))"
+      let lines = TextLayout.hanging(
+        TerminalText.sanitize(check.detail), after: label, indent: width + 4, columns: columns)
+      text += lines.joined(separator: "\n") + "\n"
       if let fix = check.fix, check.status != .ok {
-        text += "\(indent)fix: \(TerminalText.sanitize(fix))\n"
+        text += TextLayout.wrapLines("\(indent)fix: \(TerminalText.sanitize(fix))", columns: columns) + "\n"
       }
     }
     return text

@@ -30,10 +30,10 @@ struct DoctorCommand: DeckCommand {
     let output = context.output
     try output.emit(report.checks) {
       output.writeOut(
-        report.render { symbol, status in
+        report.render(columns: output.columns) { symbol, status in
           output.style(symbol, status == .ok ? .green : status == .warning ? .yellow : .red)
         })
-      if report.failures == 0 { output.line(report.summary) }
+      if report.failures == 0 { output.paragraph(report.summary) }
     }
     if report.failures > 0 {
       throw DeckError.failure(report.summary, hint: "Run the fix commands above, then deck doctor again.")

@@ -29,16 +29,23 @@ public struct Output: Sendable {
   public let jq: JQFilter?
   /// `--csv-raw`: CSV cells that look like formulas are written as they are (CSVText).
   public let csvRaw: Bool
+  /// The terminal's width when stdout is a terminal: tables and key-value lines are laid out
+  /// to fit it (Output+Fit.swift). nil in a pipe or a file, where lines are never broken.
+  public let columns: Int?
+  /// The same for stderr: messages (`info`, `error`) wrap at word boundaries to it.
+  public let messageColumns: Int?
   /// Raw writes, for terminal UIs that manage lines themselves: nothing is stripped.
   public let writeOut: @Sendable (String) -> Void
   public let writeErr: @Sendable (String) -> Void
 
   public init(
     stdoutIsTerminal: Bool, stderrIsTerminal: Bool, colorEnabled: Bool, format: OutputFormat = .table,
-    jq: JQFilter? = nil, csvRaw: Bool = false, writeOut: @escaping @Sendable (String) -> Void,
-    writeErr: @escaping @Sendable (String) -> Void
+    jq: JQFilter? = nil, csvRaw: Bool = false, columns: Int? = nil, messageColumns: Int? = nil,
+    writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void
   ) {
     self.csvRaw = csvRaw
+    self.columns = columns
+    self.messageColumns = messageColumns
     self.stdoutIsTerminal = stdoutIsTerminal
     self.stderrIsTerminal = stderrIsTerminal
     self.colorEnabled = colorEnabled
@@ -58,7 +65,9 @@ public struct Output: Sendable {
     let dumb = environment["TERM"] == "dumb"
     return Output(
       stdoutIsTerminal: outTTY, stderrIsTerminal: errTTY, colorEnabled: outTTY && !noColor && !dumb,
-      writeOut: { writeAll(1, $0) }, writeErr: { writeAll(2, $0) })
+      columns: outTTY ? terminalColumns(environment: environment, fd: 1) : nil,
+      messageColumns: errTTY ? terminalColumns(environment: environment, fd: 2) : nil, writeOut: { writeAll(1, $0) },
+      writeErr: { writeAll(2, $0) })
   }
 
   /// Text to the process's stdout as `standard`'s writes it (a failed write ends deck with
@@ -69,7 +78,7 @@ public struct Output: Sendable {
   public func withoutColor() -> Output {
     Output(
       stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: false, format: format,
-      jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
+      jq: jq, csvRaw: csvRaw, columns: columns, messageColumns: messageColumns, writeOut: writeOut, writeErr: writeErr)
   }
 
   /// The same, with nothing written to stderr: a shell's completion callback, whose stderr is
@@ -77,14 +86,14 @@ public struct Output: Sendable {
   public func withoutStderr() -> Output {
     Output(
       stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: false, colorEnabled: colorEnabled, format: format,
-      jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: { _ in })
+      jq: jq, csvRaw: csvRaw, columns: columns, messageColumns: messageColumns, writeOut: writeOut, writeErr: { _ in })
   }
 
   /// The same, with stdout given to `sink` (no terminal there, so no colour).
   public func capturingStdout(_ sink: @escaping @Sendable (String) -> Void) -> Output {
     Output(
       stdoutIsTerminal: false, stderrIsTerminal: stderrIsTerminal, colorEnabled: false, format: format, jq: jq,
-      csvRaw: csvRaw, writeOut: sink, writeErr: writeErr)
+      csvRaw: csvRaw, messageColumns: messageColumns, writeOut: sink, writeErr: writeErr)
   }
 
   /// The same streams, printing results in `format` (through `jq`, if given, which implies JSON;
@@ -92,7 +101,8 @@ public struct Output: Sendable {
   public func formatted(_ format: OutputFormat, jq: JQFilter? = nil, csvRaw: Bool = false) -> Output {
     Output(
       stdoutIsTerminal: stdoutIsTerminal, stderrIsTerminal: stderrIsTerminal, colorEnabled: colorEnabled,
-      format: format, jq: jq, csvRaw: csvRaw, writeOut: writeOut, writeErr: writeErr)
+      format: format, jq: jq, csvRaw: csvRaw, columns: columns, messageColumns: messageColumns, writeOut: writeOut,
+      writeErr: writeErr)
   }
 
   /// A line of data on stdout, without control characters (line breaks and tabs are kept).
@@ -110,15 +120,19 @@ public struct Output: Sendable {
   }
 
   /// A message for the person at the terminal, on stderr (keeps stdout clean for pipes).
-  public func info(_ text: String) { writeErr(Self.plain(text) + "\n") }
+  /// On a terminal, a line wider than it wraps at word boundaries, under its own indentation.
+  public func info(_ text: String) { writeErr(TextLayout.wrapLines(Self.plain(text), columns: messageColumns) + "\n") }
 
   /// A message deck composed itself on stderr, styled after its data was sanitized (see
   /// ``styledLines(_:)``).
   public func styledInfo(_ text: String) { writeErr(TerminalText.sanitizeKeepingColors(text) + "\n") }
 
+  /// `error: text` on stderr (the prefix red on a terminal, after the text is wrapped as
+  /// ``info(_:)`` wraps it).
   public func error(_ text: String) {
-    let prefix = stderrIsTerminal && colorEnabled ? "\u{1B}[31merror:\u{1B}[0m" : "error:"
-    writeErr("\(prefix) \(Self.plain(text))\n")
+    let wrapped = TextLayout.wrapLines("error: " + Self.plain(text), columns: messageColumns)
+    let colored = stderrIsTerminal && colorEnabled ? "\u{1B}[31merror:\u{1B}[0m" : "error:"
+    writeErr(colored + wrapped.dropFirst("error:".count) + "\n")
   }
 
   /// A `--trace` line: requests, headers and bodies as the server sent them, less control characters.
@@ -127,10 +141,10 @@ public struct Output: Sendable {
   /// Text as it may reach a terminal: no control characters but line breaks and tabs.
   static func plain(_ text: String) -> String { TerminalText.sanitize(text, keepNewlines: true) }
 
-  /// An aligned table; the header is bold on a terminal.
-  /// Cells are shown without control characters: they usually hold values from a server.
-  /// `cellStyle` styles a cell (by row, column and text) after it is sanitized and its column
-  /// width measured, so widths are those of the visible text.
+  /// An aligned table; the header is bold on a terminal, where a table wider than the terminal
+  /// is fitted to it (``TableLayout``). Cells are shown without control characters: they
+  /// usually hold values from a server. `cellStyle` styles a cell (by row, column and text)
+  /// after it is sanitized and its width measured, so widths are those of the visible text.
   public func table(
     _ headers: [String], _ rows: [[String]],
     cellStyle: (_ row: Int, _ column: Int, _ text: String) -> Style? = {
@@ -138,30 +152,22 @@ public struct Output: Sendable {
     }
   ) {
     let rows = rows.map { $0.map { TerminalText.sanitize($0) } }
-    let columns = headers.count
-    var widths = headers.map(\.count)
-    for row in rows {
-      for (index, cell) in row.prefix(columns).enumerated() { widths[index] = max(widths[index], cell.count) }
-    }
-    func render(_ cells: [String], row: Int?) -> String {
-      cells.prefix(columns).enumerated().map { index, cell in
-        let shown = row.flatMap { cellStyle($0, index, cell) }.map { style(cell, $0) } ?? cell
-        let padding = index == columns - 1 ? 0 : max(0, widths[index] - cell.count)
-        return shown + String(repeating: " ", count: padding)
-      }.joined(separator: "  ")
-    }
-    var text = style(render(headers, row: nil), .bold) + "\n"
-    for (index, row) in rows.enumerated() { text += render(row, row: index) + "\n" }
-    writeOut(text)
+    let lines = TableLayout(headers: headers, rows: rows, columns: columns).lines(
+      header: { style($0, .bold) }, label: { style($0, .dim) },
+      cell: { row, column, text, shown in cellStyle(row, column, text).map { style(shown, $0) } ?? shown })
+    writeOut(lines.map { $0 + "\n" }.joined())
   }
 
-  /// Key-value lines, keys aligned.
+  /// Key-value lines, keys aligned; on a terminal a long value wraps under itself.
   public func fields(_ pairs: [(String, String)]) {
     let pairs = pairs.map { ($0.0, TerminalText.sanitize($0.1)) }
-    let width = pairs.map(\.0.count).max() ?? 0
-    writeOut(
-      pairs.map { style($0.0.padded(toLength: width), .dim) + "  " + $0.1 }.joined(
-        separator: "\n") + "\n")
+    let width = pairs.map { TextLayout.displayWidth($0.0) }.max() ?? 0
+    var lines: [String] = []
+    for (key, value) in pairs {
+      let label = style(key + String(repeating: " ", count: width - TextLayout.displayWidth(key)), .dim)
+      lines += TextLayout.hanging(value, after: label, indent: width + 2, columns: columns)
+    }
+    writeOut(lines.map { $0 + "\n" }.joined())
   }
 
   public enum Style: String, Sendable {

@@ -43,11 +43,12 @@ public final class FrameRenderer {
 
 /// Laying out text for a fixed-width terminal screen.
 public enum TextLayout {
-  /// Words wrapped to `width` columns (a longer word is cut); paragraphs split at newlines.
+  /// Words wrapped to `width` columns (a longer word is cut, unless `cutLongWords` is false:
+  /// then it has a line of its own); paragraphs split at newlines.
   /// The text loses its control characters (tabs become spaces): what is wrapped is usually
   /// text from a server (a question, an error message, a review). Widths are display widths
   /// (`displayWidth`): a wide character takes two columns.
-  public static func wrap(_ text: String, width: Int) -> [String] {
+  public static func wrap(_ text: String, width: Int, cutLongWords: Bool = true) -> [String] {
     let text = TerminalText.sanitize(text, keepNewlines: true).replacing("\t", with: " ")
     let width = max(1, width)
     var lines: [String] = []
@@ -57,7 +58,7 @@ public enum TextLayout {
       for word in paragraph.split(separator: " ") {
         var word = String(word)
         var wordWidth = displayWidth(word)
-        while wordWidth > width {
+        while cutLongWords, wordWidth > width {
           if !line.isEmpty {
             lines.append(line)
             line = ""

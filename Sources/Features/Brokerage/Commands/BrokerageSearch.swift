@@ -37,7 +37,7 @@ struct BrokerageSearch: DeckCommand {
     try output.emit(results) {
       guard !results.isEmpty else {
         if output.stdoutIsTerminal {
-          output.line("No brokerages match \"\(query.trimming(.whitespaces))\".")
+          output.paragraph("No brokerages match \"\(query.trimming(.whitespaces))\".")
         }
         return
       }

@@ -33,7 +33,7 @@ struct MbtiEventsCommand: DeckCommand {
     let output = context.output
     try output.emit(entries) {
       guard !entries.isEmpty else {
-        output.line("No MBTI events waiting to be sent in \(store.environment).")
+        output.paragraph("No MBTI events waiting to be sent in \(store.environment).")
         return
       }
       output.table(

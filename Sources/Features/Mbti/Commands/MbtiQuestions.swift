@@ -40,7 +40,8 @@ struct MbtiQuestions: DeckCommand {
       let width = String(rows.count).count
       for row in rows {
         let number = String(row.number)
-        context.output.line(String(repeating: " ", count: width - number.count) + "\(number). \(row.question)")
+        context.output.paragraph(
+          String(repeating: " ", count: width - number.count) + "\(number). \(row.question)", indent: width + 2)
       }
     }
   }

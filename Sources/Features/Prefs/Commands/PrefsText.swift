@@ -86,16 +86,18 @@ struct PrefsText {
       let width = cells.map(\.text.count).max() ?? 0
       if !lines.isEmpty { lines.append("") }
       lines.append(output.style("\(Item.section.title) (\(visibility.shown.count) of \(items.count) shown)", .bold))
+      // Two columns where they fit (2 + mark + space + name, the gap, mark + space + name), else one.
+      let perLine = output.columns.map { 2 + 2 + width + 4 + 2 + width <= $0 } ?? true ? 2 : 1
       var index = 0
       while index < cells.count {
         let left = cells[index]
-        var line = "  \(left.mark) " + left.text.padded(toLength: width)
-        if index + 1 < cells.count {
+        var line = "  \(left.mark) " + (perLine == 2 ? left.text.padded(toLength: width) : left.text)
+        if perLine == 2, index + 1 < cells.count {
           let right = cells[index + 1]
           line += "    \(right.mark) \(right.text)"
         }
         lines.append(line)
-        index += 2
+        index += perLine
       }
     }
     section(dashboard.statsCards)
@@ -109,7 +111,7 @@ struct PrefsText {
       output.line("Template: \(TerminalText.sanitize(template))")
     }
     guard !school.preferences.isEmpty else {
-      output.line("No school preferences. Add one with deck prefs school add TYPE VALUE, or apply a template.")
+      output.paragraph("No school preferences. Add one with deck prefs school add TYPE VALUE, or apply a template.")
       return
     }
     output.table(
