@@ -77,7 +77,7 @@ struct Feature {
 /// plugin, and the test targets, schemathesis and the docs derive from it too.
 let features: [Feature] = [
   Feature(name: "Brokerage"),
-  Feature(name: "Workspace", uses: ["Brokerage"]),
+  Feature(name: "Workspace", uses: ["Brokerage"], commands: ["DeckAuth"]),
   Feature(name: "Kiosk", commands: ["DeckNetworking"]),
   Feature(name: "Mbti"),
   Feature(name: "Prefs", commands: ["DeckAuth", httpTypes, "DeckYAML"]),
