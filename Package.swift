@@ -79,7 +79,7 @@ let features: [Feature] = [
   Feature(name: "Brokerage"),
   Feature(name: "Workspace", uses: ["Brokerage"], commands: ["DeckAuth"]),
   Feature(name: "Kiosk", commands: ["DeckNetworking"]),
-  Feature(name: "Mbti"),
+  Feature(name: "Mbti", commands: [httpTypes]),
   Feature(name: "Prefs", commands: ["DeckAuth", httpTypes, "DeckYAML"]),
 ]
 
