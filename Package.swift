@@ -77,9 +77,9 @@ struct Feature {
 /// plugin, and the test targets, schemathesis and the docs derive from it too.
 let features: [Feature] = [
   Feature(name: "Brokerage"),
-  Feature(name: "Workspace", uses: ["Brokerage"]),
+  Feature(name: "Workspace", uses: ["Brokerage"], commands: ["DeckAuth"]),
   Feature(name: "Kiosk", commands: ["DeckNetworking"]),
-  Feature(name: "Mbti"),
+  Feature(name: "Mbti", commands: [httpTypes]),
   Feature(name: "Prefs", commands: ["DeckAuth", httpTypes, "DeckYAML"]),
 ]
 

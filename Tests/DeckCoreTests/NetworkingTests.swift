@@ -202,6 +202,25 @@ struct ErrorMappingTests {
     #expect(gotrue.message == "Invalid login credentials")
   }
 
+  @Test("no presented error ends in a doubled period, whatever the server's message ends with")
+  func noDoubledPeriod() {
+    let messages = ["Fault injected by deck sandbox fault (rule 1).", "Something went wrong", ""]
+    for status in [400, 401, 403, 404, 409, 422, 429, 500, 503, 418] {
+      for message in messages {
+        let body = message.isEmpty ? Data() : Data(#"{"error":"\#(message)"}"#.utf8)
+        let printed = Mutex("")
+        let output = Output(
+          stdoutIsTerminal: false, stderrIsTerminal: false, colorEnabled: false, writeOut: { _ in },
+          writeErr: { text in printed.withLock { $0 += text } })
+        _ = ErrorPresenter.present(HTTPErrorMapping.error(status: status, body: body, service: "nudge"), output: output)
+        for line in printed.withLock({ $0 }).split(separator: "\n") {
+          #expect(!line.hasSuffix(".."), "\(status): \(line)")
+          #expect(!line.contains(". (HTTP"), "the server's period inside deck's sentence, \(status): \(line)")
+        }
+      }
+    }
+  }
+
   @Test func wrappedErrorsKeepTheirExitCode() {
     let inner = DeckError(.unauthorized(status: 401), "expired")
     let wrapped = ClientError(

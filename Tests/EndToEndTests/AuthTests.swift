@@ -170,7 +170,7 @@ struct AuthTests {
     let status = try deck.run(["sandbox", "status", "--json"])
     #expect(status.status == 0, "\(status.stderr)")
     let info = try #require(try json(status.stdout) as? [String: Any])
-    let anonKey = try #require(info["anon_key"] as? String)
+    let anonKey = try #require(info["anonKey"] as? String)
     #expect(anonKey.split(separator: ".").count == 3)
     #expect(try deck.run(["sandbox", "status"]).stdout.contains(anonKey))
     #expect(try signInStatus(server, apiKey: anonKey) == "200")

@@ -116,6 +116,6 @@ struct EnvSandboxEndToEndTests {
     #expect(yaml.stdout.contains("services:\n  flyr: http://10.1.2.3:8080\n"))
     #expect(!yaml.stdout.contains("allowInsecureHTTP"))
     let shown = try #require(try json(try deck.run(["env", "show", "lab", "--json"]).stdout) as? [String: Any])
-    #expect(shown["allow-insecure-http"] as? Bool == true)
+    #expect(shown["allowInsecureHttp"] as? Bool == true)
   }
 }

@@ -51,9 +51,27 @@ enum SandboxAdmin {
     }
   }
 
+  /// A sandbox's info as `--json` shows it: deck's keys, camelCase (the operator contract's
+  /// `anon_key` is `anonKey`); `counts` is a map of labels.
+  struct InfoView: Encodable {
+    var sandbox: Bool
+    var version: String
+    var counts: [String: Int]
+    var database: String?
+    var anonKey: String
+
+    init(_ info: Components.Schemas.Info) {
+      sandbox = info.sandbox
+      version = info.version
+      counts = info.counts.additionalProperties
+      database = info.database
+      anonKey = info.anon_key
+    }
+  }
+
   static func show(_ info: Components.Schemas.Info, context: DeckContext, message: String?) throws {
     let environment = try context.environment().name
-    try context.output.emit(info) {
+    try context.output.emit(InfoView(info)) {
       if let message { context.output.info(message) }
       context.output.fields(rows(info, environment: environment))
     }

@@ -39,7 +39,7 @@ struct SandboxStatus: DeckCommand {
     enum CodingKeys: String, CodingKey { case delay, faults, localSandbox }
 
     func encode(to encoder: any Encoder) throws {
-      try info.encode(to: encoder)
+      try SandboxAdmin.InfoView(info).encode(to: encoder)
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(delay, forKey: .delay)
       try container.encode(faults, forKey: .faults)

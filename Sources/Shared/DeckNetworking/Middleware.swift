@@ -214,7 +214,10 @@ public enum UndocumentedResponse {
 public enum HTTPErrorMapping {
   public static func error(status: Int, body: Data, service: String, location: String? = nil) -> DeckError {
     let serverMessage = message(from: body)
-    let detail = serverMessage.map { "\($0) (HTTP \(status) from \(service))" } ?? "HTTP \(status) from \(service)"
+    // Inside deck's own sentence, the server's message loses its final period ("failed: X (HTTP
+    // 503 from nudge)." and "Not signed in: X.", never "X.." or "X. (HTTP …).").
+    let clause = serverMessage.map(Self.clause)
+    let detail = clause.map { "\($0) (HTTP \(status) from \(service))" } ?? "HTTP \(status) from \(service)"
     switch status {
     case 300...399:
       let target = location.map { " to \(TerminalText.sanitize(String($0.prefix(300))))" } ?? ""
@@ -230,7 +233,7 @@ public enum HTTPErrorMapping {
     case 401:
       return DeckError(
         .unauthorized(status: 401),
-        serverMessage.map { "Not signed in: \($0)." } ?? "Not signed in (HTTP 401 from \(service)).",
+        clause.map { "Not signed in: \($0)." } ?? "Not signed in (HTTP 401 from \(service)).",
         hint: "Sign in with: deck auth login --email EMAIL --password-stdin")
     case 403:
       return DeckError(.unauthorized(status: 403), serverMessage ?? "Not allowed (HTTP 403 from \(service)).")
@@ -247,6 +250,13 @@ public enum HTTPErrorMapping {
     default:
       return DeckError(.failure, "Unexpected response: \(detail).")
     }
+  }
+
+  /// A message as a clause of a longer sentence: without its final periods.
+  static func clause(_ message: String) -> String {
+    var text = Substring(message)
+    while text.hasSuffix(".") && !text.hasSuffix("...") { text = text.dropLast() }
+    return String(text)
   }
 
   /// The human message in an error body: `error`, `message`, `msg` or `error_description`.

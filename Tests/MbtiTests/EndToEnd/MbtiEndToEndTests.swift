@@ -176,7 +176,7 @@ struct MbtiEndToEndTests {
     let view = try #require(try json(shown.stdout) as? [String: Any])
     #expect(view["builtin"] as? Bool == true)
     #expect(view["sandbox"] as? Bool == false, "a real nudge server, not a deck sandbox")
-    #expect(view["allow-insecure-http"] as? Bool == false)
+    #expect(view["allowInsecureHttp"] as? Bool == false)
     #expect((view["services"] as? [String: String]) == ["nudge": "http://127.0.0.1:8000"])
     // Questions come from there (a port nothing listens on stands in for it here).
     deck.environment["DECK_ENV"] = "simulator"

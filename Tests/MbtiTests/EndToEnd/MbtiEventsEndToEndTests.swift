@@ -84,12 +84,22 @@ struct MbtiEventsEndToEndTests {
     #expect(try deck.run(["mbti", "submit", "--answers", "-"], stdin: answers).status == 0)
     let refused = try deck.run(["mbti", "events", "--send"])
     #expect(refused.status == 69, "\(refused.stderr)")
+    #expect(refused.stderr.contains("Sent 0 MBTI events to nudge."), "\(refused.stderr)")
     #expect(refused.stderr.contains("2 MBTI events are still waiting."), "\(refused.stderr)")
+    // The answers carried X-Sandbox-Fault: the hint names the rule, not the environment's URL.
+    #expect(refused.stderr.contains("The sandbox's fault rule 1 failed them"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("deck sandbox fault clear 1"), "\(refused.stderr)")
+    #expect(!refused.stderr.contains("deck env show"), "\(refused.stderr)")
+    for line in refused.all.split(separator: "\n") { #expect(!line.hasSuffix(".."), "\(line)") }
+    #expect((try pending(deck)).allSatisfy { $0["lastFault"] as? String == "rule 1" })
     #expect(try deck.run(["sandbox", "fault", "clear"]).status == 0)
     let sent = try deck.run(["mbti", "events", "--send", "--json"])
     #expect(sent.status == 0, "\(sent.stderr)")
     #expect(sent.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    #expect(sent.stderr.contains("Sent 2 MBTI events to nudge."), "said in every format: \(sent.stderr)")
     #expect(try events(deck, ["--type", "mbti_completed"]).count == 1)
+    let human = try deck.run(["mbti", "events", "--send"])
+    #expect(human.stderr.contains("No MBTI events to send in local."), "\(human.stderr)")
   }
 
   @Test("onboarding_take_test is sent once per quiz, not again by --resume")

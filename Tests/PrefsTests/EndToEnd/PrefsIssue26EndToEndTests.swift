@@ -28,6 +28,32 @@ struct PrefsIssue26EndToEndTests {
     #expect(fault.status == 0, "\(fault.stderr)")
   }
 
+  // MARK: Issue 45, item 9: a new sport alone
+
+  @Test("a new sport alone, over positions of the old one, is refused with the line that changes both")
+  func aNewSportAloneSaysToChangeThePositions() throws {
+    let (server, deck) = try DeckCLI.signedIn()
+    defer { withExtendedLifetime(server) {} }
+    _ = try prefs(deck, ["set", "player", "sport=Baseball", "primaryPosition=SS", "positions=SS,2B"])
+    let refused = try prefs(deck, ["set", "player", "sport=Basketball"], status: 64)
+    #expect(refused.stderr.contains(#"primaryPosition: "Shortstop" is not a Basketball position"#), "\(refused.stderr)")
+    let example =
+      #"deck prefs set player sport=Basketball primaryPosition="Point Guard" positions="Point Guard,Shooting Guard""#
+    #expect(refused.stderr.contains("change them in the same command, e.g.: " + example), "\(refused.stderr)")
+    #expect(refused.stderr.contains("(or clear them: primaryPosition= positions=)"))
+    // The example, as a shell splits it, is accepted.
+    _ = try prefs(
+      deck,
+      ["set", "player", "sport=Basketball", "primaryPosition=Point Guard", "positions=Point Guard,Shooting Guard"])
+    #expect(try data(deck, "player")["primaryPosition"] as? String == "Point Guard")
+    // A stored list the command leaves: the hint; positions it gives are its own problem: none.
+    let partly = try prefs(deck, ["set", "player", "sport=Soccer", "primaryPosition=Forward"], status: 64)
+    #expect(partly.stderr.contains("are not Soccer positions: change them in the same command"), "\(partly.stderr)")
+    let own = try prefs(deck, ["set", "player", "sport=Soccer", "primaryPosition=Center", "positions="], status: 64)
+    #expect(own.stderr.contains(#"primaryPosition: "Center" is not a Soccer position"#))
+    #expect(!own.stderr.contains("same command"), "\(own.stderr)")
+  }
+
   // MARK: 6. The offline cache holds what the server said last
 
   @Test("a write leaves the cache holding what was saved: offline get shows it")

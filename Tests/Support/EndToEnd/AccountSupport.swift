@@ -54,7 +54,7 @@ extension DeckCLI {
     let result = try run(["sandbox", "outbox", "--to", email, "--json"])
     #expect(result.status == 0, "\(result.stderr)")
     let emails = try #require(try json(result.stdout) as? [[String: Any]])
-    return emails.compactMap { $0["join_url"] as? String }
+    return emails.compactMap { $0["joinLink"] as? String }
   }
 
   /// The id of the canonical brokerage named exactly `name`.

@@ -26,10 +26,9 @@ struct EnvCommand: ParsableCommand {
     subcommands: [EnvList.self, EnvShow.self, EnvUse.self, EnvAdd.self, EnvSet.self, EnvRemove.self])
 }
 
-/// One environment as `env list` and `env show` print it with --format json, yaml or csv. The
-/// settings have their names in config.yml (`sandbox`, `allow-insecure-http`, each service's
-/// name under `services`), in every format: YAML is the JSON's data, and either can be read
-/// against the config file.
+/// One environment as `env list` and `env show` print it with --format json, yaml or csv, with
+/// camelCase keys as every object deck builds (`allowInsecureHttp` is config.yml's
+/// `allow-insecure-http`; each service's name under `services`).
 struct EnvironmentView: Encodable {
   var name: String
   var current: Bool
@@ -53,7 +52,7 @@ struct EnvironmentView: Encodable {
 
   enum CodingKeys: String, CodingKey {
     case name, current, builtin, sandbox, production, embedded, services
-    case allowInsecureHTTP = "allow-insecure-http"
+    case allowInsecureHTTP = "allowInsecureHttp"
   }
 }
 

@@ -21,11 +21,13 @@ struct MbtiOutbox: Sendable {
     var attempts: Int
     /// Why the last attempt failed.
     var lastError: String?
+    /// The sandbox fault rule that shaped the last attempt's answer (`rule 3`), if one did.
+    var lastFault: String?
 
     enum CodingKeys: String, CodingKey {
       case id
       case userID = "userId"
-      case type, details, createdAt, attempts, lastError
+      case type, details, createdAt, attempts, lastError, lastFault
     }
   }
 
@@ -74,11 +76,12 @@ struct MbtiOutbox: Sendable {
     try update { $0.removeAll { $0.id == id } }
   }
 
-  func failed(_ id: String, reason: String) throws {
+  func failed(_ id: String, reason: String, fault: String? = nil) throws {
     try update { entries in
       guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
       entries[index].attempts += 1
       entries[index].lastError = reason
+      entries[index].lastFault = fault
     }
   }
 }

@@ -4,6 +4,7 @@ import FoundationEssentials
 import MbtiRules
 import NudgeAPI
 import OpenAPIRuntime
+import Synchronization
 
 /// Calls the nudge service's quiz endpoints (mbti-quiz.md, "Networking"). No token: the user
 /// is the anonymous id of `MbtiStore`.
@@ -11,9 +12,10 @@ struct MbtiService: Sendable {
   let context: DeckContext
 
   /// The nudge client; `timeout` replaces the command's `--timeout` (events use a short one).
-  func client(timeout: Duration? = nil) async throws -> Client {
+  /// `faultMark` keeps the sandbox fault rule that shaped an answer.
+  func client(timeout: Duration? = nil, faultMark: SandboxFaultMark? = nil) async throws -> Client {
     try await context.client(.nudge, auth: .none, timeout: timeout) {
-      Client(serverURL: $0, transport: $1, middlewares: $2)
+      Client(serverURL: $0, transport: $1, middlewares: $2 + (faultMark.map { [$0] } ?? []))
     }
   }
 
@@ -85,6 +87,25 @@ final class MbtiEvents: Sendable {
   private let outbox: MbtiOutbox
   private let queue: AsyncStream<MbtiOutbox.Entry>.Continuation
   private let sender: Task<Void, Never>
+  private let tally: Tally
+
+  /// The outcomes so far, shared with the sending task.
+  final class Tally: Sendable {
+    let counts = Mutex<[Outcome: Int]>([:])
+  }
+
+  /// What became of one event's attempt.
+  enum Outcome: Sendable, Hashable {
+    /// The service confirmed it (201): it left the outbox.
+    case sent
+    /// The service refused it for good (400, 409, 422): it left the outbox unsent.
+    case refused
+    /// No confirmation: it stays in the outbox.
+    case failed
+  }
+
+  /// How many of this command's attempts ended so.
+  func count(_ outcome: Outcome) -> Int { tally.counts.withLock { $0[outcome] ?? 0 } }
 
   /// Starts sending what `outbox` holds from earlier commands.
   init(service: MbtiService, outbox: MbtiOutbox, userID: String) {
@@ -93,10 +114,13 @@ final class MbtiEvents: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: MbtiOutbox.Entry.self)
     queue = continuation
     for entry in (try? outbox.load()) ?? [] { continuation.yield(entry) }
+    let tally = Tally()
+    self.tally = tally
     sender = Task {
       for await entry in stream {
         if Task.isCancelled { return }
-        await Self.deliver(entry, service: service, outbox: outbox)
+        let outcome = await Self.deliver(entry, service: service, outbox: outbox)
+        tally.counts.withLock { $0[outcome, default: 0] += 1 }
       }
     }
   }
@@ -107,24 +131,28 @@ final class MbtiEvents: Sendable {
   }
 
   /// One attempt: confirmed (or refused for good) leaves the outbox; anything else stays.
-  static func deliver(_ entry: MbtiOutbox.Entry, service: MbtiService, outbox: MbtiOutbox) async {
+  static func deliver(_ entry: MbtiOutbox.Entry, service: MbtiService, outbox: MbtiOutbox) async -> Outcome {
+    let faultMark = SandboxFaultMark()
     do {
       let container = (try? OpenAPIObjectContainer(unvalidatedValue: entry.details)) ?? OpenAPIObjectContainer()
-      _ = try await service.client(timeout: Self.requestTimeout).postEvent(
+      _ = try await service.client(timeout: Self.requestTimeout, faultMark: faultMark).postEvent(
         headers: .init(Idempotency_hyphen_Key: entry.id),
         body: .json(
           .init(
             user_id: entry.userID, event_type: entry.type, details: .init(additionalProperties: container)))
       ).created
       try? outbox.remove(entry.id)
+      return .sent
     } catch {
       let problem = ErrorPresenter.deckError(for: error)
       if case .rejected = problem.kind {
         // The service refused this event (400, 409, 422): sending it again cannot help.
         try? outbox.remove(entry.id)
-      } else {
-        try? outbox.failed(entry.id, reason: Task.isCancelled ? "the command ended first" : problem.message)
+        return .refused
       }
+      try? outbox.failed(
+        entry.id, reason: Task.isCancelled ? "the command ended first" : problem.message, fault: faultMark.rule)
+      return .failed
     }
   }
 

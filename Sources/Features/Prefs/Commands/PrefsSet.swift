@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckCore
+import DeckSupport
 import PrefsRules
 
 struct PrefsSet: DeckCommand {
@@ -51,8 +52,16 @@ struct PrefsSet: DeckCommand {
     do {
       _ = try PrefsValue.defaults(for: category).applying(assignments)
     } catch {
-      throw PrefsProblem.invalid(error, category.noun)
+      throw invalid(error)
     }
-    try await PrefsUpdate(context: context, category: category).run { try $0.applying(assignments).value }
+    try await PrefsUpdate(context: context, category: category).run { stored in
+      do throws(Validation) { return try stored.applying(assignments).value } catch { throw invalid(error) }
+    }
+  }
+
+  /// The refusal, with what to do when a new sport refuses the stored positions.
+  func invalid(_ validation: Validation) -> DeckError {
+    PrefsProblem.invalid(
+      validation, target.category.noun, hint: PlayerDetails.sportChangeHint(assignments, validation))
   }
 }

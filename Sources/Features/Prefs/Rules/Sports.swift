@@ -121,3 +121,27 @@ extension PlayerDetails {
     return issues
   }
 }
+
+/// A change of sport alone leaves the positions of the old one, which the new sport refuses.
+extension PlayerDetails {
+  /// What to do when `assignments` change the sport and `validation` refuses positions they do
+  /// not set (the stored ones): give the new sport's positions in the same command (an example
+  /// line), or clear them. nil otherwise.
+  public static func sportChangeHint(_ assignments: [String], _ validation: Validation) -> String? {
+    let parsed = assignments.compactMap { text in try? assignment(text) }
+    guard case .string(let name)? = parsed.first(where: { $0.key == "primarySport" })?.value,
+      let sport = Sport.matching(name)
+    else { return nil }
+    let positionFields = ["primaryPosition", "positions"]
+    // The refused positions this command does not set: the stored ones, of the old sport.
+    let stale = Set(validation.issues.map(\.field)).intersection(positionFields).subtracting(parsed.map(\.key))
+    guard !stale.isEmpty else { return nil }
+    func word(_ text: String) -> String { text.contains(" ") ? "\"\(text)\"" : text }
+    let example = [
+      "sport=\(word(sport.name))", "primaryPosition=\(word(sport.positions[0]))",
+      "positions=\(word(sport.positions.prefix(2).joined(separator: ",")))",
+    ]
+    return
+      "The stored positions are not \(sport.name) positions: change them in the same command, e.g.: deck prefs set player \(example.joined(separator: " ")) (or clear them: primaryPosition= positions=)"
+  }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckCore
+import WorkspaceRules
 
 struct InviteValidate: DeckCommand {
   static let configuration = CommandConfiguration(
@@ -30,7 +31,19 @@ struct InviteValidate: DeckCommand {
         ("valid", result.valid ? "yes" : "no"),
       ])
       context.output.info(
-        "Sign in as \(result.email) (deck auth login or deck auth signup), then: deck workspace invite accept LINK")
+        Self.nextStep(invited: result.email, signedIn: WorkspaceService(context: context).signedInEmail()))
     }
+  }
+
+  /// What to do next: accept when signed in with the invited email, else sign in with it.
+  static func nextStep(invited: String, signedIn: String?) -> String {
+    guard let signedIn else {
+      return "Sign in as \(invited) (deck auth login or deck auth signup), then: deck workspace invite accept LINK"
+    }
+    guard EmailRules.matches(signedIn, invited) else {
+      return
+        "You are signed in as \(signedIn), not \(invited): sign in as \(invited) (deck auth login or deck auth signup), then: deck workspace invite accept LINK"
+    }
+    return "You are signed in as \(signedIn): accept it with: deck workspace invite accept LINK"
   }
 }

@@ -1,4 +1,5 @@
 import BrokerageRules
+import DeckAuth
 import DeckCore
 import DeckSupport
 import FoundationEssentials
@@ -47,6 +48,16 @@ struct WorkspaceService: Sendable {
   /// `GET /api/invites/validate` (no auth).
   func validateInvite(token: String) async throws -> Components.Schemas.InviteValidateResponse {
     try await client(auth: .none).validateInvite(query: .init(token: token)).ok.body.json
+  }
+
+  /// The email deck would sign requests with, read locally (`DECK_TOKEN`'s claims, else the
+  /// environment's active account); nil when not signed in.
+  func signedInEmail() -> String? {
+    if let token = context.session.processEnvironment["DECK_TOKEN"], !token.isEmpty {
+      return JWTClaims(token: token)?.email
+    }
+    guard let environment = try? context.environment() else { return nil }
+    return (try? context.tokenStore.accounts(in: environment.name))?.activeSession?.email
   }
 }
 
