@@ -4,9 +4,9 @@ import Testing
 
 /// What a person sees on a real terminal, for the whole command tree: every read-only command
 /// in its human format, and every command's `--help`, on a pseudo-terminal of 80×24 and of
-/// 40×24, against a served sandbox with a signed-in user. The tree comes from the binary
-/// (`--experimental-dump-help`), so a new command joins the sweep, or the sweep fails until it
-/// is classified below as read-only (with its arguments) or as one the sweep does not run.
+/// 40×24, against a served sandbox with a signed-in user. The tree comes from the registry
+/// (`CommandTree`), so a new command joins the sweep, or the sweep fails until it is
+/// classified below as read-only (with its arguments) or as one the sweep does not run.
 @Suite("Human output on a terminal, every command", .endToEndTimeLimit)
 struct HumanOutputSweepTests {
   static let email = "athlete@sandbox.test"
@@ -50,22 +50,6 @@ struct HumanOutputSweepTests {
         ("qa run", "runs the suite: its end-to-end tests cover it"),
       ])
 
-  /// Every command of the tree, as paths (`prefs school list`); `leaves` are those without subcommands.
-  static func tree(_ deck: DeckCLI) throws -> (all: [String], leaves: [String]) {
-    let dump = try deck.run(["--experimental-dump-help"])
-    let root = (try json(dump.stdout) as? [String: Any])?["command"] as? [String: Any] ?? [:]
-    var all: [String] = []
-    var leaves: [String] = []
-    func walk(_ command: [String: Any], _ path: [String]) {
-      let subcommands = command["subcommands"] as? [[String: Any]] ?? []
-      if !path.isEmpty { all.append(path.joined(separator: " ")) }
-      if subcommands.isEmpty, !path.isEmpty { leaves.append(path.joined(separator: " ")) }
-      for sub in subcommands { walk(sub, path + [sub["commandName"] as? String ?? "?"]) }
-    }
-    walk(root, [])
-    return (all, leaves)
-  }
-
   /// What is wrong with `output` as a person sees it on a terminal `columns` wide.
   static func problems(in raw: String, columns: Int, wrapsOnPurpose: Bool) -> [String] {
     var found: [String] = []
@@ -106,8 +90,7 @@ struct HumanOutputSweepTests {
 
   @Test("every command is classified: read-only (swept) or not run, with a reason")
   func everyCommandIsClassified() throws {
-    let deck = try DeckCLI()
-    let leaves = try Self.tree(deck).leaves
+    let leaves = CommandTree.leaves.map { $0.joined(separator: " ") }
     #expect(leaves.count > 60)
     for leaf in leaves where Self.readOnly[leaf] == nil && Self.notRun[leaf] == nil {
       Issue.record("`deck \(leaf)` is new to the sweep: add it to readOnly (with arguments) or to notRun (with why)")
@@ -145,8 +128,8 @@ struct HumanOutputSweepTests {
     let found = try await offThePool {
       let deck = try DeckCLI()
       var found: [String] = []
-      for path in try Self.tree(deck).all {
-        let words = path.split(separator: " ").map(String.init) + ["--help"]
+      for path in CommandTree.commands {
+        let words = path + ["--help"]
         for columns: UInt16 in [80, 40] {
           let (status, raw) = try Self.screen(deck, words, columns: columns)
           let command = "deck \(words.joined(separator: " ")) at \(columns) columns"
