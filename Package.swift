@@ -274,8 +274,8 @@ let package = Package(
       .target(
         name: "SandboxModule",
         dependencies: [
-          "DeckCore", "DeckSupport", "DeckConfig", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, argumentParser,
-          httpTypes,
+          "DeckCore", "DeckContract", "DeckSupport", "DeckConfig", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime,
+          argumentParser, httpTypes,
         ],
         path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
       // The server program: every feature's part of the sandbox, and `deck-sandbox serve`.

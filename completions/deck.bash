@@ -1772,7 +1772,7 @@ _deck_prefs_school_list() {
 
 _deck_prefs_school_template() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace -y --yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 1

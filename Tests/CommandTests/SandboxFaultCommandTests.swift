@@ -62,10 +62,10 @@ struct SandboxFaultCommandTests {
     #expect(added.status == 0, "\(added.stderr)")
     #expect(added.stderr.contains("Added fault rule 1: ANY /api/brokerages/search → without name."), "\(added.stderr)")
     let enumRule = await deck.run(
-      ["sandbox", "fault", "add", "/api/access/state", "--enum-value", "state=suspended", "--json"])
+      ["sandbox", "fault", "add", "/api/access/state", "--enum-value", "role=unheard-of", "--json"])
     let rule = try object(enumRule.stdout)
     #expect(rule["action"] as? String == "enum-value")
-    #expect(rule["field"] as? String == "state" && rule["value"] as? String == "suspended")
+    #expect(rule["field"] as? String == "role" && rule["value"] as? String == "unheard-of")
     // The client decodes the real shape only: the drifted answer is a clear error, not a crash.
     let search = await deck.run(["brokerage", "search", "keller"])
     #expect(search.status != 0)
@@ -78,6 +78,35 @@ struct SandboxFaultCommandTests {
       let refused = await deck.run(["sandbox", "fault", "add", "/x"] + bad)
       #expect(refused.status == 64, "\(bad): \(refused.stderr)")
     }
+    #expect(await deck.run(["sandbox", "fault", "clear"]).status == 0)
+  }
+
+  /// Issue 45: `--drop-field text` on /questions/ and `--enum-value state=…` on the access state
+  /// (the help's examples) named properties no answer has, and were added as if they worked.
+  @Test("a shape rule naming a property no answer of its operations has is refused with the ones they have")
+  func shapeRulesForAbsentPropertiesAreRefused() async throws {
+    let text = await deck.run(["sandbox", "fault", "add", "/questions/", "--drop-field", "text"])
+    #expect(text.status == 64, "\(text.stderr)")
+    #expect(
+      text.stderr.contains(
+        #"No answer of GET /questions/ (getQuestions) has a property "text", so the rule would never act; nothing was sent."#
+      ),
+      "\(text.stderr)")
+    #expect(text.stderr.contains("Their properties: ") && text.stderr.contains("options, question"), "\(text.stderr)")
+    let state = await deck.run(["sandbox", "fault", "add", "/api/access/state", "--enum-value", "state=suspended"])
+    #expect(state.status == 64, "\(state.stderr)")
+    for property in ["hasAccess", "reason", "role", "workspaceName"] {
+      #expect(state.stderr.contains(property), "\(state.stderr)")
+    }
+    // A pattern across operations takes the properties of all of them; a method narrows it.
+    let across = await deck.run(["sandbox", "fault", "add", "/api/**", "--retype-field", "hasAccess", "--json"])
+    #expect(across.status == 0, "\(across.stderr)")
+    let posted = await deck.run(["sandbox", "fault", "add", "/questions/", "--method", "POST", "--drop-field", "text"])
+    #expect(posted.status == 0, "no contract operation: not checked. \(posted.stderr)")
+    // Nothing was sent for the refused ones.
+    let rules = await deck.run(["sandbox", "fault", "list", "--json"])
+    let listed = try #require(try JSONSerialization.jsonObject(with: Data(rules.stdout.utf8)) as? [[String: Any]])
+    #expect(listed.compactMap { $0["field"] as? String }.sorted() == ["hasAccess", "text"])
     #expect(await deck.run(["sandbox", "fault", "clear"]).status == 0)
   }
 

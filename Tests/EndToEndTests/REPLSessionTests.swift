@@ -142,4 +142,38 @@ struct REPLSessionTests {
     repl.send("\u{15}exit\r")
     #expect(try repl.waitForExit() == 0)
   }
+
+  /// Issue 45: in a new session, `edit` opened the `exit` that ended the one before (the last
+  /// history line). It opens this session's last command, or else the last command of an
+  /// earlier session.
+  @Test func editInANewSessionOpensTheLastCommandNotTheExitBeforeIt() async throws {
+    try await offThePool { [self] in
+      let server = try SandboxProcess()
+      var deck = try DeckCLI(server: server)
+      deck.environment["EDITOR"] = try scriptedEditor(deck)
+      let first = try REPLTests().start(deck)
+      _ = try run(first, "brokerage search keller --limit 1")
+      first.send("exit\r")
+      #expect(try first.waitForExit() == 0)
+
+      let second = try REPLTests().start(deck)
+      #expect(try run(second, "edit").contains("Nothing to run: the line is unchanged."))
+      #expect(
+        try String(contentsOfFile: deck.home + "/given-buffer", encoding: .utf8)
+          == "brokerage search keller --limit 1\n",
+        "the last command of the session before, not its exit")
+      _ = try run(second, "env list")
+      _ = try run(second, "edit")
+      #expect(try String(contentsOfFile: deck.home + "/given-buffer", encoding: .utf8) == "env list\n")
+      second.send("quit\r")
+      #expect(try second.waitForExit() == 0)
+
+      let third = try REPLTests().start(deck)
+      _ = try run(third, "edit")
+      #expect(
+        try String(contentsOfFile: deck.home + "/given-buffer", encoding: .utf8) == "env list\n", "quit is skipped too")
+      third.send("exit\r")
+      #expect(try third.waitForExit() == 0)
+    }
+  }
 }

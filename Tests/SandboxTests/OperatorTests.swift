@@ -285,10 +285,18 @@ import Testing
     let valued = try #require(try await Self.curl([search]).jsonArray)
     #expect(valued[0]["id"] as? String == "not-a-uuid")
 
-    // No such property: the answer is unchanged. A shape change needs its field (and value).
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"drop-field","field":"nope","times":1}"#)
-    let unchanged = try #require(try await Self.curl([search]).jsonArray)
+    // No such property: the answer is unchanged, unmarked, and the rule has not fired (issue 45:
+    // it counted as fired, and a `--times 1` rule was used up by an answer it left alone).
+    let nope = try await server.addFault(
+      #"{"path":"/api/brokerages/search","action":"drop-field","field":"nope","times":1}"#)
+    let nopeID = try #require(nope.json?["id"] as? Int)
+    let unchangedReply = try await Self.curl([search])
+    let unchanged = try #require(unchangedReply.jsonArray)
     #expect(unchanged.map { $0["name"] as? String } == real.map { $0["name"] as? String })
+    #expect(!unchangedReply.headers.lowercased().contains("x-sandbox-fault"))
+    let inForce = try #require(try await server.admin("GET", "/__sandbox/v1/faults").jsonArray)
+    let nopeRule = try #require(inForce.first { $0["id"] as? Int == nopeID })
+    #expect(nopeRule["fired"] as? Int == 0 && nopeRule["remaining"] as? Int == 1, "\(nopeRule)")
     // The contract's lengths hold for every action; a shape change without a field changes nothing.
     let long = String(repeating: "x", count: 201)
     #expect(try await server.addFault(#"{"path":"/a","action":"reset","value":"\#(long)"}"#).status == 400)

@@ -14,12 +14,7 @@ public enum ErrorPresenter {
     case let error as ClientError:
       if let inner = UnderlyingError.deckError(error) { return inner }
       if error.underlyingError is CancellationError { return DeckError(.interrupted, "Interrupted.") }
-      if error.underlyingError is DecodingError {
-        return DeckError(
-          .failure,
-          "Unexpected response from \(error.baseURL?.absoluteString ?? "the server") to \(error.operationID): \(describe(error.underlyingError))",
-          hint: "Is the environment's URL right? Check with: deck env show")
-      }
+      if let decoding = error.underlyingError as? DecodingError { return ResponseShapeText.error(error, decoding) }
       return DeckError(.failure, "\(error.operationID) failed: \(describe(error.underlyingError))")
     case is CancellationError:
       return DeckError(.interrupted, "Interrupted.")
@@ -78,21 +73,8 @@ public enum ErrorPresenter {
   }
 
   static func describe(_ error: any Error) -> String {
-    if let error = error as? DecodingError {
-      switch error {
-      case .keyNotFound(let key, let context):
-        return "missing field \"\(key.stringValue)\" at \(path(context.codingPath))"
-      case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-        return "\(context.debugDescription) at \(path(context.codingPath))"
-      @unknown default:
-        return "\(error)"
-      }
-    }
+    if let error = error as? DecodingError { return "Data deck cannot read: \(ResponseShapeText.describe(error))." }
     if let error = error as? any LocalizedError, let description = error.errorDescription { return description }
     return "\(error)"
-  }
-
-  private static func path(_ codingPath: [any CodingKey]) -> String {
-    codingPath.isEmpty ? "the top level" : codingPath.map(\.stringValue).joined(separator: ".")
   }
 }

@@ -189,15 +189,13 @@ public struct REPL: Sendable {
       "Wrote \(count) command\(count == 1 ? "" : "s") to \(path); replay with: deck run \(ShellWords.quote(path))")
   }
 
-  /// `edit`: the last line (as Up shows it, `edit` itself skipped), or an empty buffer, in the
-  /// user's editor; what is saved then runs line by line exactly as `deck run` would run it
-  /// (quotes and continuation lines alike), stopping at the first failure. An unchanged or
-  /// empty buffer runs nothing. The lines that ran go to history and to the session's log.
+  /// `edit`: the last line (as Up shows it, `edit`, `exit` and `quit` skipped), or an empty
+  /// buffer, in the user's editor; what is saved then runs line by line exactly as `deck run`
+  /// would run it (quotes and continuation lines alike), stopping at the first failure. An
+  /// unchanged or empty buffer runs nothing. The lines that ran go to history and to the
+  /// session's log.
   func edit(commands: CommandSlot, log: inout SessionLog) async {
-    let last = Readline.recentHistory(1000).last { line in
-      guard case .words(let words) = ShellWords.split(line) else { return true }
-      return words != ["edit"] && words != ["deck", "edit"]
-    }
+    let last = Self.lineToEdit(Readline.recentHistory(1000))
     let original = last.map { $0 + "\n" } ?? ""
     let saved: String
     do {
@@ -228,6 +226,18 @@ public struct REPL: Sendable {
     for (text, words, code) in ran.list.withLock({ $0 }) {
       remember(text, words: words)
       log.record(.init(line: text, words: words, environment: environment, exitCode: code))
+    }
+  }
+
+  /// The line `edit` opens: the last one of `history` that is not `edit`, `exit` or `quit`
+  /// (with or without `deck`). This session's lines are the last of the history, so it is this
+  /// session's last command; in a new session, the last command of an earlier one, never the
+  /// `exit` that ended it.
+  static func lineToEdit(_ history: [String]) -> String? {
+    history.last { line in
+      guard case .words(var words) = ShellWords.split(line) else { return true }
+      if words.first == "deck" { words.removeFirst() }
+      return words != ["edit"] && words != ["exit"] && words != ["quit"]
     }
   }
 

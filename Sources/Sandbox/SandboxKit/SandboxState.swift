@@ -80,15 +80,13 @@ package final class SandboxState: Sendable {
     return settings
   }
 
-  /// Fires the first rule in force that matches this request and fires (its probability),
-  /// counting the firing in the database, so that a rule's `times` holds across instances.
-  /// `settings` is what the request was read under: only when one of its rules matches is
-  /// there a write, which reads the rules again (another instance may have used them up).
-  func fireFault(method: String, path: String, settings: FaultSettings) async throws -> FaultRule? {
-    guard settings.rules.matches(method: method, path: path) else { return nil }
-    return try await database.write { db in
+  /// Counts a firing of the rule `id` (chosen from the settings the request was read under)
+  /// in the database, so that a rule's `times` holds across instances: the write reads the
+  /// rules again, and nil means another instance used the rule up (or it was cleared) meanwhile.
+  func countFault(id: Int) async throws -> FaultRule? {
+    try await database.write { db in
       var rules = try await FaultSettings.rules(db)
-      guard let fired = rules.fire(method: method, path: path) else { return nil }
+      guard let fired = rules.count(id: id) else { return nil }
       try await FaultSettings.save(rules, db)
       return fired
     }

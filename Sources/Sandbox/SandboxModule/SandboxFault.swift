@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeckContract
 import DeckCore
 import DeckSupport
 import FoundationEssentials
@@ -34,13 +35,15 @@ struct FaultAdd: DeckCommand {
       --enum-value, or --latency alone (the real response, late). --latency also delays the
       others. The last three change the shape of the real JSON answer as a drifting backend
       would (what `deck contract check` finds), at the first property of that name: the
-      shallowest, array items in order. Examples:
+      shallowest, array items in order. They fire (and count) only on an answer that has the
+      property; one that no answer of the operations the path matches has, by their contracts,
+      is refused. Examples:
         deck sandbox fault add '/api/v1/kiosk/**' --status 503 --times 2
         deck sandbox fault add /api/brokerages/search --status 429 --retry-after 1 --times 1
         deck sandbox fault add '/api/**' --method GET --latency 2000 --probability 0.5
         deck sandbox fault add /api/access/state --reset
-        deck sandbox fault add /questions/ --drop-field text
-        deck sandbox fault add /api/access/state --enum-value state=suspended
+        deck sandbox fault add /questions/ --method GET --retype-field question --times 1
+        deck sandbox fault add /api/access/state --enum-value role=unheard-of
       """, exits: faultExits))
 
   @OptionGroup var global: GlobalOptions
@@ -76,7 +79,7 @@ struct FaultAdd: DeckCommand {
   var retypeField: String?
 
   @Option(
-    help: ArgumentHelp("Give the first property NAME the string VALUE (e.g. state=suspended).", valueName: "name=value")
+    help: ArgumentHelp("Give the first property NAME the string VALUE (e.g. role=unheard-of).", valueName: "name=value")
   )
   var enumValue: String?
 
@@ -127,7 +130,7 @@ struct FaultAdd: DeckCommand {
     }
     if let enumValue {
       guard let shape, !shape.field.isEmpty, shape.field.count <= 200, (shape.value ?? "").count <= 200 else {
-        throw ValidationError("--enum-value takes NAME=VALUE (e.g. state=suspended), got \"\(enumValue)\".")
+        throw ValidationError("--enum-value takes NAME=VALUE (e.g. role=unheard-of), got \"\(enumValue)\".")
       }
     }
     if let status, !(100...599).contains(status) {
@@ -152,12 +155,35 @@ struct FaultAdd: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     guard let action else { throw DeckError.usage("Say what the rule does.") }
+    if let field = shape?.field { try Self.checkField(field, path: path, method: method) }
     let request = Components.Schemas.FaultRequest(
       method: method.schema, path: path, action: action, field: shape?.field, value: shape?.value, status: status,
       retryAfter: retryAfter, latencyMs: latency,
       times: times, probability: probability)
     let rule = try await SandboxAdmin.client(context).addFault(body: .json(request)).created.body.json
     try context.output.emit(rule, message: "Added fault rule \(rule.id): \(rule.summary).")
+  }
+}
+
+extension FaultAdd {
+  /// A shape rule acts only on an answer that has its property: one that no answer of the
+  /// operations its path matches has, by their contracts, could never act, so it is refused
+  /// (exit 64) with the properties those answers have. A path no contract has, or answers whose
+  /// schema leaves the names open, are not checked.
+  static func checkField(_ field: String, path: String, method: FaultMethodArgument) throws {
+    guard let answers = ContractFields.answers(pattern: path, method: method == .any ? nil : method.rawValue),
+      !answers.fields.contains(field)
+    else { return }
+    let operations =
+      answers.operations.count > 3
+      ? answers.operations.prefix(3).joined(separator: ", ") + " and \(answers.operations.count - 3) more"
+      : answers.operations.joined(separator: ", ")
+    let fields =
+      answers.fields.count > 30
+      ? answers.fields.prefix(30).joined(separator: ", ") + ", …" : answers.fields.joined(separator: ", ")
+    throw DeckError.usage(
+      "No answer of \(operations) has a property \"\(TerminalText.sanitize(field))\", so the rule would never act; nothing was sent.",
+      hint: answers.fields.isEmpty ? "Their answers have no properties." : "Their properties: \(fields).")
   }
 }
 

@@ -167,7 +167,11 @@ struct PrefsEndToEndTests {
     let (server, deck) = try signedIn()
     defer { withExtendedLifetime(server) {} }
     _ = try prefs(deck, ["school", "add", "must_have", "Engineering"])
-    let applied = try prefs(deck, ["school", "template", "d1-power-conference"])
+    // Issue 45: a list with preferences is replaced without a terminal only with --yes.
+    let refused = try prefs(deck, ["school", "template", "d1-power-conference"], status: 64)
+    #expect(refused.stderr.contains("would replace the 1 school preference of athlete@sandbox.test; nothing was sent."))
+    #expect(refused.stderr.contains("Add --yes to replace them."))
+    let applied = try prefs(deck, ["school", "template", "d1-power-conference", "--yes"])
     #expect(applied.stdout.contains("Template: D1 Power Conference"))
     let school = try data(deck, "school")
     let preferences = try #require(school["preferences"] as? [[String: Any]])
@@ -180,7 +184,7 @@ struct PrefsEndToEndTests {
     #expect(school["templateUsed"] as? String == "D1 Power Conference")
     let list = try prefs(deck, ["school", "list"]).stdout
     #expect(list.contains("Scholarship required  Yes"))
-    _ = try prefs(deck, ["school", "template", "Best Fit (Balanced)"])
+    _ = try prefs(deck, ["school", "template", "Best Fit (Balanced)", "-y"])
     let best = try #require(try data(deck, "school")["preferences"] as? [[String: Any]])
     #expect(best.compactMap { $0["type"] as? String } == ["max_distance_miles", "min_academic_rating", "division"])
     #expect(

@@ -124,8 +124,10 @@ enum PrefsEditDocument {
     }
   }
 
+  /// Text double-quoted with JSON's escapes, which are YAML's; `/` is never escaped (`\/` is
+  /// not a YAML escape, and a URL should read as one).
   static func quoted(_ text: String) -> String {
-    let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+    let data = (try? DeckJSON.compactEncoder.encode(text)) ?? Data("\"\"".utf8)
     return String(decoding: data, as: UTF8.self)
   }
 

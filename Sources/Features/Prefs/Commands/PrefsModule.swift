@@ -81,15 +81,18 @@ struct PrefsUpdate {
   var service: PrefsService { PrefsService(context: context) }
 
   /// Runs the cycle; `change` gets the current value and returns the new one (or throws a
-  /// `Validation`, which becomes exit 64). `after` prints more for a person once it is saved.
+  /// `Validation`, which becomes exit 64). `before` sees what was fetched first, and may throw
+  /// (a confirmation). `after` prints more for a person once it is saved.
   /// Returns the value stored now.
   @discardableResult
   func run(
-    _ change: (PrefsValue) throws -> PrefsValue, after: (PrefsValue) -> Void = { _ in }
+    _ change: (PrefsValue) throws -> PrefsValue, before: (FetchedPrefs) async throws -> Void = { _ in },
+    after: (PrefsValue) -> Void = { _ in }
   ) async throws -> PrefsValue {
     try await service.requireWritable(category)
     let fetched = try await service.fetch(category)
     if fetched.readOnly { throw PrefsService.readOnly(email: nil) }
+    try await before(fetched)
     for warning in fetched.warnings { context.output.info("warning: \(warning)") }
     let updated: PrefsValue
     do {

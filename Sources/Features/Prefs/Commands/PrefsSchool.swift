@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeckCore
+import DeckSupport
 import FoundationEssentials
 import PrefsRules
 
@@ -16,14 +17,16 @@ struct PrefsSchool: ParsableCommand {
     subcommands: [SchoolList.self, SchoolTemplateCommand.self, SchoolAdd.self, SchoolMove.self, SchoolRemove.self])
 
   /// Runs one change of the list through the shared write cycle, then shows the list.
-  static func change(_ context: DeckContext, _ change: (SchoolPreferences) throws -> SchoolPreferences)
-    async throws
-  {
+  static func change(
+    _ context: DeckContext, before: (FetchedPrefs) async throws -> Void = { _ in },
+    _ change: (SchoolPreferences) throws -> SchoolPreferences
+  ) async throws {
     try await PrefsUpdate(context: context, category: .school).run(
       { value in
         guard case .school(let school) = value else { return value }
         return .school(try change(school))
       },
+      before: before,
       after: { value in
         guard case .school(let school) = value else { return }
         PrefsText(output: context.output).showSchool(school)
@@ -62,18 +65,48 @@ struct SchoolTemplateCommand: DeckCommand {
       Templates (as the app's quick-fill cards): d1-power-conference (Division D1, Power 4,
       scholarship required), academic-excellence (academic rating 4+, medium size, D1 or D3),
       close-to-home (within 300 miles), best-fit (within 500 miles, rating 3+, D1, D2 or D3).
+      When the list has preferences, deck first asks on a terminal whether to replace them
+      (--yes does not ask); without a terminal it replaces them only with --yes.
       """,
-      exits: [.usage("an unknown template (nothing was sent)"), .rejected(), .unavailable(), .unauthorized()]))
+      exits: [
+        .failure("the confirmation was declined (nothing was changed)"),
+        .usage(
+          "an unknown template, or a list with preferences and no terminal to ask on without --yes (nothing was sent)"),
+        .rejected(), .unavailable(), .unauthorized(),
+      ]))
 
   @OptionGroup var global: GlobalOptions
 
   @Argument(help: "The template.", completion: .list(PrefsCompletion.templates))
   var name: String
 
+  @Flag(name: [.customShort("y"), .long], help: "Replace a list that has preferences without asking.")
+  var yes = false
+
   func run(_ context: DeckContext) async throws {
     let template: SchoolTemplate
     do { template = try SchoolTemplate.named(name) } catch { throw PrefsProblem.invalid(error, "template") }
-    try await PrefsSchool.change(context) { $0.applying(template) { UUID().uuidString.lowercased() } }
+    try await PrefsSchool.change(context, before: confirm(context, template)) {
+      $0.applying(template) { UUID().uuidString.lowercased() }
+    }
+  }
+
+  /// Replacing preferences the user made is asked first: on a terminal a question (no by
+  /// default), elsewhere only --yes replaces them.
+  func confirm(_ context: DeckContext, _ template: SchoolTemplate) -> (FetchedPrefs) async throws -> Void {
+    { [yes] fetched in
+      guard !yes, case .school(let school) = fetched.value, !school.preferences.isEmpty else { return }
+      let count = school.preferences.count
+      let list = "\(count) school preference\(count == 1 ? "" : "s") of \(TerminalText.sanitize(fetched.owner))"
+      guard let prompt = PrefsDelete.prompt(context) else {
+        throw DeckError.usage(
+          "The template \(template.rawValue) would replace the \(list); nothing was sent.",
+          hint: "Add --yes to replace them.")
+      }
+      guard await prompt.confirm("Replace the \(list) with the template \(template.rawValue)?", default: false) else {
+        throw DeckError.failure("Nothing was changed.", hint: "Add --yes to replace the list without being asked.")
+      }
+    }
   }
 }
 

@@ -30,18 +30,12 @@ struct FaultMiddleware: RouterMiddleware {
     _ settings: FaultSettings, _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
-    let fired = try await state.fireFault(
-      method: request.method.rawValue, path: request.uri.path, settings: settings)
-    guard let rule = fired else { return try await next(request, context) }
-    if rule.latencyMilliseconds > 0 {
-      do {
-        try await cancelWhenGracefulShutdown {
-          try await Task.sleep(for: .milliseconds(rule.latencyMilliseconds))
-        }
-      } catch {
-        return Response.json(.simple(.serviceUnavailable, "the sandbox is shutting down"))
-      }
+    guard let chosen = settings.rules.choose(method: request.method.rawValue, path: request.uri.path) else {
+      return try await next(request, context)
     }
+    if chosen.action.changesShape { return try await shape(chosen, request, context: context, next: next) }
+    guard let rule = try await state.countFault(id: chosen.id) else { return try await next(request, context) }
+    if let refusal = await Self.wait(rule) { return refusal }
     let mark = "rule \(rule.id)"
     switch rule.action {
     case .latency:
@@ -62,14 +56,8 @@ struct FaultMiddleware: RouterMiddleware {
       Self.reset(context.channel)
       throw FaultError.connectionReset
     case .dropField, .retypeField, .enumValue:
-      let response = try await next(request, context)
-      let collected = CollectingWriter.Storage()
-      try await response.body.write(CollectingWriter(storage: collected))
-      let body = ResponseShape.change(Data(collected.buffer.readableBytesView), rule: rule)
-      var headers = response.headers
-      headers[.contentLength] = String(body.count)
-      headers[.sandboxFault] = mark
-      return Response(status: response.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+      // A rule's action does not change: shape rules were applied above.
+      return try await next(request, context)
     case .truncate:
       let response = try await next(request, context)
       let collected = CollectingWriter.Storage()
@@ -91,6 +79,39 @@ struct FaultMiddleware: RouterMiddleware {
           throw FaultError.truncated
         })
     }
+  }
+
+  /// The rule's latency; an answer instead when the sandbox shuts down meanwhile.
+  static func wait(_ rule: FaultRule) async -> Response? {
+    guard rule.latencyMilliseconds > 0 else { return nil }
+    do {
+      try await cancelWhenGracefulShutdown {
+        try await Task.sleep(for: .milliseconds(rule.latencyMilliseconds))
+      }
+      return nil
+    } catch {
+      return Response.json(.simple(.serviceUnavailable, "the sandbox is shutting down"))
+    }
+  }
+
+  /// A shape rule on the real answer: it fires, and counts, only when the answer has its
+  /// property (a rule naming one it lacks leaves it as it is, unmarked and not counted).
+  private func shape(
+    _ chosen: FaultRule, _ request: Request, context: SandboxRequestContext,
+    next: (Request, SandboxRequestContext) async throws -> Response
+  ) async throws -> Response {
+    let response = try await next(request, context)
+    let collected = CollectingWriter.Storage()
+    try await response.body.write(CollectingWriter(storage: collected))
+    let original = collected.buffer
+    guard let body = ResponseShape.changed(Data(original.readableBytesView), rule: chosen),
+      let rule = try await state.countFault(id: chosen.id)
+    else { return Response(status: response.status, headers: response.headers, body: .init(byteBuffer: original)) }
+    if let refusal = await Self.wait(rule) { return refusal }
+    var headers = response.headers
+    headers[.contentLength] = String(body.count)
+    headers[.sandboxFault] = "rule \(rule.id)"
+    return Response(status: response.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
   }
 
   /// Closes the connection with a TCP RST (SO_LINGER 0) rather than an orderly FIN.

@@ -104,26 +104,35 @@ struct FaultRuleSet: Sendable, Equatable, Codable {
   }
 
   /// The first rule that matches and fires for this request (counting it), if any.
-  /// A rule with no firings left is used up: it moves out of the rules in force.
   mutating func fire(method: String, path: String, random: () -> Double = { Double.random(in: 0..<1) })
     -> FaultRule?
   {
-    for index in rules.indices where rules[index].matches(method: method, path: path) {
-      let rule = rules[index]
-      guard rule.probability >= 1 || random() < rule.probability else { continue }
-      rules[index].fired += 1
-      if let remaining = rule.remaining {
-        rules[index].remaining = remaining - 1
-      }
-      let fired = rules[index]
-      if fired.remaining == 0 {
-        rules.remove(at: index)
-        usedUp.append(fired)
-        if usedUp.count > Self.maximumRules { usedUp.removeFirst() }
-      }
-      return fired
+    choose(method: method, path: path, random: random).flatMap { count(id: $0.id) }
+  }
+
+  /// The first rule that matches and fires for this request (its probability drawn), not
+  /// counted yet: a shape rule counts only once it changed the answer.
+  func choose(method: String, path: String, random: () -> Double = { Double.random(in: 0..<1) }) -> FaultRule? {
+    rules.first { rule in
+      rule.matches(method: method, path: path) && (rule.probability >= 1 || random() < rule.probability)
     }
-    return nil
+  }
+
+  /// Counts a firing of the rule `id` and returns it counted; nil when it is no longer in force.
+  /// A rule with no firings left is used up: it moves out of the rules in force.
+  mutating func count(id: Int) -> FaultRule? {
+    guard let index = rules.firstIndex(where: { $0.id == id }) else { return nil }
+    rules[index].fired += 1
+    if let remaining = rules[index].remaining {
+      rules[index].remaining = remaining - 1
+    }
+    let fired = rules[index]
+    if fired.remaining == 0 {
+      rules.remove(at: index)
+      usedUp.append(fired)
+      if usedUp.count > Self.maximumRules { usedUp.removeFirst() }
+    }
+    return fired
   }
 }
 

@@ -9,12 +9,17 @@ import Foundation
 enum ResponseShape {
   /// `body` with the rule's change, or unchanged when it is not JSON or has no such property.
   static func change(_ body: Data, rule: FaultRule) -> Data {
+    changed(body, rule: rule) ?? body
+  }
+
+  /// `body` with the rule's change; nil when it is not JSON or has no such property (then the
+  /// rule does not fire on it).
+  static func changed(_ body: Data, rule: FaultRule) -> Data? {
     guard let field = rule.field,
       let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-      let changed = change(json, field: field, action: rule.action, value: rule.value),
-      let data = try? JSONSerialization.data(withJSONObject: changed, options: [.sortedKeys, .fragmentsAllowed])
-    else { return body }
-    return data
+      let changed = change(json, field: field, action: rule.action, value: rule.value)
+    else { return nil }
+    return try? JSONSerialization.data(withJSONObject: changed, options: [.sortedKeys, .fragmentsAllowed])
   }
 
   /// The document with its first `field` changed, or nil when it has none.
