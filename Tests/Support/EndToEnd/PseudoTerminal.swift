@@ -28,11 +28,12 @@ package final class PseudoTerminal {
 
   /// `executable` (deck by default) with `arguments`, as the leader of a new session on the pty.
   package init(
-    executable: String = DeckCLI.binary, arguments: [String], environment: [String: String], columns: UInt16 = 200
+    executable: String = DeckCLI.binary, arguments: [String], environment: [String: String], columns: UInt16 = 200,
+    rows: UInt16 = 40
   ) throws {
     var master: Int32 = -1
     var slave: Int32 = -1
-    var size = winsize(ws_row: 40, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw PTYError.openFailed }
     // ttyname_r: ttyname's static buffer is shared by the tests that open terminals in parallel.
     var name = [CChar](repeating: 0, count: 256)
@@ -68,12 +69,13 @@ package final class PseudoTerminal {
 
   /// `deck ARGUMENTS` as `deck` runs it, on an xterm, with readline's defaults (no inputrc).
   package convenience init(
-    deck: DeckCLI, _ arguments: [String], environment extra: [String: String] = [:], columns: UInt16 = 200
+    deck: DeckCLI, _ arguments: [String], environment extra: [String: String] = [:], columns: UInt16 = 200,
+    rows: UInt16 = 40
   ) throws {
     var environment = deck.environment.merging(extra) { $1 }
     environment["TERM"] = "xterm"
     environment["INPUTRC"] = "/dev/null"
-    try self.init(arguments: arguments, environment: environment, columns: columns)
+    try self.init(arguments: arguments, environment: environment, columns: columns, rows: rows)
     self.deck = deck
   }
 
