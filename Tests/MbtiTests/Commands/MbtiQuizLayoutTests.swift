@@ -164,4 +164,50 @@ struct MbtiQuizLayoutTests {
       #expect(frame.contains { $0.contains("[○ 3") })
     }
   }
+
+  @Test(
+    "questions left out of the window are marked above and below (issue 45)",
+    arguments: [(80, 24), (50, 20), (40, 24), (40, 12)])
+  func windowMarks(size: (Int, Int)) throws {
+    let (columns, rows) = size
+    for (name, layout) in try Self.states() {
+      guard case .answering(let quiz) = layout.phase else { continue }
+      let frame = layout.frame(columns: columns, rows: rows)
+      let comment = "\(columns)×\(rows), \(name):\n" + frame.joined(separator: "\n")
+      let page = quiz.indices(onPage: quiz.page)
+      let width = String(page.upperBound).count
+      func numbered(_ index: Int) -> Bool {
+        let number = String(index + 1)
+        let label = String(repeating: " ", count: width - number.count) + number + ". "
+        return frame.contains { $0.hasPrefix("▶ " + label) || $0.hasPrefix("  " + label) }
+      }
+      if !numbered(page.lowerBound) { #expect(frame.contains { $0.contains("↑ more above") }, "\(comment)") }
+      if !numbered(page.upperBound - 1) { #expect(frame.contains { $0.contains("↓ more below") }, "\(comment)") }
+      if numbered(page.lowerBound) { #expect(!frame.contains { $0.contains("↑ more above") }, "\(comment)") }
+    }
+    // The first question, focused on a fresh page, is shown whole, with the mark below it (at
+    // 80×24 the whole page fits).
+    guard columns < 80 else { return }
+    let fresh = try Self.states()[0].1.frame(columns: columns, rows: rows)
+    let comment = "\(columns)×\(rows):\n" + fresh.joined(separator: "\n")
+    #expect(fresh.contains { $0.hasPrefix("▶ 1. ") }, "\(comment)")
+    #expect(fresh.contains { $0.contains("↓ more below") }, "\(comment)")
+  }
+
+  @Test(
+    "below 80 columns an answered question keeps its label (issue 45)", arguments: [(80, 24), (50, 20), (40, 24)])
+  func answeredLabels(size: (Int, Int)) throws {
+    let (columns, rows) = size
+    // Questions 1 to 3 answered 1, 4 and 1; the focus back on question 1, so 2 and 3 show below it.
+    var quiz = try Self.quiz()
+    for value in [1, 4, 1] { _ = quiz.answerFocused(value) }
+    quiz.moveFocus(by: -3)
+    let frame = MbtiQuizLayout(phase: .answering(quiz), cursor: 1).frame(columns: columns, rows: rows)
+    let comment = "\(columns)×\(rows):\n" + frame.joined(separator: "\n")
+    let unfocused = frame.filter { !$0.contains("[") && !$0.contains("→") }
+    #expect(unfocused.contains { ($0.contains("● 4") || $0.contains("●4")) && $0.contains("  Agree") }, "\(comment)")
+    #expect(
+      unfocused.contains { ($0.contains("● 1") || $0.contains("●1")) && $0.contains("  Strongly Disagree") },
+      "\(comment)")
+  }
 }

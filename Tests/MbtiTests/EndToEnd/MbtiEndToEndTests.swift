@@ -304,7 +304,7 @@ struct MbtiEndToEndTests {
     repl.send("\u{03}")
     try repl.expect("k keeps your answers")
     repl.send("k")
-    try repl.expect("your 1 answers are saved")
+    try repl.expect("Quiz left; your answer is saved.")
     try repl.expect("deck (local)> ")
     // Tab completion works again: readline has the terminal back.
     repl.send("mbti res\t")

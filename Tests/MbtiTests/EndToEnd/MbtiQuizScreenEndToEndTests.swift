@@ -8,7 +8,7 @@ import Testing
 
 /// The full-screen quiz through the real binary on pseudo-terminals of the sizes of issue 26
 /// (120×40, 80×24, 50×20, 40×24, 30×10), and resized while it runs. What the program wrote is
-/// replayed on `ScreenModel`, a small terminal that wraps and scrolls as a real one does, so a
+/// replayed on `ScreenModel` (TestSupport), a small terminal that wraps and scrolls as a real one does, so a
 /// line wider than the terminal shows up as the broken frame a person would see.
 @Suite("MBTI quiz screen sizes", .endToEndTimeLimit)
 struct MbtiQuizScreenEndToEndTests {
@@ -156,120 +156,5 @@ struct MbtiQuizScreenEndToEndTests {
     try session.pty.expect("k keeps your answers")
     session.pty.send("k")
     #expect(try session.pty.waitForExit() == 130)
-  }
-}
-
-/// A terminal screen as xterm keeps it, for what the quiz sends: cursor moves (CUP), erase
-/// (ED 2, EL), colours and modes (ignored), text with automatic margins (a character written
-/// past the last column wraps to the next line, and a line feed at the bottom scrolls).
-extension MbtiQuizScreenEndToEndTests {
-  struct ScreenModel {
-    private(set) var columns: Int
-    private(set) var rows: Int
-    private var grid: [[Character]]
-    private var row = 0
-    private var column = 0
-    private var pendingWrap = false
-    /// Something scrolled the screen since the last clear.
-    private(set) var scrolled = false
-
-    init(columns: Int, rows: Int) {
-      self.columns = columns
-      self.rows = rows
-      grid = Array(repeating: Array(repeating: " ", count: columns), count: rows)
-    }
-
-    var lines: [String] { grid.map { String($0) } }
-    var text: String {
-      lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }.joined(separator: "\n")
-    }
-    /// The text with its lines joined by spaces (wrapped sentences read whole).
-    var flat: String { text.split(separator: "\n").joined(separator: " ") }
-    var lastColumnUnused: Bool { grid.allSatisfy { $0.last == " " } }
-
-    mutating func resize(columns: Int, rows: Int) {
-      grid = (0..<rows).map { index in
-        let old = index < grid.count ? grid[index] : []
-        return (0..<columns).map { $0 < old.count ? old[$0] : " " }
-      }
-      self.columns = columns
-      self.rows = rows
-      row = min(row, rows - 1)
-      column = min(column, columns - 1)
-      pendingWrap = false
-    }
-
-    mutating func feed(_ scalars: ArraySlice<Unicode.Scalar>) {
-      var index = scalars.startIndex
-      while index < scalars.endIndex {
-        let scalar = scalars[index]
-        index += 1
-        switch scalar {
-        case "\u{1B}":
-          guard index < scalars.endIndex else { return }
-          let kind = scalars[index]
-          index += 1
-          if kind == "[" {
-            var parameters = ""
-            while index < scalars.endIndex, !(0x40...0x7E).contains(scalars[index].value) {
-              parameters.unicodeScalars.append(scalars[index])
-              index += 1
-            }
-            guard index < scalars.endIndex else { return }
-            control(final: scalars[index], parameters)
-            index += 1
-          } else if kind == "(" || kind == ")" {
-            index += 1
-          }
-        case "\r":
-          column = 0
-          pendingWrap = false
-        case "\n":
-          lineFeed()
-        case "\u{07}", "\u{08}":
-          break
-        default:
-          guard scalar.value >= 0x20 else { break }
-          put(Character(scalar))
-        }
-      }
-    }
-
-    private mutating func lineFeed() {
-      pendingWrap = false
-      if row == rows - 1 {
-        grid.removeFirst()
-        grid.append(Array(repeating: " ", count: columns))
-        scrolled = true
-      } else {
-        row += 1
-      }
-    }
-
-    private mutating func put(_ character: Character) {
-      if pendingWrap {
-        column = 0
-        lineFeed()
-      }
-      grid[row][column] = character
-      if column == columns - 1 { pendingWrap = true } else { column += 1 }
-    }
-
-    private mutating func control(final: Unicode.Scalar, _ parameters: String) {
-      let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
-      switch final {
-      case "H", "f":
-        row = min(rows - 1, max(0, (numbers.first ?? 1) - 1))
-        column = min(columns - 1, max(0, (numbers.count > 1 ? numbers[1] : 1) - 1))
-        pendingWrap = false
-      case "J" where numbers.first == 2:
-        grid = Array(repeating: Array(repeating: " ", count: columns), count: rows)
-        scrolled = false
-      case "K":
-        for index in column..<columns { grid[row][index] = " " }
-      default:
-        break  // colours, modes
-      }
-    }
   }
 }

@@ -115,7 +115,10 @@ public final class RawTerminal: Sendable {
   }
 
   /// Columns and rows.
-  public var size: (columns: Int, rows: Int) {
+  public var size: (columns: Int, rows: Int) { Self.currentSize }
+
+  /// Columns and rows of the terminal on stdout; 80×24 when there is none or it does not say.
+  public static var currentSize: (columns: Int, rows: Int) {
     var size = winsize()
     guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
     return (Int(size.ws_col), Int(size.ws_row))

@@ -118,7 +118,9 @@ struct KioskRun: DeckCommand {
     case .quit:
       context.output.info("Kiosk stopped.")
     case .interrupted:
-      throw DeckError(.interrupted, "Kiosk stopped (interrupted).")
+      // Ctrl-C is how the kiosk is stopped: said plainly, not as an error, with its exit 130.
+      context.output.info("Kiosk stopped.")
+      throw ArgumentParser.ExitCode(DeckSupport.ExitCode.interrupted)
     }
   }
 }

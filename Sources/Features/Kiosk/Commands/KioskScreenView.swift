@@ -28,22 +28,24 @@ struct KioskScreenView {
 
   /// Exactly `rows` lines, each narrower than the terminal.
   func frame() -> [String] {
-    var content = body()
-    if let error = state.errorMessage, state.currentScreen != .thankYou {
-      content.append("")
-      content += wrap(error, width: textWidth).map { output.style($0, .red) }
-    }
+    let content = body() + errorLines()
     // Lines wider than the terminal are wrapped (without their colours), never cut by it.
     let width = max(1, columns - 1)
-    content = content.flatMap { line in
+    var lines = content.flatMap { line in
       TextLayout.visibleWidth(line) <= width ? [line] : wrap(TextLayout.plain(line), width: width)
     }
-    if content.count > rows { content = Array(content.prefix(rows)) }
-    let top = max(0, (rows - content.count) / 2)
-    var lines = Array(repeating: "", count: top)
-    lines += content.map { TextLayout.centred($0, columns: columns) }
-    while lines.count < rows { lines.append("") }
-    return lines
+    if lines.count > rows { lines = Array(lines.prefix(rows)) }
+    let top = max(0, (rows - lines.count) / 2)
+    var frame = Array(repeating: "", count: top)
+    frame += lines.map { TextLayout.centred($0, columns: columns) }
+    while frame.count < rows { frame.append("") }
+    return frame
+  }
+
+  /// The error under the screen's body, after a blank line (none on thank-you).
+  func errorLines() -> [String] {
+    guard let error = state.errorMessage, state.currentScreen != .thankYou else { return [] }
+    return [""] + wrap(error, width: textWidth).map { output.style($0, .red) }
   }
 
   var textWidth: Int { max(10, min(64, columns - 4)) }
@@ -142,25 +144,75 @@ struct KioskScreenView {
     return lines
   }
 
+  /// The QR code whenever the terminal has room for it (80×24 and 40×20 do), and the URL in
+  /// lines that break only after a `/`, never inside the session's id. When rows are short the
+  /// blank lines go first, then the subtitle and the title, then the countdown and Done share a
+  /// line. A terminal too small for the code says what size shows it, above the URL.
   func handoff() -> [String] {
-    var lines = [
-      output.style("Scan to Post Your Review", .bold),
-      output.style("Use your phone's camera to scan the QR code", .dim),
-      "",
-    ]
-    if let qrCode {
-      let size = qrCode.halfBlockSize()
-      if size.columns < columns - 1, size.rows + 9 <= rows {
-        lines += qrCode.halfBlockLines(color: output.colorEnabled)
-      } else {
-        lines.append(output.style("(make the terminal larger to show the QR code)", .yellow))
+    let width = max(1, columns - 1)
+    let room = rows - errorLines().count
+    let address = "URL: \(TerminalText.sanitize(handoffURL ?? "-"))"
+    let countdown = "Time remaining: \(state.remainingHandoffSeconds(at: now))s"
+    let done = state.isBusy ? "\(spinnerGlyph) Finishing…" : button("Enter", "Done")
+    let oneLine = "\(countdown)   \(TextLayout.plain(done))"
+    let title = output.style("Scan to Post Your Review", .bold)
+    // From the fullest layout to the most compact; the first that fits is shown.
+    func layouts(_ code: [String], subtitle: [String]) -> [[String]] {
+      let url = Self.breakAfterSlashes(address, width: width)
+      var layouts = [
+        [title] + subtitle + [""] + code + url + ["", countdown, "", done],
+        [title] + subtitle + [""] + code + url + ["", countdown, done],
+        [title] + subtitle + code + url + [countdown, done],
+        [title] + code + url + [countdown, done],
+        code + url + [countdown, done],
+      ]
+      if TextLayout.displayWidth(oneLine) <= width { layouts.append(code + url + [oneLine]) }
+      return layouts
+    }
+    func firstFitting(_ layouts: [[String]]) -> [String] {
+      layouts.first { $0.count <= room } ?? layouts[layouts.count - 1]
+    }
+    guard let qrCode else { return firstFitting(layouts([], subtitle: [])) }
+    let size = qrCode.halfBlockSize()
+    let subtitle = output.style("Use your phone's camera to scan the QR code", .dim)
+    let drawn = layouts(qrCode.halfBlockLines(color: output.colorEnabled), subtitle: [subtitle])
+    if size.columns <= width, let fitting = drawn.first(where: { $0.count <= room }) { return fitting }
+    // The size of the most compact layout with the code.
+    let neededColumns = max(size.columns, TextLayout.displayWidth(oneLine)) + 1
+    let neededRows =
+      size.rows + Self.breakAfterSlashes(address, width: neededColumns - 1).count + 1 + errorLines().count
+    let message = "Make the terminal at least \(neededColumns)×\(neededRows) to show the QR code."
+    return firstFitting(layouts(wrap(message, width: width).map { output.style($0, .yellow) }, subtitle: []))
+  }
+
+  /// `text` in lines of at most `width` columns, broken only after a `/` (a part wider than a
+  /// line is cut at the width, the last resort).
+  static func breakAfterSlashes(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    var part = ""
+    func place(_ part: String) {
+      if !line.isEmpty, TextLayout.displayWidth(line + part) > width {
+        lines.append(line)
+        line = ""
+      }
+      for character in part {
+        if !line.isEmpty, TextLayout.displayWidth(line) + TextLayout.displayWidth(character) > width {
+          lines.append(line)
+          line = ""
+        }
+        line.append(character)
       }
     }
-    lines.append("URL: \(TerminalText.sanitize(handoffURL ?? "-"))")
-    lines.append("")
-    lines.append("Time remaining: \(state.remainingHandoffSeconds(at: now))s")
-    lines.append("")
-    lines.append(state.isBusy ? "\(spinnerGlyph) Finishing…" : button("Enter", "Done"))
+    for character in text {
+      part.append(character)
+      if character == "/" {
+        place(part)
+        part = ""
+      }
+    }
+    place(part)
+    if !line.isEmpty { lines.append(line) }
     return lines
   }
 

@@ -17,10 +17,23 @@ struct QRCode: Sendable, Equatable {
   /// Row-major, true for a dark module.
   let modules: [Bool]
 
-  /// Encodes `text` (8-bit mode, error correction level M, smallest version that fits).
+  /// Encodes `text` in 8-bit mode in the smallest version that holds it (the fewest modules, so
+  /// the code fits a standard terminal), at the highest error correction level that still fits
+  /// that version: H, Q, M, or L when nothing stronger does.
   init(_ text: String) throws {
-    guard let symbol = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+    guard let smallest = QRcode_encodeString(text, 0, QR_ECLEVEL_L, QR_MODE_8, 1) else {
       throw DeckError.failure("Cannot encode \(text) as a QR code: \(String(cString: strerror(errno))).")
+    }
+    var symbol = smallest
+    let version = smallest.pointee.version
+    for level in [QR_ECLEVEL_H, QR_ECLEVEL_Q, QR_ECLEVEL_M] {
+      guard let stronger = QRcode_encodeString(text, version, level, QR_MODE_8, 1) else { continue }
+      if stronger.pointee.version == version {
+        QRcode_free(smallest)
+        symbol = stronger
+        break
+      }
+      QRcode_free(stronger)
     }
     defer { QRcode_free(symbol) }
     let width = Int(symbol.pointee.width)

@@ -19,11 +19,12 @@ struct MbtiPlainQuiz {
       let index = quiz.focus
       let question = quiz.questions[index]
       output.line("")
-      output.line("Question \(index + 1) of \(quiz.questions.count): \(question.question)")
+      say("Question \(index + 1) of \(quiz.questions.count): \(question.question)")
       if let answer = quiz.answers[index], let label = Likert.label(answer) {
-        output.line("  (answered \(answer), \(label))")
+        say("(answered \(answer), \(label))")
       }
-      guard let reply = await prompt.ask(Self.scalePrompt) else {
+      say(Self.scale)
+      guard let reply = await prompt.ask("Answer 1-5: ") else {
         if let outcome = await quit() { return outcome }
         continue
       }
@@ -51,13 +52,25 @@ struct MbtiPlainQuiz {
       case "q", "quit":
         if let outcome = await quit() { return outcome }
       default:
-        output.info("Answer with a number from 1 to 5, or b (back), n (next), s (submit), q (quit).")
+        say("Answer with a number from 1 to 5, or b (back), n (next), s (submit), q (quit).", on: .stderr)
       }
     }
   }
 
-  static let scalePrompt =
-    "1 Strongly Disagree, 2 Disagree, 3 Neutral, 4 Agree, 5 Strongly Agree (Enter skips, b back, n next, s submit, q quit): "
+  /// The scale and the keys, said before each short prompt.
+  static let scale =
+    "1 Strongly Disagree, 2 Disagree, 3 Neutral, 4 Agree, 5 Strongly Agree; Enter skips, b back, n next, s submit, q quit."
+
+  /// `text` on stdout in lines that fit the terminal, broken between words: the terminal
+  /// would break a longer line inside a word, and readline a long prompt the same way, so
+  /// prompts stay short and what they ask is said first.
+  func say(_ text: String, on stream: Stream = .stdout) {
+    for line in TextLayout.wrap(text, width: max(20, RawTerminal.currentSize.columns - 1)) {
+      if stream == .stdout { output.line(line) } else { output.info(line) }
+    }
+  }
+
+  enum Stream { case stdout, stderr }
 
   func showPage() {
     output.line("")
@@ -108,9 +121,8 @@ struct MbtiPlainQuiz {
 
   /// Ctrl-C, Ctrl-D or q: keep the answers for --resume, or discard them.
   func quit() async -> MbtiQuizScreen.Outcome? {
-    guard
-      let reply = await prompt.ask("Quit the quiz? k keeps your answers for --resume, d discards them, Enter goes on: ")
-    else { return .kept }
+    say("Quit the quiz? k keeps your answers for --resume, d discards them, Enter goes on.")
+    guard let reply = await prompt.ask("k, d or Enter: ") else { return .kept }
     switch reply.trimming(.whitespaces).lowercased() {
     case "k", "keep", "y", "yes": return .kept
     case "d", "discard": return .discarded

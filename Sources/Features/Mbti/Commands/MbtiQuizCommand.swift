@@ -102,19 +102,28 @@ struct MbtiQuizCommand: DeckCommand {
     case .completed(let result):
       try MbtiResultView.print(result, context: context, bars: !plain)
     case .kept:
-      guard let kept = try? store.load().progress, !kept.isEmpty else {
-        throw DeckError(.interrupted, "The quiz stopped before any question was answered.")
+      let count = (try? store.load().progress)?.count ?? 0
+      let resume = "Continue with: deck mbti quiz --resume"
+      switch count {
+      case 0: try left("Quiz left before any question was answered; nothing is saved.", context)
+      case 1: try left("Quiz left; your answer is saved.", then: resume, context)
+      default: try left("Quiz left; your \(count) answers are saved.", then: resume, context)
       }
-      throw DeckError(
-        .interrupted, "The quiz stopped; your \(kept.count) answers are saved.",
-        hint: "Continue with: deck mbti quiz --resume")
     case .discarded:
       flow.discard()
-      throw DeckError(.interrupted, "The quiz stopped; your answers were discarded.")
+      try left("Quiz left; your answers were discarded.", context)
     case .cancelled(let error?):
       throw error
     case .cancelled(nil):
-      throw DeckError(.interrupted, "The quiz stopped before its questions were loaded.")
+      try left("Quiz left before its questions were loaded.", context)
     }
+  }
+
+  /// The person chose to leave: said plainly, not as an error, and the documented exit 130
+  /// (stopped before submitting).
+  func left(_ message: String, then hint: String? = nil, _ context: DeckContext) throws -> Never {
+    context.output.info(message)
+    if let hint { context.output.info(hint) }
+    throw ArgumentParser.ExitCode(DeckSupport.ExitCode.interrupted)
   }
 }

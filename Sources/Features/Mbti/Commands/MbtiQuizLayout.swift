@@ -108,7 +108,7 @@ struct MbtiQuizLayout {
         let line = (row == 0 ? prefix : indent) + part
         body.append(focused ? style(line, .bold) : line)
       }
-      body += scale(quiz, index: index, focused: focused, mode: mode).map { indent + $0 }
+      body += scale(quiz, index: index, focused: focused, mode: mode, width: width - indentWidth).map { indent + $0 }
       if focused { focusRange = start..<body.count }
       if quiz.highlighted == index { body.append(indent + style("↑ answer this one", .yellow)) }
       body.append("")
@@ -121,15 +121,42 @@ struct MbtiQuizLayout {
     } else {
       top.append("")
     }
-    if body.count > room {
-      let spare = max(0, room - focusRange.count)
-      var start = max(0, focusRange.lowerBound - spare / 3)
-      start = min(start, max(0, body.count - room))
-      // The focused question's scale (its last lines) is shown even when its text is cut.
-      start = max(start, focusRange.upperBound - room)
-      body = Array(body[start..<min(body.count, start + max(1, room))])
-    }
+    if body.count > room { body = window(body, focus: focusRange, room: room) }
     return top + body + bottom
+  }
+
+  /// The lines of `body` that fit `room` rows around the focused question, with "↑ more above"
+  /// and "↓ more below" in place of the lines left out. The focused question's scale (its last
+  /// lines) is shown even when its text is cut.
+  func window(_ body: [String], focus: Range<Int>, room: Int) -> [String] {
+    var marks = (above: false, below: false)
+    var start = 0
+    var end = body.count
+    // Each mark takes a row, which can make the other one needed: at most three rounds.
+    for _ in 0..<3 {
+      // The marks take rows of their own, never one of the focused question's.
+      let inner = max(1, min(room, focus.count), room - (marks.above ? 1 : 0) - (marks.below ? 1 : 0))
+      let spare = max(0, inner - focus.count)
+      start = max(0, focus.lowerBound - spare / 3)
+      start = min(start, max(0, body.count - inner))
+      start = max(start, focus.upperBound - inner)
+      end = min(body.count, start + inner)
+      let needed = (above: body[..<start].contains { !$0.isEmpty }, below: body[end...].contains { !$0.isEmpty })
+      let more = (above: marks.above || needed.above, below: marks.below || needed.below)
+      if more == marks { break }
+      marks = more
+    }
+    let above = body[..<start].contains { !$0.isEmpty }
+    let below = body[end...].contains { !$0.isEmpty }
+    var lines = Array(body[start..<end])
+    if above, below, lines.count + 1 == room {
+      // One row left: both marks on it.
+      lines.insert(style("  ↑ more above, ↓ more below", .dim), at: 0)
+    } else {
+      if above, lines.count < room { lines.insert(style("  ↑ more above", .dim), at: 0) }
+      if below, lines.count < room { lines.append(style("  ↓ more below", .dim)) }
+    }
+    return lines
   }
 
   /// The navigation line and a message: the quit question, submitting, the submission's error,
@@ -188,9 +215,10 @@ struct MbtiQuizLayout {
     return .numbers
   }
 
-  /// The five values of a question; the answer marked ●, the cursor (on the focused question)
-  /// in brackets.
-  func scale(_ quiz: MbtiQuiz, index: Int, focused: Bool, mode: ScaleMode) -> [String] {
+  /// The five values of a question in `width` columns; the answer marked ●, the cursor (on the
+  /// focused question) in brackets. An answered question keeps its label at any width: beside
+  /// the numbers, or beside a compact scale ("○1 ○2 ○3 ●4 ○5  Agree") when that does not fit.
+  func scale(_ quiz: MbtiQuiz, index: Int, focused: Bool, mode: ScaleMode, width: Int) -> [String] {
     let chosen = quiz.answers[index]
     let items = Likert.values.map { value -> String in
       var item = (chosen == value ? "● " : "○ ") + "\(value)"
@@ -204,10 +232,11 @@ struct MbtiQuizLayout {
     let labelled = focused ? Optional(cursor) : chosen
     guard mode != .labels, let value = labelled, let label = Likert.label(value) else { return [line] }
     let text = focused ? "\(value) \(label)" : label
-    switch mode {
-    case .numbersWithLabel: return [line + "   " + style(text, focused ? .cyan : .dim)]
-    default: return focused ? [line, style("→ " + text, .cyan)] : [line]
-    }
+    if mode == .numbersWithLabel { return [line + "   " + style(text, focused ? .cyan : .dim)] }
+    if focused { return [line, style("→ " + text, .cyan)] }
+    if Self.width(of: line) + 3 + label.count <= width { return [line + "   " + style(label, .dim)] }
+    let compact = Likert.values.map { (chosen == $0 ? "●" : "○") + "\($0)" }.joined(separator: " ")
+    return [compact + "  " + style(label, .dim)]
   }
 
   // MARK: The result
