@@ -108,13 +108,17 @@ enum OnboardingBrokerage {
     return .success((nil, text))
   }
 
-  /// The canonical brokerage named `text`, ignoring case and runs of whitespace.
+  /// The canonical brokerage named `text`, ignoring case and runs of whitespace, the same on
+  /// both engines. ASCII text is compared in SQL with the case folding spelled out for each:
+  /// SQLite's `COLLATE NOCASE` and PostgreSQL's `lower()` on both sides, restricted to ASCII
+  /// names (`octet_length = length`), since PostgreSQL's `lower()` also folds other letters
+  /// (the Kelvin sign to k) and NOCASE does not. Text with other letters ("Engel & VÖLKERS") is
+  /// compared in Swift with the names of the same length, on both engines.
   static func canonicalID(_ db: any SQLDatabase, name text: String) async throws -> String? {
-    let rows = try await db.fetchAll("SELECT id, name FROM brokerages WHERE name = ? ORDER BY id", [text])
-    if let row = rows.first { return try row["id"] }
-    // NOCASE folds ASCII only: for other letters ("Engel & VÖLKERS") compare in Swift the
-    // names of the same length.
-    guard !text.allSatisfy(\.isASCII) else { return nil }
+    if text.allSatisfy(\.isASCII) {
+      let rows = try await db.fetchAll(db.isPostgreSQL ? Self.asciiMatchPostgreSQL : Self.asciiMatchSQLite, [text])
+      return try rows.first.map { try $0["id"] }
+    }
     let wanted = text.lowercased()
     let candidates = try await db.fetchAll(
       "SELECT id, name FROM brokerages WHERE length(name) = ? ORDER BY id", [text.unicodeScalars.count])
@@ -123,4 +127,11 @@ enum OnboardingBrokerage {
     }
     return nil
   }
+
+  /// An ASCII name ignoring ASCII case; `brokerages_name` is an index of the NOCASE column.
+  static let asciiMatchSQLite = "SELECT id FROM brokerages WHERE name = ? COLLATE NOCASE ORDER BY id"
+  /// The same on PostgreSQL: `brokerages_name` is an index of `lower(name)`.
+  static let asciiMatchPostgreSQL = """
+    SELECT id FROM brokerages WHERE lower(name) = lower(?) AND octet_length(name) = length(name) ORDER BY id
+    """
 }
