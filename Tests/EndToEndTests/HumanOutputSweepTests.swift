@@ -21,7 +21,7 @@ struct HumanOutputSweepTests {
     "prefs history": [["player"]], "prefs school list": [[]], "prefs export": [[]],
     "sandbox status": [[]], "sandbox outbox": [[]], "sandbox fault list": [[]],
     "sandbox inspect workspace": [[email]], "sandbox inspect events": [[]], "sandbox inspect prefs": [[email]],
-    "plugins": [[]], "doctor": [[]], "contract list": [[]], "qa list": [[]], "qa coverage": [[]], "help": [[]],
+    "plugins": [[]], "doctor": [[]], "contract list": [[]], "qa list": [[]], "qa coverage": [[]],
   ]
 
   /// Read-only commands whose output is a document for another program (a token, JSON), where
