@@ -1,8 +1,9 @@
 import ArgumentParser
 import DeckApp
-import DeckCore
 import TestSupport
 import Testing
+
+@testable import DeckCore
 
 @Suite("Help: paragraphs, and the global options once", .serialized, .timeLimit(.minutes(2)))
 struct HelpLayoutTests {
@@ -42,5 +43,25 @@ struct HelpLayoutTests {
     #expect(root.stdout.contains("spreadsheets"), "deck --help describes them")
     #expect(!root.stdout.contains("GLOBAL OPTIONS:"))
     #expect(HelpText.condensingGlobalOptions("deck 1.0") == "deck 1.0")
+  }
+
+  /// argument-parser shortens the usage of a command with many options to `<options>`
+  /// (`kiosk run`, `workspace onboard`, `sandbox fault add`): their help too names the global
+  /// options once.
+  @Test("no command's help describes the global options again, whatever its usage line")
+  func noCommandDescribesTheGlobalOptions() async throws {
+    let deck = try await InProcessDeck()
+    let globals = Set(HelpText.globalNames)
+    for (path, _) in Self.commands(of: Deck.self).dropFirst() {
+      let words = Array(path.split(separator: " ").dropFirst().map(String.init))
+      let help = await deck.run(words + ["--help"])
+      #expect(help.status == 0, "\(path) --help: \(help.stderr)")
+      // An option's entry: "  --env <env>   The environment …".
+      let described = help.stdout.split(separator: "\n").filter { line in
+        line.hasPrefix("  -") && globals.contains(String(line.dropFirst(2).prefix { $0 != " " }))
+      }
+      #expect(described.isEmpty, "\(path) --help describes global options: \(described)")
+      #expect(!help.stdout.contains("spreadsheets"), "\(path) --help describes --csv-raw")
+    }
   }
 }

@@ -31,12 +31,12 @@ struct DoctorCommandTests {
     try "source \(directory)/deck\n".write(toFile: deck.home + "/.bashrc", atomically: true, encoding: .utf8)
   }
 
-  /// A stand-in for the bash-completion package, installed under a data directory of
-  /// XDG_DATA_DIRS, so a test does not depend on whether this machine has it.
+  /// A stand-in for the bash-completion package (Debian 12's version), installed under a data
+  /// directory of XDG_DATA_DIRS, so a test does not depend on whether this machine has it.
   func fakeBashCompletion(_ deck: inout DeckCLI) throws {
     let share = deck.home + "/share"
     try FileManager.default.createDirectory(atPath: share + "/bash-completion", withIntermediateDirectories: true)
-    try "# bash-completion\n".write(
+    try "# bash-completion\nBASH_COMPLETION_VERSINFO=(2 11)\n".write(
       toFile: share + "/bash-completion/bash_completion", atomically: true, encoding: .utf8)
     deck.environment["XDG_DATA_DIRS"] = share
   }
@@ -117,6 +117,45 @@ struct DoctorCommandTests {
     #expect(loaded.stdout.contains("-F __deck_words_joined deck"), "\(loaded.stdout)\(loaded.stderr)")
     let after = try checks(try deck.run(["doctor", "--json"]))["completion"]
     #expect(after?["status"] as? String == "ok", "\(after ?? [:])")
+  }
+
+  /// Issue 45: `scripts/install --prefix P` puts the bash script in P/share/bash-completion/
+  /// completions, where Debian 12's bash-completion does not look. doctor says so, and its fix
+  /// (a link into the user's directory) is what bash-completion then loads.
+  @Test func aScriptBashCompletionDoesNotSearchIsAWarningAndTheLinkFixesIt() throws {
+    let server = try SandboxProcess()
+    var deck = try signedIn(server)
+    try fakeBashCompletion(&deck)
+    let prefix = deck.home + "/opt"
+    let script = prefix + "/share/bash-completion/completions/deck"
+    try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: prefix + "/share/bash-completion/completions", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: prefix + "/bin/deck", withDestinationPath: DeckCLI.binary)
+    try deck.run(["completion", "bash"]).stdout.write(toFile: script, atomically: true, encoding: .utf8)
+    func doctor() throws -> [String: Any]? {
+      let result = try DeckCLI.execute(
+        prefix + "/bin/deck", ["doctor", "--json"], stdin: nil, environment: deck.environment, in: deck.home)
+      return try checks(result)["completion"]
+    }
+    // What the real bash-completion loads, where this machine has it.
+    func loads() throws -> Bool {
+      let probe = try DeckCLI.execute(
+        "/bin/bash", ["-c", "source /usr/share/bash-completion/bash_completion && __load_completion deck"],
+        stdin: nil, environment: deck.environment, in: deck.home)
+      return probe.status == 0
+    }
+    let found = try doctor()
+    #expect(found?["status"] as? String == "warning", "\(found ?? [:])")
+    #expect((found?["detail"] as? String)?.hasSuffix("so bash will not load \(script)") == true, "\(found ?? [:])")
+    let user = deck.home + "/data/bash-completion/completions"
+    let fix = try #require(found?["fix"] as? String)
+    #expect(fix == "mkdir -p \(user) && ln -sf \(script) \(user)/deck")
+    if Self.hasBashCompletion { #expect(try !loads()) }
+    let shell = try DeckCLI.execute("/bin/bash", ["-c", fix], stdin: nil, environment: deck.environment, in: deck.home)
+    #expect(shell.status == 0)
+    #expect(try doctor()?["status"] as? String == "ok")
+    if Self.hasBashCompletion { #expect(try loads()) }
   }
 
   @Test func aServerThatIsDownFailsWithTheCommandThatStartsIt() throws {
@@ -282,11 +321,18 @@ struct DoctorCommandTests {
     #expect(nudge?["status"] as? String == "error", "\(detail)")
   }
 
+  /// As installed: `deck` beside `deck-sandbox`, their directory on PATH. The server program is
+  /// not a plugin (issue 45: doctor said to rename it, after which no command found it).
   @Test func theLocalSandboxIsAskedAndItsDatabaseAndProcessDescribed() throws {
     var deck = try DeckCLI()
-    deck.environment["PATH"] = "/usr/bin:/bin"
+    deck.environment["PATH"] = URL(fileURLWithPath: DeckCLI.binary).deletingLastPathComponent().path + ":/usr/bin:/bin"
     let before = try checks(try deck.run(["doctor", "--json"]))
-    #expect((before["environment"]?["detail"] as? String)?.hasPrefix("sandbox, selected by default") == true)
+    #expect(
+      before["environment"]?["detail"] as? String
+        == "sandbox, selected by default (a local deck-sandbox server that deck starts when a command needs it)")
+    #expect(before["plugins"]?["status"] as? String == "ok")
+    #expect(before["plugins"]?["detail"] as? String == "none on PATH")
+    #expect(try deck.run(["plugins", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     #expect(
       (before["service flyr"]?["detail"] as? String)?.hasPrefix("the local sandbox at http://127.0.0.1:") == true)
     #expect(before["service flyr"]?["status"] as? String == "ok")

@@ -140,11 +140,13 @@ extension HelpText {
   /// A subcommand's help with the global options named once instead of described again: the
   /// usage says `[global options]`, OPTIONS keeps the command's own, and a GLOBAL OPTIONS line
   /// names them and points to `deck --help`, which describes them (as gh's INHERITED FLAGS do).
-  /// The root's help, and any text that is not a subcommand's help, is returned unchanged.
+  /// A usage that argument-parser shortened to `<options>` (a command with many options) stays
+  /// as it is. The root's help, and any text that is not a subcommand's help, is returned
+  /// unchanged.
   public static func condensingGlobalOptions(_ help: String) -> String {
     var lines = help.pieces(separatedBy: "\n")
     guard let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE: deck ") }),
-      !lines[usage].hasPrefix("USAGE: deck ["), lines[usage].contains(globalUsage),
+      lines[usage].dropFirst("USAGE: deck ".count).first?.isLetter == true,
       let options = lines.firstIndex(of: "OPTIONS:")
     else { return help }
     lines[usage] = lines[usage].replacing(globalUsage, with: "[global options]")
@@ -152,15 +154,18 @@ extension HelpText {
     var end = options + 1
     var kept: [String] = []
     var dropping = false
+    var dropped = false
     while end < lines.count, !lines[end].isEmpty {
       let line = lines[end]
       if line.hasPrefix("  -") {
         let names = line.dropFirst(2).pieces(separatedBy: "  ").first ?? ""
         dropping = names.pieces(separatedBy: ", ").contains { globals.contains(String($0.prefix { $0 != " " })) }
       }
-      if !dropping { kept.append(line) }
+      if dropping { dropped = true } else { kept.append(line) }
       end += 1
     }
+    // A command without the global options (e.g. `deck completion`) keeps its help.
+    guard dropped else { return help }
     // Two lines, so that the pointer fits in 80 columns as argument-parser's own lines do.
     let pointer = [
       "", "GLOBAL OPTIONS:", "  " + globalNames.joined(separator: ", "),

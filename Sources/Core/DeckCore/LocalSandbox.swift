@@ -24,6 +24,9 @@ public struct LocalSandbox: Sendable {
   public static let idleTimeoutVariable = "DECK_SANDBOX_IDLE_TIMEOUT"
   /// The variable that names the server program (default: `deck-sandbox` beside deck, else on PATH).
   public static let programVariable = "DECK_SANDBOX_PROGRAM"
+  /// The server program's name. It is installed beside deck and is not a plugin, though it
+  /// is named as one would be (``Plugins`` skips it).
+  public static let programName = "deck-sandbox"
   public static let defaultIdleTimeout = 900
 
   public let database: String
@@ -75,9 +78,9 @@ public struct LocalSandbox: Sendable {
     }
     var candidates: [String] = []
     if let own = LocalProcess.ownExecutable(), let slash = own.lastIndex(of: "/") {
-      candidates.append(own[...slash] + "deck-sandbox")
+      candidates.append(own[...slash] + Self.programName)
     }
-    candidates += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/deck-sandbox" }
+    candidates += (environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(Self.programName)" }
     guard let found = candidates.first(where: LocalProcess.isExecutableFile) else {
       throw DeckError(
         .unavailable(status: nil), "Cannot find deck-sandbox, the sandbox server program, beside deck or on PATH.",

@@ -9,7 +9,8 @@ import FoundationEssentials
 #endif
 
 /// External plugins: an executable `deck-NAME` on PATH is `deck NAME …`, as with git, kubectl
-/// and gh extensions. A built-in command always wins a name clash.
+/// and gh extensions. A built-in command always wins a name clash. `deck-sandbox`, the sandbox
+/// server installed beside deck, is not a plugin.
 public enum Plugins {
   public struct Plugin: Sendable, Equatable, Encodable {
     public var name: String
@@ -28,12 +29,13 @@ public enum Plugins {
   }
 
   /// Every `deck-*` executable on PATH in lookup order, including those an earlier directory
-  /// hides (`deck doctor` reports them).
+  /// hides (`deck doctor` reports them); never the server program (``LocalSandbox/programName``).
   public static func executables(path: String?) -> [(name: String, path: String)] {
     var result: [(name: String, path: String)] = []
     for directory in (path ?? "").split(separator: ":").map(String.init) where !directory.isEmpty {
       guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-      for entry in entries.sorted() where entry.hasPrefix("deck-") && entry.count > 5 {
+      for entry in entries.sorted()
+      where entry.hasPrefix("deck-") && entry.count > 5 && entry != LocalSandbox.programName {
         let full = "\(directory)/\(entry)"
         guard access(full, X_OK) == 0, !isDirectory(full) else { continue }
         result.append((String(entry.dropFirst(5)), full))

@@ -10,7 +10,7 @@ public struct EnvironmentDefinition: Sendable, Equatable {
   public var allowInsecureHTTP: Bool
   /// The environment points at a deck sandbox, so `deck sandbox` operator commands may use it.
   public var isSandbox: Bool
-  /// The environment is the sandbox that deck starts in-process (the built-in `sandbox`).
+  /// The environment is the local sandbox that deck starts on demand (the built-in `sandbox`).
   public var isManaged: Bool
   /// The environment is production: `deck qa run` refuses scenarios tagged `writes` there
   /// unless `--allow-writes`, and it is never a sandbox. Set from the mark (the built-in

@@ -27,7 +27,7 @@ public struct ResolvedEnvironment: Sendable, Equatable {
   /// Where a service lives in this environment.
   public enum Endpoint: Sendable, Equatable {
     case url(String)
-    /// The sandbox deck starts in-process; its URL exists only once it is running.
+    /// The local sandbox, a process deck starts on demand; its URL exists only once it is running.
     case localSandbox
   }
 

@@ -20,10 +20,12 @@ enum CompletionCheck {
     var paths: [String?]
     switch shell {
     case "bash":
-      // bash-completion 2: the user directory, then share/ next to each PATH directory (so next
-      // to this binary), then XDG_DATA_DIRS, then the old /etc/bash_completion.d.
+      // Where deck's script may be: bash-completion's directories (``bashLocations``) and
+      // scripts/install's, next to this binary (which only bash-completion 2.12 searches).
       paths = [
-        absolute("BASH_COMPLETION_USER_DIR").map { "\($0)/completions/deck" },
+        absolute("BASH_COMPLETION_USER_DIR").flatMap { $0.split(separator: ":").first }.map {
+          "\($0)/completions/deck"
+        },
         dataHome.map { "\($0)/bash-completion/completions/deck" },
         prefix.map { "\($0)/share/bash-completion/completions/deck" },
       ]
@@ -94,6 +96,18 @@ enum CompletionCheck {
       return evaluate(
         shellPath: shellPath, searched: searched, installed: installed, expected: expected, environment: environment)
     }
+    return checkBash(
+      environment: environment, binaries: binaries, candidates: searched, installed: installed, expected: expected,
+      read: read)
+  }
+
+  /// bash: what `~/.bashrc` loads, else what bash-completion loads, else why bash loads nothing.
+  /// `candidates` are the places deck's script may be, `installed` the first one found.
+  private static func checkBash(
+    environment: [String: String], binaries: [String?], candidates: [String],
+    installed: (path: String, contents: String)?, expected: String, read: Reader
+  ) -> DoctorCheck {
+    let searched = candidates
     // What ~/.bashrc loads itself works with or without bash-completion.
     if let loaded = bashrcLoad(environment: environment, searched: searched, read: read) {
       switch loaded {
@@ -108,10 +122,10 @@ enum CompletionCheck {
         return .ok("completion", "\(path) (sourced by \(bashrc)) matches this deck's bash script")
       }
     }
-    let loader = bashCompletionScripts(environment: environment, binaries: binaries).first { read($0) != nil }
-    guard loader == nil else {
-      return evaluate(
-        shellPath: shellPath, searched: searched, installed: installed, expected: expected, environment: environment)
+    if let completion = bashCompletion(environment: environment, binaries: binaries, read: read) {
+      return checkBashCompletion(
+        completion, environment: environment, binaries: binaries, candidates: candidates, expected: expected,
+        read: read)
     }
     // Without bash-completion, bash reads none of the directories above.
     let bashrc = "~/.bashrc"
@@ -185,9 +199,14 @@ enum CompletionCheck {
     return nil
   }
 
-  /// The user's own bash completion directory, as the fixes write it.
+  /// The user's own bash completion directory, as bash-completion finds it and the fixes write
+  /// it: `$BASH_COMPLETION_USER_DIR/completions` (its first directory), else
+  /// `${XDG_DATA_HOME:-~/.local/share}/bash-completion/completions`.
   static func userBashDirectory(_ environment: [String: String]) -> String {
-    environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? "\($0)/bash-completion/completions" : nil }
+    if let user = environment["BASH_COMPLETION_USER_DIR"]?.split(separator: ":").first, user.hasPrefix("/") {
+      return "\(user)/completions"
+    }
+    return environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? "\($0)/bash-completion/completions" : nil }
       ?? "~/.local/share/bash-completion/completions"
   }
 

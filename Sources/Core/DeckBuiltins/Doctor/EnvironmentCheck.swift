@@ -10,7 +10,9 @@ enum EnvironmentCheck {
       return .failure(name, error)
     case .success(let environment):
       var detail = "\(environment.name), selected by \(environment.source.rawValue)"
-      if environment.definition.isManaged { detail += " (the sandbox deck runs in-process)" }
+      if environment.definition.isManaged {
+        detail += " (a local deck-sandbox server that deck starts when a command needs it)"
+      }
       if let reason = environment.definition.productionReason { detail += "; production: \(reason)" }
       let overrides = environment.overriddenServices.sorted().map(\.overrideVariable)
       if !overrides.isEmpty { detail += "; \(overrides.joined(separator: ", ")) replace its URLs" }
