@@ -55,7 +55,7 @@ struct OutputFormatCommandTests {
     let json = await deck.run(["env", "list", "--json"])
     let yaml = await deck.run(["env", "list", "--format", "yaml"])
     #expect(yaml.status == 0, "\(yaml.stderr)")
-    #expect(yaml.stdout.hasPrefix("- allow-insecure-http: false\n"))
+    #expect(yaml.stdout.hasPrefix("- allowInsecureHttp: false\n"))
     let fromJSON = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
     let fromYAML = try #require(try Yams.load(yaml: yaml.stdout) as? [[String: Any]])
     #expect(fromYAML.compactMap { $0["name"] as? String } == fromJSON.compactMap { $0["name"] as? String })

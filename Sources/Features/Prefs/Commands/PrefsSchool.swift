@@ -13,7 +13,10 @@ struct PrefsSchool: ParsableCommand {
       optionally a dealbreaker. Every change renumbers the priorities 1 to n and is recorded in
       the history (a move as one change). Types and values:
       """ + "\n\n" + PrefsHelp.schoolTypes,
-      exits: [.usage(), .rejected(), .unavailable(), .unauthorized()]),
+      exits: [
+        .failure("a confirmation was declined (nothing was changed)"), .usage(), .rejected(), .unavailable(),
+        .unauthorized(),
+      ]),
     subcommands: [SchoolList.self, SchoolTemplateCommand.self, SchoolAdd.self, SchoolMove.self, SchoolRemove.self])
 
   /// Runs one change of the list through the shared write cycle, then shows the list.
