@@ -104,17 +104,18 @@ struct EnvSandboxEndToEndTests {
     #expect(try deck.run(["env", "set", "sandbox", "--all", url]).status == 64)
   }
 
-  /// Issue 31, item 10: YAML (like JSON) names the settings as config.yml does.
-  @Test func showAsYAMLUsesTheConfigFilesNames() throws {
+  /// YAML names the settings as JSON does (issue 45, item 7: camelCase in every object deck
+  /// builds; `env set` still takes config.yml's `allow-insecure-http`).
+  @Test func showAsYAMLUsesTheJSONKeys() throws {
     let deck = try DeckCLI()
     #expect(try deck.run(["env", "add", "lab"]).status == 0)
     #expect(try deck.run(["env", "set", "lab", "allow-insecure-http=true", "flyr=http://10.1.2.3:8080"]).status == 0)
     let yaml = try deck.run(["env", "show", "lab", "--format", "yaml"])
     #expect(yaml.status == 0, "\(yaml.stderr)")
-    #expect(yaml.stdout.contains("allow-insecure-http: true\n"), "\(yaml.stdout)")
+    #expect(yaml.stdout.contains("allowInsecureHttp: true\n"), "\(yaml.stdout)")
     #expect(yaml.stdout.contains("sandbox: false\n"))
     #expect(yaml.stdout.contains("services:\n  flyr: http://10.1.2.3:8080\n"))
-    #expect(!yaml.stdout.contains("allowInsecureHTTP"))
+    #expect(!yaml.stdout.contains("allow-insecure-http"))
     let shown = try #require(try json(try deck.run(["env", "show", "lab", "--json"]).stdout) as? [String: Any])
     #expect(shown["allowInsecureHttp"] as? Bool == true)
   }

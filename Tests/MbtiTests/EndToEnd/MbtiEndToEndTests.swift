@@ -165,7 +165,7 @@ struct MbtiEndToEndTests {
     try quiz.expect("1 of 24 answered")
     quiz.send("qk")
     #expect(try quiz.waitForExit() == 130)
-    try quiz.expect("your 1 answers are saved")
+    try quiz.expect("Quiz left; your answer is saved.")
   }
 
   @Test("the built-in simulator environment: nudge at http://127.0.0.1:8000 (mbti-quiz.md), http for loopback only")
