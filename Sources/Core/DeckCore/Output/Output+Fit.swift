@@ -19,13 +19,7 @@ extension Output {
   /// `text` for a person on stdout: on a terminal, wrapped at word boundaries to its width with
   /// every line after the first indented by `indent` columns; elsewhere as it is.
   public func paragraph(_ text: String, indent: Int = 0) {
-    let text = Self.plain(text)
-    guard let columns, TextLayout.displayWidth(text) > columns else { return writeOut(text + "\n") }
-    let lead = text.prefix { $0 == " " }
-    let body = TextLayout.wrap(
-      String(text.dropFirst(lead.count)), width: max(16, columns - indent), cutLongWords: false)
-    let pad = String(repeating: " ", count: indent)
-    writeOut(body.enumerated().map { ($0 == 0 ? String(lead) : pad) + $1 + "\n" }.joined())
+    writeOut(TextLayout.wrapLines(Self.plain(text), columns: columns, continuation: indent) + "\n")
   }
 }
 
@@ -40,16 +34,18 @@ extension String {
 
 extension TextLayout {
   /// Plain `text` for a terminal `columns` wide (nil: as it is): each line wider than that is
-  /// wrapped at word boundaries, its later lines indented as the line is. Words are never cut.
-  public static func wrapLines(_ text: String, columns: Int?) -> String {
+  /// wrapped at word boundaries, its later lines indented `continuation` columns (by default as
+  /// the line itself is). Words are never cut.
+  public static func wrapLines(_ text: String, columns: Int?, continuation: Int? = nil) -> String {
     guard let columns else { return text }
     return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
       let line = String(line)
       guard displayWidth(line) > columns else { return line }
       let lead = String(line.prefix { $0 == " " })
-      let width = max(16, columns - lead.count)
-      return wrap(String(line.dropFirst(lead.count)), width: width, cutLongWords: false).map { lead + $0 }
-        .joined(separator: "\n")
+      let pad = continuation.map { String(repeating: " ", count: $0) } ?? lead
+      let width = max(16, columns - max(lead.count, pad.count))
+      return wrap(String(line.dropFirst(lead.count)), width: width, cutLongWords: false).enumerated()
+        .map { ($0 == 0 ? lead : pad) + $1 }.joined(separator: "\n")
     }.joined(separator: "\n")
   }
 
@@ -87,10 +83,17 @@ public struct TableLayout {
   public let rows: [[String]]
   public let columns: Int?
 
+  /// Each column's width as the widest of its header and cells.
+  let naturalWidths: [Int]
+
   public init(headers: [String], rows: [[String]], columns: Int?) {
     self.headers = headers
-    self.rows = rows.map { row in (0..<headers.count).map { $0 < row.count ? row[$0] : "" } }
+    let rows = rows.map { row in (0..<headers.count).map { $0 < row.count ? row[$0] : "" } }
+    self.rows = rows
     self.columns = columns
+    naturalWidths = headers.indices.map { index in
+      ([headers[index]] + rows.map { $0[index] }).map(TextLayout.displayWidth).max() ?? 0
+    }
   }
 
   /// How the table is laid out.
@@ -98,12 +101,6 @@ public struct TableLayout {
     case table
     case wrapped(column: Int, width: Int)
     case records
-  }
-
-  var naturalWidths: [Int] {
-    headers.indices.map { index in
-      ([headers[index]] + rows.map { $0[index] }).map(TextLayout.displayWidth).max() ?? 0
-    }
   }
 
   public var shape: Shape {
