@@ -1,5 +1,7 @@
-/// The `GeocoderAPI` contract: the types, client and server stubs are generated at build time from
-/// `openapi.yaml` beside this file by swift-openapi-generator. Edit the YAML, never generated code.
+/// The `GeocoderAPI` contract: its types, client and server stubs are in `Generated/` beside this
+/// file, written from `openapi.yaml` by swift-openapi-generator through scripts/generate-contracts
+/// and committed (CI's `scripts/generate-contracts --check` fails when they are stale). Edit the
+/// YAML and run the script; never edit the generated code.
 public enum GeocoderContract {
   /// The document this module is generated from, relative to the package root.
   public static let document = "Sources/Features/Prefs/API/GeocoderAPI/openapi.yaml"
