@@ -147,7 +147,7 @@ public enum DeckRunner {
   /// A shell's completion request for an argument of a command it names
   /// (`---completion brokerage search -- positional@0 …`), answered by that command alone, as
   /// a one-shot line is: from the root, argument-parser would build the whole tree first, and
-  /// with it every command's configuration and help text (about 3 ms of a 20 ms request). The
+  /// with it every command's configuration and help text (bench/README.md has the cost). The
   /// answer is thrown, as argument-parser throws it, an empty one too (a lookup past its
   /// budget: asking the root again would ask the backend twice); a request the command cannot
   /// parse returns, and the root answers it.

@@ -66,9 +66,9 @@ public enum HelpText {
   }
 
   // Every command's configuration, and so its discussion, is built at every start (the argument
-  // parser reads the whole tree to parse any line), so reflowing works on UTF-8 bytes: with
-  // Foundation's trimming it was a fifth of `deck --version`'s time, and still a tenth with
-  // Swift's Character-by-Character string operations.
+  // parser reads the whole tree to parse any line), so reflowing works on UTF-8 bytes: Foundation's
+  // trimming, or Swift's Character-by-Character string operations, cost a large share of
+  // `deck --version`'s time (bench/README.md, "Figures behind the code").
 
   /// Paragraphs of `text`, each on one line (list and code lines kept as lines).
   static func reflow(_ text: String) -> [String] {

@@ -79,7 +79,7 @@ public struct ScriptRunner: Sendable {
       case .command(let command):
         tally.run += 1
         // The next command is parsed while this one runs: on the same thread, while this one
-        // waits for the server (about a third of a search line's time; bench/README.md). Only
+        // waits for the server (parsing is a large share of a line's CPU; bench/README.md). Only
         // a command no earlier line can change (`wordsToPrepare`).
         let next = upcoming?.wordsToPrepare
         async let nextParsed = next.map { DeckShell.prepare($0, session: session) }

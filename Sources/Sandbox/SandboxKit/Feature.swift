@@ -108,8 +108,8 @@ package struct SandboxRoutes {
   /// `/`: where contract handlers are registered (their documents' paths are absolute).
   package static let root = URL(string: "/")!
 
-  /// How every generated handler encodes JSON: compact (a fifth fewer bytes than the runtime's
-  /// pretty default for a list of brokerages), keys sorted so that answers are stable.
+  /// How every generated handler encodes JSON: compact (fewer bytes than the runtime's pretty
+  /// default; bench/README.md), keys sorted so that answers are stable.
   package static let configuration = OpenAPIRuntime.Configuration(jsonEncodingOptions: [
     .sortedKeys, .withoutEscapingSlashes,
   ])

@@ -68,7 +68,7 @@ package enum SandboxSeed {
   static func compact(_ database: SandboxDatabase, vacuum: Bool) async {
     guard database.path != nil else {
       // PostgreSQL: fresh statistics, or the planner picks its plans blind until autovacuum
-      // gets round to the new rows (a search took seconds right after a large seed).
+      // gets round to the new rows (a search takes seconds right after a large seed).
       try? await database.writeWithoutTransaction { db in try await db.execute("ANALYZE") }
       return
     }

@@ -7,7 +7,8 @@
 /// The process's environment variables.
 public enum ProcessEnvironment {
   /// Every variable, read from `environ`: the dictionary `ProcessInfo.processInfo.environment`
-  /// gives, built at a fraction of its cost (it was 6% of `deck --version`, read at every start).
+  /// gives, built at a fraction of its cost, since it is read at every start (bench/README.md,
+  /// "Figures behind the code").
   /// A name that appears twice keeps its first value, as `getenv` reads it; a byte that is not
   /// UTF-8 becomes U+FFFD.
   public static func current() -> [String: String] {

@@ -3,7 +3,8 @@
 /// an error that names the host and the operation.
 public enum ResponseBodyLimit {
   /// 32 MB: many times the largest answer deck's contracts describe (a page of search results
-  /// is a few hundred KB), and still a bounded cost (a hostile 1 GiB answer took deck to 3.1 GB).
+  /// is a few hundred KB), and still a bounded cost (without a limit, a hostile 1 GiB answer takes
+  /// deck to 3.1 GB: docs/RELIABILITY.md).
   public static let standard = 32 << 20
 
   /// The limit for requests sent by the current task (a photo's download sets its own, the

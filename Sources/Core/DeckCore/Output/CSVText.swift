@@ -107,7 +107,7 @@ public enum CSVText {
   }
 
   /// Per code point, not per `Character`: a quote followed by a combining mark is one
-  /// Character, and was written unquoted (the fuzz target `csv` found it).
+  /// Character, which a per-Character test would leave unquoted.
   static func quoted(_ field: String) -> String {
     let special: Set<Unicode.Scalar> = [",", "\"", "\n", "\r"]
     guard field.unicodeScalars.contains(where: special.contains) else { return field }

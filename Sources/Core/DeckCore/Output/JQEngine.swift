@@ -97,7 +97,7 @@ enum JQEngine {
   /// gets the `debug` builtin's messages. A jq error ends the run (the results before it were
   /// emitted); so does passing `outputBytes`. Returns the error's message, nil when the run
   /// ended well. It runs on a thread of its own with a large stack: libjq frees a nested value
-  /// recursively (`reduce range(1e6) as $i (null; [.])` overflowed 8 MB).
+  /// recursively (`reduce range(1e6) as $i (null; [.])` overflows a stack of 8 MB).
   static func run(
     _ compiled: Compiled, on json: [UInt8], outputBytes: Int, emit: @escaping (String) -> Void,
     debug: @escaping (String) -> Void

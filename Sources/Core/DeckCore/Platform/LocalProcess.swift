@@ -21,7 +21,7 @@ public enum LocalProcess {
   #endif
 
   /// This program's file, symbolic links resolved: read from /proc/self/exe on Linux (one
-  /// system call, where `Bundle.main` costs about half a millisecond at every start), from
+  /// system call, where `Bundle.main` reads the bundle at every start: bench/README.md), from
   /// Foundation elsewhere.
   public static func ownExecutable() -> String? {
     #if os(Linux)

@@ -74,7 +74,7 @@ public enum ScenarioVariables {
 }
 
 /// jq expectations and captures, on libjq through deck's own `--jq` filter. Compiling a jq
-/// program costs about 15 ms (libjq binds its builtins each time), so a step's expectations
+/// program is slow (libjq binds its builtins each time; bench/README.md), so a step's expectations
 /// are checked by one program, and a file's expressions are validated by one compile; each
 /// expression alone is compiled only to say which one is wrong.
 enum JQCheckRunner {

@@ -8,7 +8,7 @@ internal import SQLKit
 /// One connection to a SQLite file, through the system's SQLite, for SQLKit. Its statements run
 /// on the calling thread, and the short ones are prepared once and kept by their text, so a
 /// transaction of several statements costs no hand-off between threads: with a driver that runs
-/// each statement on a thread pool, the sandbox's kiosk load spent its time waking threads, not
+/// each statement on a thread pool, the sandbox's kiosk load spends its time waking threads, not
 /// in SQLite.
 ///
 /// Used by one task at a time (``ConnectionPool`` hands it out), which is what makes the
@@ -23,7 +23,7 @@ final class SQLiteConnection: @unchecked Sendable {
   static let statementCacheSize = 256
   /// Longer statements are prepared for one run and finalized after it: the multi-row inserts
   /// of a seed, whose text differs with each batch's size, would fill the cache with large
-  /// programs used once (8 MB of the server's memory after a 100,000-brokerage seed).
+  /// programs used once (bench/README.md, "Figures behind the code", has the memory they take).
   static let longestKeptStatement = 1024
 
   /// A prepared statement and its result's column names; `kept` when it is in the cache.
