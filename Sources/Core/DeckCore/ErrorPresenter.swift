@@ -4,7 +4,7 @@ import FoundationEssentials
 import OpenAPIRuntime
 
 /// Turns any error a command throws into a message and an exit code. The one place where
-/// errors become exit codes (the table is in the README).
+/// errors become exit codes (the table is in docs/GUIDE.md, "Exit codes").
 public enum ErrorPresenter {
   /// The `DeckError` an error stands for; unknown errors become `.failure`.
   public static func deckError(for error: any Error) -> DeckError {

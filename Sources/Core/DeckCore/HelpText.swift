@@ -3,7 +3,7 @@ import DeckSupport
 import FoundationEssentials
 
 /// One exit code a command documents in its help: the code, and what it means for that
-/// command (or the standard meaning from the README's table).
+/// command (or the standard meaning from the guide's table, docs/GUIDE.md).
 public struct ExitDoc: Sendable, Equatable {
   public let code: Int32
   public let meaning: String
@@ -27,7 +27,7 @@ public struct ExitDoc: Sendable, Equatable {
     ExitDoc(code: ExitCode.interrupted, meaning: meaning)
   }
 
-  /// Every exit code deck has, worded as the README's table words them: what `deck --help`
+  /// Every exit code deck has, worded as the guide's table (docs/GUIDE.md) words them: what `deck --help`
   /// lists, and what running a line (`deck run`, the REPL) can end with.
   public static let all: [ExitDoc] = [
     .failure("failure (including a bad config or token file, and 404)"), .usage(), .rejected(), .unavailable(),

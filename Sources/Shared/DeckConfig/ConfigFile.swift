@@ -168,7 +168,7 @@ public struct ConfigFile: Sendable, Equatable {
 
   /// The file's text: stable order, easy to edit by hand.
   public func render() -> String {
-    var lines = ["# deck configuration (docs: README.md, \"Environments\"). Safe to edit by hand."]
+    var lines = ["# deck configuration (docs: docs/GUIDE.md, \"Environments\"). Safe to edit by hand."]
     if let current { lines.append("current: \(Self.quote(current))") }
     if environments.isEmpty {
       lines.append("environments: {}")

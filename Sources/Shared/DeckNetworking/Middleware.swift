@@ -210,7 +210,7 @@ public enum UndocumentedResponse {
   }
 }
 
-/// What an HTTP error status means to a deck user, and its exit code (see README, "Exit codes").
+/// What an HTTP error status means to a deck user, and its exit code (see docs/GUIDE.md, "Exit codes").
 public enum HTTPErrorMapping {
   public static func error(status: Int, body: Data, service: String, location: String? = nil) -> DeckError {
     let serverMessage = message(from: body)

@@ -48,7 +48,7 @@ public struct DeckError: Error, Sendable, Equatable, CustomStringConvertible {
     DeckError(.failure, message, hint: hint)
   }
 
-  /// The documented exit code (README, "Exit codes").
+  /// The documented exit code (docs/GUIDE.md, "Exit codes").
   public var exitCode: Int32 {
     switch kind {
     case .usage: ExitCode.usage
