@@ -2,5 +2,5 @@
 /// `openapi.yaml` beside this file by swift-openapi-generator. Edit the YAML, never generated code.
 public enum SandboxAdminContract {
   /// The document this module is generated from, relative to the package root.
-  public static let document = "Sources/Contracts/SandboxAdminAPI/openapi.yaml"
+  public static let document = "Sources/Shared/Contracts/SandboxAdminAPI/openapi.yaml"
 }
