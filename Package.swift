@@ -1,13 +1,12 @@
 // swift-tools-version:6.1
 // deck: a terminal client for the FLYR, kiosk, recruiting and nudge backends.
 // The layout mirrors the architecture (see docs/ARCHITECTURE.md):
-//   Sources/Core       command protocol, registry, context, output, built-in commands
-//   Sources/Shared     config, auth tokens, networking (middleware) and the HTTP transport
-//   Sources/Contracts  OpenAPI documents; client and sandbox server are generated from them
-//   Sources/Features   one folder per product feature: pure spec logic + thin commands
-//   Sources/Sandbox    the sandbox server program `deck-sandbox` (Hummingbird + SQLKit on SQLite), and the
-//                      `deck sandbox` commands that drive it
-//   Sources/deck       the program: registers the modules and runs a line, the REPL or a script
+//   Sources/Client     deck, the client program: its kernel (command protocol, registry, context,
+//                      output, REPL), its services (config, auth tokens, networking, the HTTP
+//                      transport) and its built-in command modules; App and deck assemble it
+//   Sources/Server     deck-sandbox, the sandbox server program (Hummingbird + SQLKit on SQLite)
+//   Sources/Shared     only what both programs link, and the core's OpenAPI documents (Contracts)
+//   Sources/Features   one folder per product feature: pure spec logic, thin commands, its server part
 import Foundation
 import PackageDescription
 
@@ -27,7 +26,7 @@ let contractDocuments = ["openapi.yaml", "openapi-generator-config.yaml"]
 /// its Generated/ folder, written by scripts/generate-contracts (CI checks it is current). The
 /// generator's code is not ours to change: its warnings (public imports that one of its split
 /// files does not use, which it silences itself from Swift 6.4 on) are suppressed.
-@MainActor func contract(_ name: String, in folder: String = "Sources/Contracts") -> Target {
+@MainActor func contract(_ name: String, in folder: String = "Sources/Shared/Contracts") -> Target {
   .target(
     name: name, dependencies: [openAPIRuntime, httpTypes], path: "\(folder)/\(name)", exclude: contractDocuments,
     swiftSettings: swiftSettings + [.unsafeFlags(["-suppress-warnings"])])
@@ -42,16 +41,16 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 ///                     operator contract (under /__sandbox/v1), the others are what its backend serves
 ///   Rules/            the spec's logic, pure: target `<name>Rules`
 ///   Commands/         its `deck` command tree, a DeckModule: target `<name>Module`
-///   Sandbox/          its part of the sandbox server, a SandboxFeature: target `<name>Sandbox`
+///   Server/           its part of the sandbox server, a SandboxFeature: target `<name>Server`
 ///   System/<Module>/  system libraries its commands link (a module map each)
-///   Data/             data files its Sandbox target compiles in (EmbedData: `*.csv`)
+///   Data/             data files its Server target compiles in (EmbedData: `*.csv`)
 /// `uses` names the features it builds on: its Rules get their Rules, its Commands their Rules and
-/// served contracts, its Sandbox their Rules and Sandbox (the edges docs/ARCHITECTURE.md allows).
+/// served contracts, its Server their Rules and Server (the edges docs/ARCHITECTURE.md allows).
 struct Feature {
   var name: String
   var uses: [String] = []
   var commands: [Target.Dependency] = []
-  var sandbox: [Target.Dependency] = []
+  var server: [Target.Dependency] = []
 
   var folder: String { "Sources/Features/\(name)" }
 
@@ -65,7 +64,7 @@ struct Feature {
   var contracts: [String] { folders("API") }
   var servedContracts: [String] { contracts.filter { !$0.hasPrefix("Sandbox") } }
   var systemLibraries: [String] { folders("System") }
-  /// Data files its Sandbox target compiles in (`Data/*.csv`, by the EmbedData plugin).
+  /// Data files its Server target compiles in (`Data/*.csv`, by the EmbedData plugin).
   var hasData: Bool { !folders("Data").isEmpty }
   var hasTests: Bool {
     FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(name)Tests")
@@ -73,7 +72,7 @@ struct Feature {
 }
 
 /// The features deck is built with, in registry order: the one list. The client's registry
-/// (Sources/App) and the server's (SandboxApp) are generated from it by the FeatureRegistry
+/// (Sources/Client/App) and the server's (SandboxApp) are generated from it by the FeatureRegistry
 /// plugin, and the test targets, schemathesis and the docs derive from it too.
 let features: [Feature] = [
   Feature(name: "Brokerage"),
@@ -91,7 +90,7 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
   let theirRules = feature.uses.map { Target.Dependency.target(name: "\($0)Rules") }
   let theirContracts = features.filter { feature.uses.contains($0.name) }.flatMap(\.servedContracts)
     .map { Target.Dependency.target(name: $0) }
-  let theirSandboxes = feature.uses.map { Target.Dependency.target(name: "\($0)Sandbox") }
+  let theirServers = feature.uses.map { Target.Dependency.target(name: "\($0)Server") }
   let rules = Target.Dependency.target(name: "\(name)Rules")
   var all: [Target] = feature.contracts.map { contract($0, in: "\(feature.folder)/API") }
   all += feature.systemLibraries.map { .systemLibrary(name: $0, path: "\(feature.folder)/System/\($0)") }
@@ -104,10 +103,10 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
         + theirRules + theirContracts + feature.systemLibraries.map { .target(name: $0) } + feature.commands,
       path: "\(feature.folder)/Commands", swiftSettings: swiftSettings),
     .target(
-      name: "\(name)Sandbox",
+      name: "\(name)Server",
       dependencies: ["SandboxKit", "DeckSupport", rules, sqlKit, hummingbird, openAPIRuntime] + contracts
-        + theirRules + theirSandboxes + feature.sandbox,
-      path: "\(feature.folder)/Sandbox", swiftSettings: swiftSettings,
+        + theirRules + theirServers + feature.server,
+      path: "\(feature.folder)/Server", swiftSettings: swiftSettings,
       plugins: feature.hasData ? [.plugin(name: "EmbedData")] : []),
   ]
   if feature.hasTests {
@@ -117,7 +116,7 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
       .testTarget(
         name: "\(name)Tests",
         dependencies: [
-          rules, .target(name: "\(name)Module"), .target(name: "\(name)Sandbox"), "TestSupport", "SandboxApp",
+          rules, .target(name: "\(name)Module"), .target(name: "\(name)Server"), "TestSupport", "SandboxApp",
           "SandboxKit", "deck", "deck-sandbox", sqlKit, hummingbird, openAPIRuntime, argumentParser,
         ] + contracts + theirRules,
         path: "Tests/\(name)Tests", swiftSettings: swiftSettings))
@@ -158,7 +157,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
-    // MARK: Shared modules (no NIO, no SQL)
+    // MARK: Shared modules: what both programs link (no NIO, no SQL), and the client's services
     .target(name: "DeckSupport", path: "Sources/Shared/DeckSupport", swiftSettings: swiftSettings),
     // YAML: libyaml's parser (Debian: libyaml-dev) under a tree of deck's own, and a writer.
     .systemLibrary(name: "CYAML", path: "Sources/Shared/CYAML"),
@@ -169,9 +168,9 @@ let package = Package(
         .product(name: "Configuration", package: "swift-configuration"),
         "DeckYAML", "DeckSupport",
       ],
-      path: "Sources/Shared/DeckConfig", swiftSettings: swiftSettings),
+      path: "Sources/Client/Services/DeckConfig", swiftSettings: swiftSettings),
     .target(
-      name: "DeckAuth", dependencies: ["DeckSupport"], path: "Sources/Shared/DeckAuth",
+      name: "DeckAuth", dependencies: ["DeckSupport"], path: "Sources/Client/Services/DeckAuth",
       swiftSettings: swiftSettings),
     .target(
       name: "DeckNetworking",
@@ -179,7 +178,7 @@ let package = Package(
         "DeckSupport", "DeckConfig", "DeckAuth", openAPIRuntime,
         .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
-      path: "Sources/Shared/DeckNetworking", swiftSettings: swiftSettings),
+      path: "Sources/Client/Services/DeckNetworking", swiftSettings: swiftSettings),
     // How a sandbox server is started and found: its serve options and its runtime record.
     .target(
       name: "SandboxLaunch", dependencies: ["DeckSupport", "DeckConfig", argumentParser],
@@ -190,26 +189,26 @@ let package = Package(
     // them, with its own JSON Schema validator.
     .target(
       name: "ContractCheck", dependencies: ["DeckYAML", "DeckSupport"],
-      path: "Sources/Shared/ContractCheck", swiftSettings: swiftSettings),
+      path: "Sources/Client/Services/ContractCheck", swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output
     // libjq for --jq, linked like readline: a module map, no pkg-config (Debian: libjq-dev).
-    .systemLibrary(name: "CJQ", path: "Sources/Core/CJQ"),
-    .systemLibrary(name: "CSQLite3", path: "Sources/Sandbox/CSQLite3"),
+    .systemLibrary(name: "CJQ", path: "Sources/Client/Kernel/CJQ"),
+    .systemLibrary(name: "CSQLite3", path: "Sources/Server/CSQLite3"),
     .target(
       name: "DeckCore",
       dependencies: [
         argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "SandboxLaunch", "AuthAPI",
         openAPIRuntime, "CJQ", httpTypes, "DeckYAML",
       ],
-      path: "Sources/Core/DeckCore", swiftSettings: swiftSettings),
+      path: "Sources/Client/Kernel/DeckCore", swiftSettings: swiftSettings),
     .target(
       name: "DeckBuiltins",
       dependencies: [
         "DeckCore", "DeckREPL", "SandboxLaunch", "AuthAPI", "SandboxAdminAPI", "DeckSupport", "DeckConfig", "DeckAuth",
         "DeckNetworking", openAPIRuntime, argumentParser, httpTypes,
       ],
-      path: "Sources/Core/DeckBuiltins", swiftSettings: swiftSettings),
+      path: "Sources/Client/Modules/DeckBuiltins", swiftSettings: swiftSettings),
     // `deck contract`: every contract's read-only operations against an environment. The
     // documents are embedded at build time (EmbedContracts), so it names no feature.
     .target(
@@ -218,20 +217,20 @@ let package = Package(
         "DeckCore", "ContractCheck", "DeckSupport", "DeckConfig", "DeckNetworking", openAPIRuntime, argumentParser,
         httpTypes, "DeckYAML",
       ],
-      path: "Sources/Core/DeckContract", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedContracts")]),
+      path: "Sources/Client/Modules/DeckContract", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedContracts")]),
     // `deck qa`: the specs' checklists as scenarios of deck lines. The shipped scenarios
     // (Sources/Features/<name>/QA) are embedded at build time (EmbedScenarios).
     .target(
       name: "DeckQA",
       dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckNetworking", argumentParser, "DeckYAML"],
-      path: "Sources/Core/DeckQA", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedScenarios")]),
+      path: "Sources/Client/Modules/DeckQA", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedScenarios")]),
 
     // MARK: The interactive shell: REPL on GNU readline, script mode, completion, plugins
-    .systemLibrary(name: "CReadline", path: "Sources/Core/CReadline"),
+    .systemLibrary(name: "CReadline", path: "Sources/Client/Kernel/CReadline"),
     .target(
       name: "DeckREPL",
       dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckAuth", "CReadline", argumentParser],
-      path: "Sources/Core/DeckREPL", swiftSettings: swiftSettings),
+      path: "Sources/Client/Kernel/DeckREPL", swiftSettings: swiftSettings),
 
     // MARK: The core's contracts (OpenAPI documents -> generated types, client and server);
     // each feature's are in its folder (Sources/Features/<name>/API)
@@ -253,7 +252,7 @@ let package = Package(
           .product(name: "NIOTLS", package: "swift-nio"),
           .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ],
-        path: "Sources/Shared/DeckHTTPTransport", swiftSettings: swiftSettings),
+        path: "Sources/Client/Services/DeckHTTPTransport", swiftSettings: swiftSettings),
       .target(
         name: "SandboxKit",
         dependencies: [
@@ -270,28 +269,28 @@ let package = Package(
           .product(name: "NIOCore", package: "swift-nio"),
           .product(name: "NIOPosix", package: "swift-nio"),
         ],
-        path: "Sources/Sandbox/SandboxKit", swiftSettings: swiftSettings),
+        path: "Sources/Server/SandboxKit", swiftSettings: swiftSettings),
       .target(
         name: "SandboxModule",
         dependencies: [
           "DeckCore", "DeckContract", "DeckSupport", "DeckConfig", "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime,
           argumentParser, httpTypes,
         ],
-        path: "Sources/Sandbox/SandboxModule", swiftSettings: swiftSettings),
+        path: "Sources/Client/Modules/SandboxModule", swiftSettings: swiftSettings),
       // The server program: every feature's part of the sandbox, and `deck-sandbox serve`.
       .target(
         name: "SandboxApp",
         dependencies: ["SandboxKit", "SandboxLaunch", "DeckConfig", "DeckSupport", argumentParser]
-          + features.map { .target(name: "\($0.name)Sandbox") },
-        path: "Sources/Sandbox/SandboxApp", swiftSettings: swiftSettings, plugins: [featureRegistry]),
+          + features.map { .target(name: "\($0.name)Server") },
+        path: "Sources/Server/SandboxApp", swiftSettings: swiftSettings, plugins: [featureRegistry]),
       .executableTarget(
-        name: "deck-sandbox", dependencies: ["SandboxApp"], path: "Sources/Sandbox/deck-sandbox",
+        name: "deck-sandbox", dependencies: ["SandboxApp"], path: "Sources/Server/deck-sandbox",
         swiftSettings: swiftSettings),
 
       // MARK: The live providers: what the core's ServiceProviders protocol stands for
       .target(
         name: "DeckLive", dependencies: ["DeckCore", "DeckHTTPTransport", openAPIRuntime],
-        path: "Sources/Core/DeckLive", swiftSettings: swiftSettings),
+        path: "Sources/Client/Kernel/DeckLive", swiftSettings: swiftSettings),
 
       // MARK: The application: the registry of modules and the root command; and the executable
       .target(
@@ -301,11 +300,11 @@ let package = Package(
           argumentParser,
         ]
           + features.map { .target(name: "\($0.name)Module") },
-        path: "Sources/App", swiftSettings: swiftSettings, plugins: [featureRegistry]),
+        path: "Sources/Client/App", swiftSettings: swiftSettings, plugins: [featureRegistry]),
       .executableTarget(
         name: "deck",
         dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport"],
-        path: "Sources/deck", swiftSettings: swiftSettings),
+        path: "Sources/Client/deck", swiftSettings: swiftSettings),
 
       // MARK: Plugins
       .plugin(
@@ -320,10 +319,10 @@ let package = Package(
         ),
         path: "Plugins/GenerateCompletions"),
 
-      // Generates the registries of Sources/App and SandboxApp from their feature dependencies
+      // Generates the registries of Sources/Client/App and SandboxApp from their feature dependencies
       // (the `features` list above), so a feature is named once.
       .plugin(name: "FeatureRegistry", capability: .buildTool(), path: "Plugins/FeatureRegistry"),
-      // Compiles the `*.csv` files in a feature's Data folder into its Sandbox target as strings.
+      // Compiles the `*.csv` files in a feature's Data folder into its Server target as strings.
       .plugin(name: "EmbedData", capability: .buildTool(), path: "Plugins/EmbedData"),
       .plugin(name: "EmbedContracts", capability: .buildTool(), path: "Plugins/EmbedContracts"),
       .plugin(name: "EmbedScenarios", capability: .buildTool(), path: "Plugins/EmbedScenarios"),
@@ -335,7 +334,7 @@ let package = Package(
         name: "TestSupport",
         dependencies: [
           "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit", "DeckSupport", "DeckConfig",
-          "BrokerageSandbox", argumentParser, sqlKit,
+          "BrokerageServer", argumentParser, sqlKit,
         ],
         path: "Tests/Support", swiftSettings: swiftSettings),
       .testTarget(
@@ -360,7 +359,7 @@ let package = Package(
       .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageSandbox", sqlKit, hummingbird,
+          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageServer", sqlKit, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
         ],
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),

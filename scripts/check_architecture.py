@@ -5,8 +5,9 @@
     scripts/check_architecture.py --self-test                    prove each rule alone
 
 Everything is derived from the targets' paths, so the check reads the layout it is given:
-Sources/Features/<Feature>/<Part>/... (Part: Rules, Commands, Sandbox, API, ...), Sources/Core,
-Sources/Shared, Sources/Contracts, Sources/Sandbox, Sources/App, Tests/<Feature>Tests.
+Sources/Client/<Region>/... (Region: Kernel, Services, Modules, App, deck), Sources/Server,
+Sources/Shared (Contracts under it), Sources/Features/<Feature>/<Part>/... (Part: Rules, Commands,
+Server, API, ...), Tests/<Feature>Tests.
 A problem is printed as `architecture[<rule id>]: ...`. Python 3 standard library only.
 """
 import json
@@ -20,9 +21,10 @@ RULES = {
     "repl": "a feature target depends on DeckREPL",
     "rules": "a Rules target depends on a target that is not a Rules target",
     "commands-sandbox": "a Commands target depends on a part of the sandbox server",
-    "sandbox-client": "a feature's Sandbox target depends on client code (Core, App, Commands, SandboxModule)",
-    "core-feature": "a Core or Sources/Sandbox target other than SandboxApp depends on a feature",
-    "shared": "a Shared target depends on a Core, Features, Sandbox or App target",
+    "sandbox-client": "a feature's Server target depends on client code (Sources/Client, a Commands target)",
+    "core-feature": "a Client or Server target other than the two that assemble features (Sources/Client/App, "
+    "SandboxApp) depends on a feature",
+    "shared": "a Shared target depends on a Client (other than its Services), Server or Features target",
     "contract": "a contract (API) target depends on anything but the OpenAPIRuntime and HTTPTypes products",
     "products": "a target other than DeckHTTPTransport, the server's and the tests' depends on "
     "NIO, AsyncHTTPClient, SQLKit and its drivers, Hummingbird, ServiceLifecycle or JWTKit",
@@ -44,8 +46,8 @@ SYSTEM_MODULES = {
 # Package products whose modules are not the one module named like the product (read from
 # .build/checkouts/*/Package.swift): every other product vends the module of its name.
 PRODUCT_MODULES = {"_NIOFileSystem": {"_NIOFileSystem", "NIOFileSystem"}}
-SERVER_TARGETS = {"SandboxKit", "SandboxApp", "deck-sandbox"}
-CLIENT_TARGETS = {"deck", "SandboxModule"}
+# The targets that assemble the features into a program: the client's registry and the server's.
+ASSEMBLERS = {"Sources/Client/App", "Sources/Server/SandboxApp"}
 TRANSPORT = "DeckHTTPTransport"  # the one client target that may link NIO and AsyncHTTPClient
 # Foundation's modules beyond FoundationEssentials (they bring ICU), and the products the client
 # could link that import them.
@@ -83,7 +85,7 @@ class Manifest:
     def parts(self, name):
         return self.path(name).split("/")
 
-    def area(self, name):  # Core, Shared, Contracts, Features, Sandbox, App, deck; Tests, Plugins
+    def area(self, name):  # Client, Server, Shared, Features; Tests, Plugins
         parts = self.parts(name)
         return parts[1] if parts[0] == "Sources" and len(parts) > 1 else parts[0]
 
@@ -95,7 +97,11 @@ class Manifest:
             return parts[1].removesuffix("Tests")
         return None
 
-    def part(self, name):  # Rules, Commands, Sandbox, API, ... of a target in Sources/Features
+    def region(self, name):  # Kernel, Services, Modules, App, deck of a target in Sources/Client
+        parts = self.parts(name)
+        return parts[2] if parts[:2] == ["Sources", "Client"] and len(parts) > 2 else None
+
+    def part(self, name):  # Rules, Commands, Server, API, ... of a target in Sources/Features
         parts = self.parts(name)
         return parts[3] if parts[:2] == ["Sources", "Features"] and len(parts) > 3 else None
 
@@ -113,13 +119,13 @@ class Manifest:
         return self.targets[name].get("type") == "test" or self.area(name) == "Tests"
 
     def is_server(self, name):
-        return name in SERVER_TARGETS or self.part(name) == "Sandbox"
+        return self.area(name) == "Server" or self.part(name) == "Server"
 
     def is_client(self, name):
-        return self.area(name) in ("Core", "App") or self.part(name) == "Commands" or name in CLIENT_TARGETS
+        return self.area(name) == "Client" or self.part(name) == "Commands"
 
     def is_contract(self, name):
-        return self.area(name) == "Contracts" or self.part(name) == "API"
+        return self.parts(name)[:3] == ["Sources", "Shared", "Contracts"] or self.part(name) == "API"
 
     def closure(self, name):
         seen, stack = set(), [name]
@@ -241,12 +247,13 @@ def check(package, root, allowed):
                 report("rules", f"{name} is pure spec logic but depends on {dep}")
             if part == "Commands" and m.is_server(dep):
                 report("commands-sandbox", f"{name} (a client) depends on {dep}, a part of the sandbox server")
-            if part == "Sandbox" and m.is_client(dep):
+            if part == "Server" and m.is_client(dep):
                 report("sandbox-client", f"{name} (a part of the sandbox server) depends on {dep}, client code")
-            if m.area(name) in ("Core", "Sandbox") and theirs and name != "SandboxApp":
+            if m.area(name) in ("Client", "Server") and theirs and m.path(name) not in ASSEMBLERS:
                 report("core-feature", f"{name} ({m.path(name)}) depends on the feature target {dep}; only "
-                       "Sources/App and the server program (SandboxApp) assemble features")
-            if m.area(name) == "Shared" and m.area(dep) in ("Core", "Features", "Sandbox", "App"):
+                       "the client's App (Sources/Client/App) and the server program (SandboxApp) assemble features")
+            if m.area(name) == "Shared" and (m.area(dep) in ("Server", "Features") or (
+                    m.area(dep) == "Client" and m.region(dep) != "Services")):
                 report("shared", f"{name} (Shared) depends on {dep} ({m.path(dep)})")
             if m.is_contract(name):
                 report("contract", f"{name} is a contract; it depends on OpenAPIRuntime and HTTPTypes only, not on {dep}")
@@ -276,37 +283,37 @@ def self_test():
     a, b, c = "Sources/Features/A", "Sources/Features/B", "Sources/Features/C"
     clean = [
         target("DeckSupport", "Sources/Shared/DeckSupport"),
-        target("DeckCore", "Sources/Core/DeckCore", "DeckSupport", products=["ArgumentParser"]),
-        target("DeckREPL", "Sources/Core/DeckREPL", "DeckCore"),
-        target(TRANSPORT, f"Sources/Shared/{TRANSPORT}", products=["AsyncHTTPClient", "NIOCore"]),
-        target("DeckLive", "Sources/Core/DeckLive", "DeckCore", TRANSPORT),
-        target("AuthAPI", "Sources/Contracts/AuthAPI", products=["OpenAPIRuntime"]),
+        target("DeckCore", "Sources/Client/Kernel/DeckCore", "DeckSupport", products=["ArgumentParser"]),
+        target("DeckREPL", "Sources/Client/Kernel/DeckREPL", "DeckCore"),
+        target(TRANSPORT, f"Sources/Client/Services/{TRANSPORT}", products=["AsyncHTTPClient", "NIOCore"]),
+        target("DeckLive", "Sources/Client/Kernel/DeckLive", "DeckCore", TRANSPORT),
+        target("AuthAPI", "Sources/Shared/Contracts/AuthAPI", products=["OpenAPIRuntime"]),
         target("ARules", f"{a}/Rules"),
         target("AAPI", f"{a}/API/AAPI", products=["OpenAPIRuntime"]),
         target("CQR", f"{a}/CQR", kind="system-target"),
         target("ACommands", f"{a}/Commands", "DeckCore", "ARules", "AAPI", "CQR", products=["ArgumentParser"]),
-        target("ASandbox", f"{a}/Sandbox", "SandboxKit", "ARules", "AAPI", products=["SQLKit"]),
+        target("AServer", f"{a}/Server", "SandboxKit", "ARules", "AAPI", products=["SQLKit"]),
         target("BRules", f"{b}/Rules", "ARules"),
         target("BCommands", f"{b}/Commands", "DeckCore", "BRules"),
-        target("BSandbox", f"{b}/Sandbox", "SandboxKit", "BRules", "ASandbox"),
+        target("BServer", f"{b}/Server", "SandboxKit", "BRules", "AServer"),
         target("CRules", f"{c}/Rules"),
         target("CCommands", f"{c}/Commands", "DeckCore", "CRules"),  # in no program
-        target("SandboxKit", "Sources/Sandbox/SandboxKit", "AuthAPI"),
-        target("SandboxApp", "Sources/Sandbox/SandboxApp", "SandboxKit", "ASandbox", "BSandbox",
+        target("SandboxKit", "Sources/Server/SandboxKit", "AuthAPI"),
+        target("SandboxApp", "Sources/Server/SandboxApp", "SandboxKit", "AServer", "BServer",
                products=["Hummingbird"]),
-        target("deck-sandbox", "Sources/Sandbox/deck-sandbox", "SandboxApp", kind="executable"),
-        target("SandboxModule", "Sources/Sandbox/SandboxModule", "DeckCore"),
-        target("DeckApp", "Sources/App", "DeckCore", "DeckREPL", "SandboxModule", "ACommands", "BCommands"),
-        target("deck", "Sources/deck", "DeckApp", "DeckLive", kind="executable"),
-        target("ATests", "Tests/ATests", "ACommands", "ASandbox", products=["SQLKit"], kind="test"),
+        target("deck-sandbox", "Sources/Server/deck-sandbox", "SandboxApp", kind="executable"),
+        target("SandboxModule", "Sources/Client/Modules/SandboxModule", "DeckCore"),
+        target("DeckApp", "Sources/Client/App", "DeckCore", "DeckREPL", "SandboxModule", "ACommands", "BCommands"),
+        target("deck", "Sources/Client/deck", "DeckApp", "DeckLive", kind="executable"),
+        target("ATests", "Tests/ATests", "ACommands", "AServer", products=["SQLKit"], kind="test"),
         target("ServerTests", "Tests/ServerTests", "deck-sandbox", kind="test"),
     ]
-    edges = {("BRules", "ARules"), ("BSandbox", "ASandbox")}
+    edges = {("BRules", "ARules"), ("BServer", "AServer")}
     files = {
         f"{a}/Commands/A.swift": '#if canImport(Glibc)\nimport Glibc\n#endif\n@preconcurrency import DeckCore\n'
         'internal import struct ARules.Rule\nimport AAPI\n  import CQR\nimport ArgumentParser\n// import Nope\n'
         '/* import Nope /* nested */\nimport Nope */\nlet s = """\nimport Nope\n"""\nlet r = #"import "Nope"#\n',
-        f"{a}/Sandbox/S.swift": "import SQLKit\npackage import SandboxKit\n",
+        f"{a}/Server/S.swift": "import SQLKit\npackage import SandboxKit\n",
         "Tests/ATests/T.swift": "import Testing\n@testable import ACommands\nimport SQLKit\n",
         "Tests/ServerTests/T.swift": "@testable import deck_sandbox\n",
     }
@@ -327,7 +334,7 @@ def self_test():
         "repl": [variant([with_dep("ACommands", "DeckREPL")])],
         "rules": [variant([with_dep("ARules", "DeckSupport")])],
         "commands-sandbox": [variant([with_dep("CCommands", "SandboxKit")])],
-        "sandbox-client": [variant([with_dep("ASandbox", "DeckCore")])],
+        "sandbox-client": [variant([with_dep("AServer", "DeckCore")])],
         "core-feature": [variant([with_dep("DeckCore", "ARules")]), variant([with_dep("SandboxKit", "AAPI")])],
         "shared": [variant([with_dep("DeckSupport", "DeckCore")])],
         "contract": [variant([with_dep("AAPI", "ARules")]), variant([with_dep("AuthAPI", products=["Yams"])])],
@@ -341,7 +348,7 @@ def self_test():
                               variant([with_dep("DeckSupport", products=["Yams"])])],
         "undeclared-import": [variant(add_files={f"{a}/Commands/B.swift": "import Dispatch\nimport Yams\n"}),
                               variant(add_files={"Tests/ATests/U.swift": "@testable import ARules\n"})],
-        "cross-feature": [variant(edges_instead={("BSandbox", "ASandbox")}),
+        "cross-feature": [variant(edges_instead={("BServer", "AServer")}),
                           variant([with_dep("ATests", "BRules")]), variant([with_dep("BCommands", "AAPI")])],
         "edge-list": [variant(add_edges={("BCommands", "AAPI")}), variant(add_edges={("BRules", "Gone")})],
     }

@@ -5,7 +5,7 @@ import PackagePlugin
 /// needs no file beside it and no Swift copy of the data is committed.
 ///
 /// Every `*.csv` file in the `Data` folder beside the target's folder (for
-/// `Sources/Features/Prefs/Sandbox`, `Sources/Features/Prefs/Data`) becomes a Swift file in the
+/// `Sources/Features/Prefs/Server`, `Sources/Features/Prefs/Data`) becomes a Swift file in the
 /// plugin's work directory that declares the file's text, as is, as a string:
 /// `zip-centroids.csv` gives `enum ZipCentroidsData { static let csv: String }`.
 ///

@@ -9,7 +9,7 @@ import Yams
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent()
 
-/// Every OpenAPI document of the repository: Sources/Contracts/*/ and Sources/Features/*/API/*/.
+/// Every OpenAPI document of the repository: Sources/Shared/Contracts/*/ and Sources/Features/*/API/*/.
 func repositoryContracts() throws -> [(name: String, yaml: String)] {
   let sources = repositoryRoot.appendingPathComponent("Sources")
   guard let walker = FileManager.default.enumerator(atPath: sources.path) else { return [] }

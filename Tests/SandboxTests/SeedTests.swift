@@ -3,7 +3,7 @@ import SandboxApp
 import TestSupport
 import Testing
 
-@testable import BrokerageSandbox
+@testable import BrokerageServer
 @testable import SandboxKit
 
 @Suite struct SeedTests {

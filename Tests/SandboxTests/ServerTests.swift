@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import BrokerageSandbox
+@testable import BrokerageServer
 @testable import SandboxKit
 
 #if canImport(FoundationNetworking)

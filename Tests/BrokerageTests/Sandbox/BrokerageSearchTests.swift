@@ -4,7 +4,7 @@ import SandboxApp
 import TestSupport
 import Testing
 
-@testable import BrokerageSandbox
+@testable import BrokerageServer
 @testable import SandboxKit
 
 @Suite struct BrokerageSearchTests {

@@ -3,7 +3,7 @@ import MbtiRules
 import Testing
 
 @testable import MbtiModule
-@testable import MbtiSandbox
+@testable import MbtiServer
 
 /// The full-screen quiz's frame at the sizes of issue 26 (120×40, 80×24, 50×20, 40×24, 30×10):
 /// every line fits the terminal, the focused question's scale shows the value the cursor is

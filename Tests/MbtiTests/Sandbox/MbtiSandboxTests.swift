@@ -3,7 +3,7 @@ import NudgeAPI
 import TestSupport
 import Testing
 
-@testable import MbtiSandbox
+@testable import MbtiServer
 @testable import SandboxKit
 
 #if canImport(FoundationNetworking)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import PrefsSandbox
+@testable import PrefsServer
 @testable import SandboxKit
 
 #if canImport(FoundationNetworking)
@@ -56,8 +56,8 @@ struct FitScoreFlagTests {
     let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
     do {
       let base = sandbox.baseURL
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
-      let parent = try await token(base, PrefsSandbox.parentEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
+      let parent = try await token(base, PrefsServer.parentEmail)
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
           for round in 0..<Self.rounds {
@@ -79,7 +79,7 @@ struct FitScoreFlagTests {
         }
         try await group.waitForAll()
       }
-      for (email, count) in [(PrefsSandbox.athleteEmail, Self.rounds), (PrefsSandbox.parentEmail, 0)] {
+      for (email, count) in [(PrefsServer.athleteEmail, Self.rounds), (PrefsServer.parentEmail, 0)] {
         let inspected = try await post(
           base, "GET", "/__sandbox/v1/prefs/user?email=\(email)", nil, bearer: sandbox.adminToken)
         #expect(inspected.object["fitScoreRecalculations"] as? Int == count, "\(email)")

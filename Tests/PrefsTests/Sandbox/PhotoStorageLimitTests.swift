@@ -3,7 +3,7 @@ import PrefsRules
 import TestSupport
 import Testing
 
-@testable import PrefsSandbox
+@testable import PrefsServer
 @testable import SandboxKit
 
 /// Issue 44: storage refuses a decompression bomb by its header (finding 8), and keeps one
@@ -12,7 +12,7 @@ extension PhotoStorageTests {
   @Test("an image whose header declares more than 40 megapixels is refused; nothing is stored")
   func decompressionBombIsRefused() async throws {
     try await withSandbox { base in
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
       let bomb = PhotoTestImages.bomb(width: 50_000, height: 50_000)
       let refused = try await request(base, "POST", athletePath, body: bomb, bearer: athlete)
       #expect(refused.status == 400, "\(refused.object)")
@@ -31,7 +31,7 @@ extension PhotoStorageTests {
   @Test("a user's folder holds the avatar and nothing else")
   func onlyTheAvatarIsStored() async throws {
     try await withSandbox { base in
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
       let png = PhotoTestImages.png(width: 4, height: 4)
       for name in ["other", "avatar2", "a"] {
         let path = "/storage/v1/object/profile-photos/\(athleteID)/\(name)"

@@ -3,7 +3,7 @@ import PrefsRules
 import TestSupport
 import Testing
 
-@testable import PrefsSandbox
+@testable import PrefsServer
 @testable import SandboxKit
 
 #if canImport(FoundationNetworking)
@@ -66,14 +66,14 @@ struct PhotoStorageTests {
     await sandbox.stop()
   }
 
-  let athleteID = PrefsSandbox.seedID(PrefsSandbox.athleteEmail)
-  let parentID = PrefsSandbox.seedID(PrefsSandbox.parentEmail)
+  let athleteID = PrefsServer.seedID(PrefsServer.athleteEmail)
+  let parentID = PrefsServer.seedID(PrefsServer.parentEmail)
   var athletePath: String { "/storage/v1/object/profile-photos/\(athleteID)/avatar" }
 
   @Test("the owner uploads, reads back the same bytes and their information; a second upload needs x-upsert")
   func uploadAndUpsert() async throws {
     try await withSandbox { base in
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
       let first = PhotoTestImages.png(width: 20, height: 10, seed: 1)
       #expect(try await request(base, "POST", athletePath, body: first).status == 401, "a token is required")
       let created = try await request(base, "POST", athletePath, body: first, bearer: athlete)
@@ -113,7 +113,7 @@ struct PhotoStorageTests {
   @Test("over 5 MB is refused with 413 and nothing is stored; exactly 5 MB is taken")
   func limit() async throws {
     try await withSandbox { base in
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
       let png = PhotoTestImages.png(width: 1400, height: 1300)
       #expect(png.count > ProfilePhoto.maximumBytes)
       let refused = try await request(
@@ -134,8 +134,8 @@ struct PhotoStorageTests {
   @Test("a parent reads the linked athlete's photo but cannot change it (403); others are told it does not exist")
   func policies() async throws {
     try await withSandbox { base in
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
-      let parent = try await token(base, PrefsSandbox.parentEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
+      let parent = try await token(base, PrefsServer.parentEmail)
       let photo = PhotoTestImages.png(width: 8, height: 8)
       #expect(try await request(base, "POST", athletePath, body: photo, bearer: athlete).status == 200)
 
@@ -165,7 +165,7 @@ struct PhotoStorageTests {
   @Test("the body must be an image of the type it is sent as")
   func types() async throws {
     try await withSandbox { base in
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
       let png = PhotoTestImages.png(width: 4, height: 4)
       let mislabelled = try await request(base, "POST", athletePath, body: png, type: "image/jpeg", bearer: athlete)
       #expect(mislabelled.status == 400)
@@ -180,7 +180,7 @@ struct PhotoStorageTests {
   @Test("delete removes the photo; deleting again or reading it is 404")
   func delete() async throws {
     try await withSandbox { base in
-      let athlete = try await token(base, PrefsSandbox.athleteEmail)
+      let athlete = try await token(base, PrefsServer.athleteEmail)
       #expect(try await request(base, "DELETE", athletePath, bearer: athlete).status == 404)
       let photo = PhotoTestImages.png(width: 3, height: 3)
       #expect(try await request(base, "POST", athletePath, body: photo, bearer: athlete).status == 200)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import PrefsSandbox
+@testable import PrefsServer
 @testable import SandboxKit
 
 #if canImport(FoundationNetworking)

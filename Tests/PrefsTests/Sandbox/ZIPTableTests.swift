@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-@testable import PrefsSandbox
+@testable import PrefsServer
 
 /// The geocoder's ZIP table is a data file, `Sources/Features/Prefs/Data/zip-centroids.csv`,
-/// which the EmbedData build tool plugin compiles into PrefsSandbox as `ZipCentroidsData.csv`.
+/// which the EmbedData build tool plugin compiles into PrefsServer as `ZipCentroidsData.csv`.
 /// These fail when the table is missing, stale or changed on its way into the binary.
 @Suite("The embedded ZIP table")
 struct ZIPTableTests {

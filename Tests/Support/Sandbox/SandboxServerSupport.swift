@@ -1,7 +1,7 @@
 import Foundation
 import SandboxApp
 
-@testable import BrokerageSandbox
+@testable import BrokerageServer
 @testable import SandboxKit
 
 /// A fresh directory under the system temporary directory, removed by `cleanUp()`.

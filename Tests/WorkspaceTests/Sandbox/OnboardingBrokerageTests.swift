@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 @testable import SandboxKit
-@testable import WorkspaceSandbox
+@testable import WorkspaceServer
 
 /// The brokerage persistence rules of onboarding on the engine the tests run on
 /// (`DECK_TEST_DATABASE=postgres` runs them on PostgreSQL; scripts/test runs both): a canonical

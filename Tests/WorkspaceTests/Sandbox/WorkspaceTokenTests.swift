@@ -1,7 +1,7 @@
 import TestSupport
 import Testing
 
-@testable import WorkspaceSandbox
+@testable import WorkspaceServer
 
 @Suite struct WorkspaceTokenTests {
   /// An invite token is pasted into `deck workspace invite accept TOKEN`: one that began with

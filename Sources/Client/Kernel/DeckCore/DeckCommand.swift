@@ -21,7 +21,7 @@ extension DeckCommand {
 }
 
 /// A module (a feature, or a built-in group such as `env`): how it registers with the core.
-/// Adding a module is one line in the executable's registry (`Sources/deck/Registry.swift`);
+/// Adding a module is one line in the executable's registry (`Sources/Client/App/Registry.swift`);
 /// everything else the core learns about it comes from these members.
 public protocol DeckModule: SendableMetatype {
   /// The module's name, e.g. `brokerage` (`deck env show` names the modules behind each service).

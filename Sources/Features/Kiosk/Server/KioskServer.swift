@@ -9,7 +9,7 @@ import SandboxKit
 /// The review kiosk's part of the sandbox (kiosk-review-flow.md): stores, orders and review
 /// sessions, the KioskAPI contract, its operator endpoints (purchases, inspect) and the mobile
 /// landing page the handoff QR code points at.
-package enum KioskSandbox: SandboxFeature {
+package enum KioskServer: SandboxFeature {
   package static let name = "kiosk"
 
   package static func registerMigrations(in migrations: inout SchemaMigrations) {

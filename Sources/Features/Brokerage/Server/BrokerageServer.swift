@@ -5,7 +5,7 @@ import SandboxKit
 /// The brokerage directory's part of the sandbox: the `brokerages` table and its search
 /// indexes, the canonical brokerages every sandbox starts with, synthetic ones for
 /// benchmarks, and the typeahead route (the BrokerageAPI contract).
-package enum BrokerageSandbox: SandboxFeature {
+package enum BrokerageServer: SandboxFeature {
   package static let name = "brokerage"
 
   package static func registerMigrations(in migrations: inout SchemaMigrations) {

@@ -3,7 +3,7 @@ import HelloRules
 import SandboxKit
 
 /// Hello's part of the sandbox: GET /api/hello, from the HelloAPI contract.
-package enum HelloSandbox: SandboxFeature {
+package enum HelloServer: SandboxFeature {
   package static let name = "hello"
 
   package static func registerRoutes(on routes: SandboxRoutes) throws {

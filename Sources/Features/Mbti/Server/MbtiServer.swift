@@ -4,7 +4,7 @@ import SandboxKit
 
 /// The MBTI quiz's part of the sandbox (mbti-quiz.md): the nudge service's questions, scoring
 /// and events (the NudgeAPI contract), and its operator endpoint for the stored events.
-package enum MbtiSandbox: SandboxFeature {
+package enum MbtiServer: SandboxFeature {
   package static let name = "mbti"
 
   package static func registerRoutes(on routes: SandboxRoutes) throws {

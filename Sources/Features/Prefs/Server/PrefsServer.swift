@@ -8,7 +8,7 @@ import SandboxKit
 /// API (RecruitingAPI) with its tables, roles and post-save hook; the geocoder the home location
 /// uses (GeocoderAPI, answered from a US ZIP-centroid table); and the operator endpoints under
 /// /__sandbox/v1/prefs. The seed adds a demo athlete and a parent linked to them.
-package enum PrefsSandbox: SandboxFeature {
+package enum PrefsServer: SandboxFeature {
   package static let name = "prefs"
 
   package static let athleteEmail = "athlete@sandbox.test"

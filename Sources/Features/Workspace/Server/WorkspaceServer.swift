@@ -1,4 +1,4 @@
-import BrokerageSandbox
+import BrokerageServer
 import Foundation
 import Hummingbird
 package import SQLKit
@@ -10,7 +10,7 @@ import WorkspaceAPI
 /// `handle_new_user()` trigger, the WorkspaceAPI contract (access gate, onboarding, invites,
 /// checkout), its operator endpoints (subscriptions, invite expiry, the outbox, inspect) and
 /// the hosted checkout and join pages.
-package enum WorkspaceSandbox: SandboxFeature {
+package enum WorkspaceServer: SandboxFeature {
   package static let name = "workspace"
 
   package static func registerMigrations(in migrations: inout SchemaMigrations) {

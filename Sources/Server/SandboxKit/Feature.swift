@@ -6,7 +6,7 @@ package import SQLKit
 /// A feature's part of the sandbox server, declared in one place: its tables, its default
 /// data, what a new user gets, its routes, and what `deck sandbox status` and `seed` know
 /// of it. The server, the database, the seed and the new-user hooks iterate over the
-/// registered features (`Sources/App/Registry.swift`) and name none of them.
+/// registered features (`Sources/Client/App/Registry.swift`) and name none of them.
 ///
 /// The feature's `deck sandbox inspect|trigger` subcommands are client commands; its
 /// `DeckModule` declares them (``DeckModule/sandboxCommands``), next to its other commands.

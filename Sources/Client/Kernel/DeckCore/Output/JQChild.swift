@@ -8,7 +8,7 @@ import FoundationEssentials
 #endif
 
 /// The filter child: `deck ---jq-eval --memory BYTES --output BYTES --seconds S`, dispatched
-/// before deck parses anything (Sources/deck). It limits itself first (no core file, the CPU
+/// before deck parses anything (Sources/Client/deck). It limits itself first (no core file, the CPU
 /// time, the address space: `FilterProcess.limitSelf`), then reads the program and the document
 /// on stdin and writes the results as frames on stdout (`JQFrames`). A libjq crash, an
 /// allocation past the limit or the CPU limit ends this process only; `JQFilter` reports it.
