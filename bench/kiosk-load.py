@@ -6,14 +6,15 @@ concurrent scripted kiosks against one served sandbox, or several serving one da
 
 ENVIRONMENT is a deck environment whose every service is a served sandbox (bench/run adds one
 with `deck env add NAME --sandbox URL`). With several, comma-separated (instances serving one
-PostgreSQL database), kiosk i uses environment i % n and the feeder the first. DATABASE is the
+PostgreSQL database), kiosk i uses environment i % n, and each environment has a feeder of its
+own for its kiosks' stores, so that every instance carries an equal share of the work. DATABASE is the
 servers' database: a SQLite file (read with python's sqlite3) or a postgres:// URL (read with
 PostgreSQL's psql, found as scripts/pg-cluster finds it; the password, if the URL has one, goes
 to psql in PGPASSWORD). STORE_PREFIX (default store_bench; [a-z0-9_]+) names the stores, so
 that two runs against one database check only their own sessions.
 
-Adds one store per kiosk to the (private) database, then starts at the same time one feeder
-(`deck run` of `sandbox trigger purchase` lines, one process on one connection) and the kiosks
+Adds one store per kiosk to the (private) database, then starts at the same time the feeders
+(`deck run` of `sandbox trigger purchase` lines, one process on one connection each) and the kiosks
 (`deck kiosk run --store … --sessions N --rating 5 --approve --json`, no handoff or thank-you
 pause). Prints one JSON line: sessions, seconds, sessions per second, and the checks: every
 purchase reached POSTED_INTENT, no kiosk reported a session twice or an error, and the kiosks'
@@ -120,13 +121,17 @@ def main():
     db = Postgres(database) if database.startswith(("postgres://", "postgresql://")) else SQLite(database)
     stores = [f"{prefix}_{index}" for index in range(kiosks)]
     db.add_stores(stores)
-    with tempfile.NamedTemporaryFile("w", suffix=".deck", delete=False) as script:
-        for _ in range(per_kiosk):
-            for store in stores:
-                script.write(f"sandbox trigger purchase --store {store} --json\n")
+    scripts = []
+    for slot, environment in enumerate(environments):
+        with tempfile.NamedTemporaryFile("w", suffix=".deck", delete=False) as script:
+            for _ in range(per_kiosk):
+                for store in stores[slot::len(environments)]:
+                    script.write(f"sandbox trigger purchase --store {store} --json\n")
+        scripts.append((environment, script.name))
     started = time.monotonic()
-    feeder = subprocess.Popen([deck, "run", script.name], env=dict(os.environ, DECK_ENV=environments[0]),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    feeders = [subprocess.Popen([deck, "run", path], env=dict(os.environ, DECK_ENV=environment),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+               for environment, path in scripts]
     runs = [
         subprocess.Popen(
             [deck, "kiosk", "run", "--store", store, "--sessions", str(per_kiosk), "--rating", "5", "--approve",
@@ -135,18 +140,18 @@ def main():
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         for index, store in enumerate(stores)
     ]
-    created_out, feeder_err = feeder.communicate(timeout=600)
+    fed = [feeder.communicate(timeout=600) for feeder in feeders]
     outputs = [run.communicate(timeout=600) for run in runs]
     seconds = time.monotonic() - started
-    os.unlink(script.name)
+    for _, path in scripts:
+        os.unlink(path)
 
-    created = [json.loads(line)["publicId"] for line in created_out.decode().splitlines() if line.strip()]
+    created = [json.loads(line)["publicId"] for out, _ in fed for line in out.decode().splitlines() if line.strip()]
     reports = [json.loads(line) for out, _ in outputs for line in out.decode().splitlines() if line.strip()]
     reported = [report["publicId"] for report in reports]
     errors = [report["error"] for report in reports if report.get("error")]
     errors += [err.decode().strip() for (_, err), run in zip(outputs, runs) if run.returncode != 0]
-    if feeder.returncode != 0:
-        errors.append("feeder: " + feeder_err.decode().strip())
+    errors += ["feeder: " + err.decode().strip() for (_, err), feeder in zip(fed, feeders) if feeder.returncode != 0]
     statuses = db.statuses(stores)
     total = kiosks * per_kiosk
     lost = len(set(created) - set(reported))

@@ -114,6 +114,16 @@ def rows(directory):
                  f"vs one ({one['sessions_per_second']:.1f})")
         found.append(("pg_kiosk_two_vs_one", label, two["sessions_per_second"] / one["sessions_per_second"],
                       "x one", "higher", 1.0))
+    scaling = load(directory, "scaling.json")
+    if scaling and scaling["cap_percent"]:
+        where = (f"capped at {scaling['cap_percent']}% of a core each ({scaling['method']}), "
+                 f"median of {scaling['rounds']}{'' if scaling['ok'] else '; CHECK FAILED'}")
+        found.append(("pg_capped1_sessions_per_s", f"8 kiosks, one PostgreSQL instance {where}",
+                      scaling["one_sessions_per_s"], "sessions/s", "higher", None))
+        found.append(("pg_capped2_sessions_per_s", f"8 kiosks, two PostgreSQL instances {where}",
+                      scaling["two_sessions_per_s"], "sessions/s", "higher", None))
+        found.append(("pg_capped_two_vs_one", "capped instances (two simulated hosts): two vs one, same run",
+                      scaling["two_vs_one"], "x one", "higher", 1.6))
     memory = load(directory, "memory.json")
     if memory:
         for key, label, goal in [
@@ -151,7 +161,7 @@ def main():
     with open(os.path.join(directory, "summary.json"), "w") as file:
         json.dump(summary, file, indent=2, sort_keys=True)
         file.write("\n")
-    kiosks = [load(directory, name) for name in ("kiosk.json", "kiosk-pg.json", "kiosk-pg2.json")]
+    kiosks = [load(directory, name) for name in ("kiosk.json", "kiosk-pg.json", "kiosk-pg2.json", "scaling.json")]
 
     print()
     print(f"{'row':<24} {'value':>9} {'unit':<11} {'goal':>7}  {'':<6}  what")

@@ -86,6 +86,21 @@ class PostgresRowTests(unittest.TestCase):
         self.assertNotIn("pg_kiosk_two_vs_one", table)
         self.assertIn("pg_kiosk_sessions_per_s", table)
 
+    def test_capped_instances_two_must_reach_1_6_times_one(self):
+        def scaling(one, two, cap=30):
+            return {"method": "cgroup1", "cap_percent": cap, "rounds": 2, "one_sessions_per_s": one,
+                    "two_sessions_per_s": two, "two_vs_one": round(two / one, 3), "ok": True}
+        table = self.table(dict(self.files(), **{"scaling.json": scaling(10.0, 17.0)}))
+        self.assertEqual(table["pg_capped1_sessions_per_s"][0], 10.0)
+        self.assertEqual(table["pg_capped2_sessions_per_s"][0], 17.0)
+        self.assertEqual(table["pg_capped_two_vs_one"], (1.7, "x one", "higher", 1.6))
+        self.assertEqual(self.verdict(table, "pg_capped_two_vs_one"), "met")
+        missed = self.table(dict(self.files(), **{"scaling.json": scaling(10.0, 15.0)}))
+        self.assertEqual(self.verdict(missed, "pg_capped_two_vs_one"), "MISSED")
+        # An uncapped smoke run (no control group) measures no scaling.
+        uncapped = self.table(dict(self.files(), **{"scaling.json": scaling(10.0, 11.0, cap=0)}))
+        self.assertNotIn("pg_capped_two_vs_one", uncapped)
+
 
 if __name__ == "__main__":
     unittest.main()
