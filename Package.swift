@@ -362,6 +362,7 @@ let package = Package(
         dependencies: [
           "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageSandbox", sqlKit, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+          .product(name: "SQLKitBenchmark", package: "sql-kit"),
         ],
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),
       .testTarget(

@@ -86,7 +86,8 @@ struct SQLiteSQLDatabase: SQLDatabase {
   }
 }
 
-/// SQLite's spelling, as far as the sandbox's statements need it: `?` binds, `"` identifiers.
+/// SQLite's spelling: `?` binds, `"` identifiers, and what SQLKit's builders ask of a dialect
+/// (sql-kit's own benchmark passes against it: `SQLKitBenchmarkTests`).
 struct SQLiteSandboxDialect: SQLDialect {
   var name: String { "sqlite" }
   var identifierQuote: any SQLExpression { SQLRaw("\"") }
@@ -96,4 +97,27 @@ struct SQLiteSandboxDialect: SQLDialect {
   func bindPlaceholder(at position: Int) -> any SQLExpression { SQLRaw("?") }
   func literalBoolean(_ value: Bool) -> any SQLExpression { SQLRaw(value ? "1" : "0") }
   var supportsReturning: Bool { true }
+  /// SQLite has no `DEFAULT` among a row's values; NULL is what gives an `INTEGER PRIMARY KEY`
+  /// (the rowid) its next value.
+  var literalDefault: any SQLExpression { SQLRaw("NULL") }
+  /// `ALTER TABLE` makes one change per statement.
+  var alterTableSyntax: SQLAlterTableSyntax { .init(allowsBatch: false) }
+  /// `INSERT … ON CONFLICT (…) DO UPDATE SET … = excluded.…` (SQLite 3.24 and later).
+  var upsertSyntax: SQLUpsertSyntax { .standard }
+  var unionFeatures: SQLUnionFeatures { [.union, .unionAll, .intersect, .except] }
+
+  /// SQLite's integers are 64-bit, and only a column declared `INTEGER PRIMARY KEY` is the
+  /// rowid (numbered by SQLite): a `bigint` is spelled `INTEGER`.
+  func customDataType(for dataType: SQLDataType) -> (any SQLExpression)? {
+    if case .bigint = dataType { return SQLRaw("INTEGER") }
+    return nil
+  }
+
+  /// A path into a JSON column: `json_extract(column, '$."a"."b"')`. A key with a double quote
+  /// has no spelling in SQLite's JSON paths: nil (SQLKit then reports it unsupported).
+  func nestedSubpathExpression(in column: any SQLExpression, for path: [String]) -> (any SQLExpression)? {
+    guard !path.isEmpty, !path.contains(where: { $0.contains("\"") }) else { return nil }
+    let keys = path.map { "\"\($0)\"" }.joined(separator: ".")
+    return SQLFunction("json_extract", args: [column, SQLLiteral.string("$.\(keys)")])
+  }
 }
