@@ -361,6 +361,7 @@ let package = Package(
         dependencies: [
           "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageServer", sqlKit, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+          .product(name: "SQLKitBenchmark", package: "sql-kit"),
         ],
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),
       .testTarget(

@@ -4,7 +4,7 @@ import DeckCore
 import TestSupport
 import Testing
 
-/// A line is parsed by the deepest command it names (`DeckRunner.parse`). A command parsed as
+/// A line is parsed by the deepest command it names (`LineParser.parse`). A command parsed as
 /// the root of that parse names deck as its super command (`_superCommandName`): without it,
 /// swift-argument-parser also parses every line as its two `--generate-completion-script`
 /// pseudo-commands, a tenth of the CPU of each line of a script (bench/README.md, "Sixth pass").

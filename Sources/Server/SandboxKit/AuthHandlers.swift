@@ -184,11 +184,16 @@ package enum Sessions {
 
   /// Uses up `token` and returns the next tokens of its session.
   static func refresh(_ db: any SQLDatabase, token: String, state: SandboxState) async throws -> Pending {
+    /// A row of `refresh_tokens`.
+    struct Grant: Decodable {
+      var userId: String
+      var sessionId: String?
+    }
     guard
-      let row = try await db.fetchOne(
-        "SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", [token]),
-      let sessionID = try row["session_id"] as String?,
-      let user = try await UserRecord.fetch(db, id: try row["user_id"])
+      let grant = try await db.fetchOne(
+        Grant.self, "SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", [token]),
+      let sessionID = grant.sessionId,
+      let user = try await UserRecord.fetch(db, id: grant.userId)
     else { throw GoTrueError.refreshTokenNotFound }
     // Used once: of two refreshes racing with one token (on any instance), one marks it.
     let marked = try await db.fetchOne(

@@ -3,8 +3,8 @@ import HummingbirdBcrypt
 import OpenAPIRuntime
 package import SQLKit
 
-/// A row of `users`.
-package struct UserRecord: Sendable, Equatable {
+/// A row of `users` (decoded by its columns' names, ``SQLRow/decode(_:)``).
+package struct UserRecord: Sendable, Equatable, Decodable {
   package var id: String
   package var email: String
   var passwordHash: String
@@ -24,20 +24,12 @@ package struct UserRecord: Sendable, Equatable {
     self.userMetadata = userMetadata
   }
 
-  init(row: any SQLRow) throws {
-    self.init(
-      id: try row["id"], email: try row["email"], passwordHash: try row["password_hash"],
-      createdAt: try row["created_at"], userMetadata: try row["user_metadata"])
-    self.updatedAt = try row["updated_at"]
-    self.lastSignInAt = try row["last_sign_in_at"]
-  }
-
   package static func fetch(_ db: any SQLDatabase, id: String) async throws -> UserRecord? {
-    try await db.fetchOne("SELECT * FROM users WHERE id = ?", [id]).map(UserRecord.init(row:))
+    try await db.fetchOne(UserRecord.self, "SELECT * FROM users WHERE id = ?", [id])
   }
 
   package static func fetch(_ db: any SQLDatabase, email: String) async throws -> UserRecord? {
-    try await db.fetchOne("SELECT * FROM users WHERE email = ?", [email]).map(UserRecord.init(row:))
+    try await db.fetchOne(UserRecord.self, "SELECT * FROM users WHERE email = ?", [email])
   }
 
   func insert(_ db: any SQLDatabase) async throws {

@@ -69,9 +69,6 @@ public final class DeckContext: Sendable {
     }
   }
 
-  /// The variable that lets a stored token go to a URL replaced by `DECK_<SERVICE>_URL`.
-  public static let sendTokenToOverridesVariable = "DECK_SEND_TOKEN_TO_OVERRIDES"
-
   /// Builds a generated client for a service, with deck's middleware stack:
   /// user agent, error mapping, retries, auth (own hosts only) and trace. `timeout` replaces
   /// the command's `--timeout` for this client's requests (background work that must stay short).
@@ -93,12 +90,12 @@ public final class DeckContext: Sendable {
       break
     case .required:
       let (token, stored) = try await activeToken()
-      let policy = try await tokenPolicy(storedOrigins: stored.map { try storedOrigins($0) })
+      let policy = try await tokenPolicy(storedOrigins: stored.map { try tokenOrigins().storedOrigins($0) })
       middlewares.append(AuthMiddleware(policy: policy, note: note) { token })
     case .bearer(let token):
       middlewares.append(AuthMiddleware(policy: try await tokenPolicy(storedOrigins: nil), note: note) { token })
     case .stored(let stored):
-      let policy = try await tokenPolicy(storedOrigins: try storedOrigins(stored))
+      let policy = try await tokenPolicy(storedOrigins: try tokenOrigins().storedOrigins(stored))
       middlewares.append(AuthMiddleware(policy: policy, note: note) { stored.accessToken })
     }
     if tracing {
@@ -112,86 +109,22 @@ public final class DeckContext: Sendable {
 
   // MARK: Where a token may go
 
-  /// What stands for the local sandbox among a token's origins (its port changes with each
-  /// server; the value is the one tokens stored by earlier versions carry).
-  static let embeddedOrigin = "embedded-sandbox"
-
-  /// A service's origin in an environment: `scheme://host:port` (`AuthMiddleware.origin`), or
-  /// the local sandbox's marker.
-  func origin(_ service: Service, in definition: EnvironmentDefinition) -> String? {
-    if let string = definition.urls[service] {
-      guard let parsed = ParsedURL(string) else { return nil }
-      return AuthMiddleware.origin(scheme: parsed.scheme, host: parsed.host, port: parsed.port)
+  /// The current environment's token origins and policy (`TokenOrigins`).
+  public func tokenOrigins() throws -> TokenOrigins {
+    let environment = try environment()
+    return TokenOrigins(environment: environment, processEnvironment: session.processEnvironment) {
+      try self.resolver().definition(environment.name)
     }
-    return definition.isManaged ? Self.embeddedOrigin : nil
   }
 
-  /// The origins to record with a token stored now: the environment as configured (config
-  /// file and built-ins, without `DECK_<SERVICE>_URL`), plus the auth service the token came
-  /// from (which may be an override: the token is that server's).
+  /// The origins to record with a token stored now (`TokenOrigins.originsForNewToken`).
   public func originsForNewToken() throws -> [String] {
-    let environment = try environment()
-    var origins = Set(try configuredOrigins(environment))
-    if let auth = origin(.auth, in: environment.definition) { origins.insert(auth) }
-    return origins.sorted()
+    try tokenOrigins().originsForNewToken()
   }
 
-  /// The configured environment's origins (no overrides).
-  func configuredOrigins(_ environment: ResolvedEnvironment) throws -> [String] {
-    let configured = try resolver().definition(environment.name) ?? environment.definition
-    return Service.allCases.compactMap { origin($0, in: configured) }
-  }
-
-  /// A stored token's origins; tokens stored before deck recorded them get the configured ones,
-  /// and a key stored before deck recorded schemes stands for the origins it can mean safely
-  /// (`AuthMiddleware.origins(ofStoredKey:)`).
-  func storedOrigins(_ stored: StoredSession) throws -> Set<String> {
-    guard let origins = stored.origins else { return Set(try configuredOrigins(try environment())) }
-    return Set(origins.flatMap { $0 == Self.embeddedOrigin ? [$0] : AuthMiddleware.origins(ofStoredKey: $0) })
-  }
-
-  /// Which of the current environment's origins get the token: a stored token only those it
-  /// was stored for, compared exactly (scheme, host and port), and every other one is withheld
-  /// with the reason. `storedOrigins` nil: a token the user gave for this run (DECK_TOKEN),
-  /// which goes to every origin of the environment as resolved.
+  /// Which of the current environment's origins get the token (`TokenOrigins.policy`).
   func tokenPolicy(storedOrigins: Set<String>?) async throws -> TokenPolicy {
-    let environment = try environment()
-    let optIn = session.processEnvironment[Self.sendTokenToOverridesVariable] == "1"
-    var policy = TokenPolicy()
-    var refused: [(String, String, Service)] = []
-    for service in Service.allCases where service.sendsToken {
-      guard let endpoint = try? environment.endpoint(for: service) else { continue }
-      let url: URL
-      switch endpoint {
-      case .url(let string):
-        guard let parsed = URL(string: string) else { continue }
-        url = parsed
-      case .localSandbox: url = try await session.localSandboxURL()
-      }
-      guard let key = AuthMiddleware.origin(scheme: url.scheme, host: url.host, port: url.port),
-        let origin = origin(service, in: environment.definition)
-      else { continue }
-      if storedOrigins == nil || storedOrigins?.contains(origin) == true {
-        policy.allowed.insert(key)
-      } else {
-        refused.append((key, origin, service))
-      }
-    }
-    for (key, _, service) in refused where !policy.allowed.contains(key) {
-      if environment.overriddenServices.contains(service) {
-        if optIn {
-          policy.optIn[key] =
-            "\(Self.sendTokenToOverridesVariable)=1 (\(service.overrideVariable) replaces the environment's URL)"
-        } else {
-          policy.withheld[key] =
-            "\(service.overrideVariable) replaces the URL the token was stored for; set \(Self.sendTokenToOverridesVariable)=1 to send it anyway"
-        }
-      } else {
-        policy.withheld[key] =
-          "the token was not stored for this origin (the environment's URL for \(service.rawValue) changed its scheme, host or port since); sign in again to use it there"
-      }
-    }
-    return policy
+    try await tokenOrigins().policy(storedOrigins: storedOrigins) { try await session.localSandboxURL() }
   }
 
   // MARK: Tokens

@@ -38,14 +38,19 @@ public enum ErrorPresenter {
     let typeName = String(reflecting: type(of: response))
     let parts = typeName.split(separator: ".").map(String.init)
     let operationID = parts.count >= 2 && parts.last == "Output" ? parts[parts.count - 2] : "the request"
-    let service =
-      UndocumentedResponse.service(of: operationID)
-      ?? parts.first.map { $0.hasSuffix("API") ? String($0.dropLast(3)) : $0 } ?? "remote"
+    let contract = parts.first.map { $0.hasSuffix("API") ? String($0.dropLast(3)) : $0 } ?? "remote"
     let answer = Mirror(reflecting: response).children.first
     guard answer?.label != "undocumented" else {
-      let status = answer.flatMap { Mirror(reflecting: $0.value).children.first?.value as? Int }
+      // `undocumented(statusCode:, UndocumentedPayload)`: the payload has the answer's fields,
+      // with the service that answered.
+      let fields = answer.map { Mirror(reflecting: $0.value).children.map(\.value) } ?? []
+      let status = fields.first as? Int
+      let payload = fields.dropFirst().first as? UndocumentedPayload
+      let service = UndocumentedResponse.service(in: payload?.headerFields) ?? contract
       return UndocumentedResponse.error(service: service, operationID: operationID, status: status)
     }
+    // A documented answer keeps only its documented headers: the contract names the service.
+    let service = contract
     return UndocumentedResponse.error(
       service: service, operationID: operationID, status: answer?.label.flatMap { documentedStatuses[$0] },
       documented: true)

@@ -45,7 +45,7 @@ public struct GlobalOptions: ParsableArguments, Sendable {
   )
   public var trace = false
 
-  /// `--trace=body`, rewritten by `DeckRunner.normalize` into this hidden flag.
+  /// `--trace=body`, rewritten by `LineParser.normalize` into this hidden flag.
   @Flag(name: .customLong("trace-body"), help: .hidden)
   public var traceBody = false
 

@@ -97,7 +97,7 @@ public enum ResponseShapeText {
   /// made it when the sandbox says one did (then the environment's URL is right).
   static func error(_ error: ClientError, _ decoding: DecodingError) -> DeckError {
     let server =
-      UndocumentedResponse.service(of: error.operationID).map { "The \($0) service" }
+      UndocumentedResponse.service(in: error.response?.headerFields).map { "The \($0) service" }
       ?? error.baseURL?.host.map { host in error.baseURL?.port.map { "\(host):\($0)" } ?? host } ?? "The server"
     let message = "\(server) answered \(error.operationID) with a body deck cannot read: \(describe(decoding))."
     if let rule = sandboxFault(error.response) {

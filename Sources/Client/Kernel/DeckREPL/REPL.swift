@@ -45,6 +45,26 @@ public struct REPL: Sendable {
     let commands = CommandSlot(output: session.output)
     Readline.commandInterrupt.withLock { $0 = { commands.interrupt() } }
     defer { Readline.commandInterrupt.withLock { $0 = nil } }
+    installCompleter()
+    session.output.info("deck \(DeckVersion.current): `help` lists commands, Tab completes, Ctrl-D exits.")
+    var log = SessionLog()
+    while true {
+      switch readEntry() {
+      case .end:
+        return ExitCode.success
+      case .nothing:
+        continue
+      case .command(let line, var words):
+        remember(line, words: words)
+        if words.first == "deck" { words.removeFirst() }
+        guard !words.isEmpty else { continue }
+        if let code = await dispatch(line: line, words: words, commands: commands, log: &log) { return code }
+      }
+    }
+  }
+
+  /// Tab completion over the command tree, the REPL's own words and the plugins on PATH.
+  private func installCompleter() {
     let plugins = Plugins.discover(path: session.processEnvironment["PATH"], builtins: DeckShell.builtinNames)
       .filter { !$0.shadowed }.map(\.name)
     let engine = CompletionEngine(
@@ -56,68 +76,80 @@ public struct REPL: Sendable {
     Readline.completer.withLock {
       $0 = { line in Self.complete(line, engine: engine, session: session) }
     }
-    session.output.info("deck \(DeckVersion.current): `help` lists commands, Tab completes, Ctrl-D exits.")
-    var log = SessionLog()
+  }
 
-    while true {
-      var line: String
-      switch Readline.read(prompt: prompt()) {
-      case .end:
-        session.output.line()
-        return ExitCode.success
-      case .interrupted:
-        continue
-      case .line(let text):
-        line = text
-      }
-      // Each line is scanned once (the scanner keeps its state), and a continuation is capped.
-      var pending = ShellWords.Continuation()
-      var lineCount = 1
-      var step = pending.add(line, number: lineCount)
-      continuation: while step == .more {
-        switch Readline.read(prompt: "... ") {
-        case .line(let more):
-          line += "\n" + more
-          lineCount += 1
-          step = pending.add(more, number: lineCount)
-        case .interrupted, .end: break continuation
-        }
-      }
-      if step == .tooLong {
-        session.output.error(
-          "\(pending.problem) of this command; it ran on for more than \(ShellWords.Continuation.maxLines) lines or \(ShellWords.Continuation.maxBytes / 1024) KiB, so deck dropped it."
-        )
-        continue
-      }
-      guard case .words(var words) = step, !words.isEmpty else { continue }
-      remember(line, words: words)
-      if words.first == "deck" { words.removeFirst() }
-      guard let first = words.first else { continue }
-      let command = words
-      switch first {
-      case "exit", "quit":
-        return ExitCode.success
-      case "help":
-        if words.count == 1 { printHelp() }
-        _ = await commands.run { await DeckShell.run(Array(command.dropFirst()) + ["--help"], session: session) }
-      case "history":
-        historyCommand(Array(words.dropFirst()), log: log)
-      case "use":
-        use(Array(words.dropFirst()))
-      case "clear":
-        session.output.writeOut("\u{1B}[H\u{1B}[2J\u{1B}[3J\n")
-      case "edit":
-        guard words.count == 1 else {
-          session.output.error("Usage: edit  (opens the last line in $VISUAL or $EDITOR, then runs what you save)")
-          continue
-        }
-        await edit(commands: commands, log: &log)
-      default:
-        let environment = currentEnvironment()
-        let code = await commands.run { await DeckShell.run(command, session: session) }
-        log.record(.init(line: line, words: command, environment: environment, exitCode: code))
+  /// What the reader got: the end of input, nothing to run, or a command's text and words.
+  enum Entry {
+    case end
+    case nothing
+    case command(line: String, words: [String])
+  }
+
+  /// Reads one command: a line, and its continuation lines while a quote or a trailing
+  /// backslash leaves it open.
+  func readEntry() -> Entry {
+    var line: String
+    switch Readline.read(prompt: prompt()) {
+    case .end:
+      session.output.line()
+      return .end
+    case .interrupted:
+      return .nothing
+    case .line(let text):
+      line = text
+    }
+    // Each line is scanned once (the scanner keeps its state), and a continuation is capped.
+    var pending = ShellWords.Continuation()
+    var lineCount = 1
+    var step = pending.add(line, number: lineCount)
+    continuation: while step == .more {
+      switch Readline.read(prompt: "... ") {
+      case .line(let more):
+        line += "\n" + more
+        lineCount += 1
+        step = pending.add(more, number: lineCount)
+      case .interrupted, .end: break continuation
       }
     }
+    if step == .tooLong {
+      session.output.error(
+        "\(pending.problem) of this command; it ran on for more than \(ShellWords.Continuation.maxLines) lines or \(ShellWords.Continuation.maxBytes / 1024) KiB, so deck dropped it."
+      )
+      return .nothing
+    }
+    guard case .words(let words) = step, !words.isEmpty else { return .nothing }
+    return .command(line: line, words: words)
+  }
+
+  /// Runs one command: a word of the REPL's own, or a deck command. The exit code when the
+  /// REPL ends.
+  @MainActor
+  func dispatch(line: String, words: [String], commands: CommandSlot, log: inout SessionLog) async -> Int32? {
+    let session = session
+    switch words[0] {
+    case "exit", "quit":
+      return ExitCode.success
+    case "help":
+      if words.count == 1 { printHelp() }
+      _ = await commands.run { await DeckShell.run(Array(words.dropFirst()) + ["--help"], session: session) }
+    case "history":
+      historyCommand(Array(words.dropFirst()), log: log)
+    case "use":
+      use(Array(words.dropFirst()))
+    case "clear":
+      session.output.writeOut("\u{1B}[H\u{1B}[2J\u{1B}[3J\n")
+    case "edit":
+      guard words.count == 1 else {
+        session.output.error("Usage: edit  (opens the last line in $VISUAL or $EDITOR, then runs what you save)")
+        return nil
+      }
+      await edit(commands: commands, log: &log)
+    default:
+      let environment = currentEnvironment()
+      let code = await commands.run { await DeckShell.run(words, session: session) }
+      log.record(.init(line: line, words: words, environment: environment, exitCode: code))
+    }
+    return nil
   }
 
   // MARK: Prompt
@@ -323,60 +355,4 @@ extension REPL {
 /// The commands an `edit` buffer ran (filled from the task that runs them).
 final class RanCommands: Sendable {
   let list = Mutex<[(text: String, words: [String], code: Int32)]>([])
-}
-
-/// The command running now, and what Ctrl-C does to it: the first press cancels it (in-flight
-/// HTTP included), a second one abandons it and returns to the prompt.
-final class CommandSlot: Sendable {
-  private struct State {
-    var task: Task<Void, Never>?
-    var continuation: CheckedContinuation<Int32, Never>?
-    var interrupts = 0
-  }
-  private let state = Mutex(State())
-  private let output: Output
-
-  init(output: Output) { self.output = output }
-
-  func run(_ body: @escaping @Sendable () async -> Int32) async -> Int32 {
-    await withCheckedContinuation { continuation in
-      state.withLock { $0 = State(continuation: continuation) }
-      let task = Task.detached { [self] in
-        let code = await body()
-        finish(code)
-      }
-      // A Ctrl-C that came before the task was recorded cancels it now.
-      let early = state.withLock { state in
-        state.task = task
-        return state.interrupts > 0
-      }
-      if early { task.cancel() }
-    }
-  }
-
-  private func finish(_ code: Int32) {
-    let continuation = state.withLock { state -> CheckedContinuation<Int32, Never>? in
-      defer { state = State() }
-      return state.continuation
-    }
-    continuation?.resume(returning: code)
-  }
-
-  /// Ctrl-C while no prompt is up (from the interrupt watcher). Between commands it does nothing.
-  func interrupt() {
-    let (task, presses, continuation) = state.withLock {
-      state -> (Task<Void, Never>?, Int, CheckedContinuation<Int32, Never>?) in
-      guard state.continuation != nil else { return (nil, 0, nil) }
-      state.interrupts += 1
-      let abandon = state.interrupts >= 2 ? state.continuation : nil
-      if abandon != nil { state = State() }
-      return (state.task, state.interrupts, abandon)
-    }
-    if let continuation {
-      output.info("\nAbandoned the command.")
-      continuation.resume(returning: ExitCode.interrupted)
-    } else if presses == 1, let task {
-      task.cancel()
-    }
-  }
 }

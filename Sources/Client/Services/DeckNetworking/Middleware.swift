@@ -2,7 +2,6 @@ import DeckSupport
 import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
-import Synchronization
 
 /// Sets `User-Agent: deck/<version>` on every request.
 public struct UserAgentMiddleware: ClientMiddleware {
@@ -168,9 +167,10 @@ public struct ErrorMappingMiddleware: ClientMiddleware {
     _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
     next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
   ) async throws -> (HTTPResponse, HTTPBody?) {
-    let (response, responseBody) = try await next(request, body, baseURL)
+    var (response, responseBody) = try await next(request, body, baseURL)
     let status = response.status.code
-    UndocumentedResponse.record(operationID: operationID, service: service)
+    // The answer carries its service into the errors the generated client makes of it.
+    response.headerFields[UndocumentedResponse.serviceField] = service
     // A redirect is never what an API call expects (and the contracts declare none), so it is
     // an error for every operation; error statuses only for operations that do not read them.
     let redirect = (300...399).contains(status)
@@ -186,18 +186,14 @@ public struct ErrorMappingMiddleware: ClientMiddleware {
 /// which the generated client hands over as `undocumented`: one message that names the
 /// service, the operation and the status, never the runtime's types.
 public enum UndocumentedResponse {
-  /// The service each operation was last sent to (the generated client's error does not say).
-  private static let services = Mutex<[String: String]>([:])
+  /// The field `ErrorMappingMiddleware` sets on every answer it passes on: the service that
+  /// answered (deck's own mark, after the answer arrived: never sent, never read from the
+  /// wire). The generated client's errors carry the answer, and with it the service.
+  public static let serviceField = HTTPField.Name("X-Deck-Service")!
 
-  static func record(operationID: String, service: String) {
-    services.withLock { services in
-      if services[operationID] != service { services[operationID] = service }
-    }
-  }
-
-  /// The service `operationID` was sent to, if deck sent it.
-  public static func service(of operationID: String) -> String? {
-    services.withLock { $0[operationID] }
+  /// The service an answer came from, as `ErrorMappingMiddleware` marked it.
+  public static func service(in fields: HTTPFields?) -> String? {
+    fields?[serviceField]
   }
 
   /// `documented`: the contract has the status, but not where the command stands.

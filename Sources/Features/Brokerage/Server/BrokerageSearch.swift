@@ -22,9 +22,25 @@ import SandboxKit
 ///   pages: the per-length word counts a growing window of lengths at a time, the substring walk
 ///   (whose rows may fail the trigram check) a growing page at a time from the last row read.
 enum BrokerageSearch {
-  struct Match: Equatable, Sendable {
+  struct Match: Equatable, Sendable, Decodable {
     var id: String
     var name: String
+  }
+
+  /// A row of a count by name length: the length, and how many names of it match.
+  private struct LengthCount: Decodable {
+    var n: Int
+    var matches: Int
+  }
+
+  /// A row of the substring walk: the name, where the walk stands, and whether the name needs
+  /// the check in Swift (text that is not ASCII).
+  private struct WalkRow: Decodable {
+    var rowid: Int64
+    var id: String
+    var name: String
+    var nameLength: Int
+    var nonAscii: Int
   }
 
   enum InvalidRequest: Error, Equatable {
@@ -175,9 +191,9 @@ enum BrokerageSearch {
       var window = 1
       while !results.isFull, from <= longest {
         let to = min(from + window - 1, longest)
-        let counts = try await db.fetchAll(wordCountsByLengthSQL, [from, to, query, upper, sortThreshold + 1])
-        for row in counts where !results.isFull {
-          let (length, matches): (Int, Int) = (try row["n"], try row["matches"])
+        let counts = try await db.fetchAll(
+          LengthCount.self, wordCountsByLengthSQL, [from, to, query, upper, sortThreshold + 1])
+        for (length, matches) in counts.map({ ($0.n, $0.matches) }) where !results.isFull {
           if matches == 0 { continue }
           let sql = matches <= sortThreshold ? wordPrefixOfLengthSQL : wordPrefixWalkOfLengthSQL
           try await results.take(db, sql, [length, query, upper])
@@ -200,13 +216,11 @@ enum BrokerageSearch {
       var page = limit
       walk: while true {
         let rows = try await db.fetchAll(
-          substringWalkSQL, [query, after.length, after.length, after.name, after.id, page])
+          WalkRow.self, substringWalkSQL, [query, after.length, after.length, after.name, after.id, page])
         for row in rows {
           guard !results.isFull else { break walk }
-          after = (try row["name_length"], try row["name"], try row["id"])
-          if try row["non_ascii"] as Int != 0,
-            try await db.fetchOne(substringCheckSQL, [try row["rowid"] as Int64, phrase]) == nil
-          {
+          after = (row.nameLength, row.name, row.id)
+          if row.nonAscii != 0, try await db.fetchOne(substringCheckSQL, [row.rowid, phrase]) == nil {
             continue
           }
           results.add(id: after.id, name: after.name)
@@ -269,8 +283,8 @@ enum BrokerageSearch {
       _ db: any SQLDatabase, _ sql: String, _ binds: [any Encodable & Sendable]
     ) async throws {
       guard !isFull else { return }
-      for row in try await db.fetchAll(sql, binds + [limit]) where !isFull {
-        add(id: try row["id"], name: try row["name"])
+      for match in try await db.fetchAll(Match.self, sql, binds + [limit]) where !isFull {
+        add(id: match.id, name: match.name)
       }
     }
   }

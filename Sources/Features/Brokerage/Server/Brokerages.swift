@@ -52,18 +52,25 @@ package struct BrokerageWriter {
     try await insert([(id, name)]) == 1
   }
 
+  /// A brokerage inserted.
+  private struct Inserted: Decodable {
+    var rowid: Int64
+    var id: String
+    var name: String
+  }
+
   /// Inserts brokerages, skipping ids that exist (or came earlier in the batch), with their
   /// trigram and word rows: three statements. Returns how many were inserted.
   private func insert(_ batch: [(id: String, name: String)]) async throws -> Int {
     let rows = try await db.fetchAll(
+      Inserted.self,
       "INSERT INTO brokerages (id, name) VALUES \(Self.values("(?, ?)", count: batch.count))"
         + " ON CONFLICT DO NOTHING RETURNING rowid, id, name",
       batch.flatMap { id, name -> [any Encodable & Sendable] in [id, name] })
     guard !rows.isEmpty else { return 0 }
     var trigrams: [any Encodable & Sendable] = []
     var words: [any Encodable & Sendable] = []
-    for row in rows {
-      let (rowID, id, name): (Int64, String, String) = (try row["rowid"], try row["id"], try row["name"])
+    for (rowID, id, name) in rows.map({ ($0.rowid, $0.id, $0.name) }) {
       trigrams += [rowID, name]
       for (position, tail) in BrokerageWords.laterWordTails(of: name) {
         words += [tail, id, position, name]

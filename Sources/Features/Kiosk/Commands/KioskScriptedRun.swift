@@ -50,140 +50,176 @@ struct ScriptedKiosk {
     var handoffStartedAt: Date?
   }
 
+  /// The run so far: the kiosk's state, the session in progress, and the sessions done.
+  private struct Progress {
+    var state: KioskState
+    var tracker: Tracker?
+    var waitingSince = Date()
+    var processed = 0
+    var failures: [DeckError] = []
+    var lastWarning: String?
+
+    /// The handoff is over (the customer's Done): its time, and the failure of marking it done.
+    mutating func handoffEnded(failure: DeckError?) {
+      if let started = tracker?.handoffStartedAt {
+        tracker?.report.timings.handoffMs = ScriptedKiosk.milliseconds(since: started)
+      }
+      if let failure {
+        tracker?.report.error = "Marking the session done failed: \(failure.message)"
+        failures.append(failure)
+      }
+    }
+  }
+
   func run() async throws {
+    var progress = Progress(state: try await pairedState())
+    let spinner = Spinner(output: context.output)
+    defer { spinner.stop() }
+    let reports = context.output.records()
+    while sessions.map({ progress.processed < $0 }) ?? true {
+      try Task.checkCancellation()
+      try await step(&progress, spinner: spinner, reports: reports)
+    }
+    spinner.stop()
+    try conclude(progress)
+  }
+
+  /// The kiosk paired with the store, or the error that says why it cannot run.
+  private func pairedState() async throws -> KioskState {
     var state = KioskState(storePublicId: nil, timings: timings)
     let pair = try KioskController.act(&state) { state throws(KioskRuleError) in try state.pair(storeId: storeId) }
     if var failure = await service.run(pair, on: &state) {
       failure.message = "Cannot run the kiosk for store \(storeId): \(failure.message)"
       throw failure
     }
-    let spinner = Spinner(output: context.output)
-    defer { spinner.stop() }
-    let reports = context.output.records()
-    var waitingSince = Date()
-    var tracker: Tracker?
-    var processed = 0
-    var failures: [DeckError] = []
-    var lastWarning: String?
+    return state
+  }
 
-    func finish(_ tracker: inout Tracker?, error: DeckError?) throws {
-      guard var done = tracker else { return }
-      done.report.status = state.currentSession?.status.rawValue ?? done.report.status
-      done.report.generatedReviewText = state.generatedReview ?? done.report.generatedReviewText
-      done.report.timings.totalMs = Self.milliseconds(since: done.foundAt)
-      if let error {
-        done.report.error = error.message
-        failures.append(error)
-      }
-      try emit(done.report, to: reports)
-      processed += 1
-      tracker = nil
-      waitingSince = Date()
+  /// One turn of the loop: the session's end, the handoff's end, a due request, or the
+  /// customer's action on the screen shown.
+  private func step(_ progress: inout Progress, spinner: Spinner, reports: OutputRecords) async throws {
+    // The session is over once the kiosk says thank you (a zero thank-you ends at once).
+    if progress.state.currentScreen == .thankYou, progress.tracker != nil {
+      try finish(&progress, error: nil, to: reports)  // a failed done was counted when it happened
+      return
     }
+    let now = Date()
+    // The handoff is over: the customer's Done, retried like every tap while the backend is
+    // unavailable (a failed Done would otherwise leave the session APPROVED).
+    if progress.state.currentScreen == .handoff, progress.tracker != nil, let end = progress.state.handoffEndsAt,
+      now >= end
+    {
+      let failure = await attempt(&progress.state) { state throws(KioskRuleError) in try state.done() }
+      progress.handoffEnded(failure: failure)
+      return
+    }
+    if let request = progress.state.tick(at: now) {
+      let failure = await service.run(request, on: &progress.state)
+      switch request {
+      case .fetchNext: polled(&progress, failure: failure, spinner: spinner)
+      case .markDone: progress.handoffEnded(failure: failure)
+      default: break
+      }
+      return
+    }
+    try await act(&progress, at: now, spinner: spinner, reports: reports)
+  }
 
-    while sessions.map({ processed < $0 }) ?? true {
-      try Task.checkCancellation()
-      // The session is over once the kiosk says thank you (a zero thank-you ends at once).
-      if state.currentScreen == .thankYou, tracker != nil {
-        try finish(&tracker, error: nil)  // a failed done was counted when it happened
-        continue
+  /// After a poll: a warning when it failed (once per message), else the session found.
+  private func polled(_ progress: inout Progress, failure: DeckError?, spinner: Spinner) {
+    if let failure {
+      spinner.stop()
+      if failure.message != progress.lastWarning { context.output.error("\(failure.message) (polling goes on)") }
+      progress.lastWarning = failure.message
+    } else if progress.state.currentScreen == .rating, let session = progress.state.currentSession {
+      spinner.stop()
+      progress.lastWarning = nil
+      let order = progress.state.currentOrder
+      progress.tracker = Tracker(
+        report: Report(
+          publicId: session.publicId, storePublicId: storeId, status: session.status.rawValue,
+          starRating: rating, totalAmount: order?.totalAmount,
+          items: order?.items.map(KioskRules.describe) ?? [], timings: Timings()),
+        foundAt: Date())
+      progress.tracker?.report.timings.waitMs = Self.milliseconds(since: progress.waitingSince)
+    }
+  }
+
+  /// The customer's action on the screen shown: rate, approve or decline, or wait.
+  private func act(_ progress: inout Progress, at now: Date, spinner: Spinner, reports: OutputRecords) async throws {
+    switch progress.state.currentScreen {
+    case .rating:
+      let started = Date()
+      let failure = await attempt(&progress.state) { state throws(KioskRuleError) in
+        try state.selectRating(rating)
+        return try state.submitRating()
       }
-      let now = Date()
-      // The handoff is over: the customer's Done, retried like every tap while the backend is
-      // unavailable (a failed Done would otherwise leave the session APPROVED).
-      if state.currentScreen == .handoff, tracker != nil, let end = state.handoffEndsAt, now >= end {
-        let failure = await attempt(&state) { state throws(KioskRuleError) in try state.done() }
-        if let started = tracker?.handoffStartedAt {
-          tracker?.report.timings.handoffMs = Self.milliseconds(since: started)
-        }
-        if let failure {
-          tracker?.report.error = "Marking the session done failed: \(failure.message)"
-          failures.append(failure)
-        }
-        continue
+      progress.tracker?.report.timings.ratingMs = Self.milliseconds(since: started)
+      if let failure {
+        try finish(&progress, error: failure, to: reports)
+        try? progress.state.cancel()
       }
-      if let request = state.tick(at: now) {
-        let failure = await service.run(request, on: &state)
-        switch request {
-        case .fetchNext:
-          if let failure {
-            spinner.stop()
-            if failure.message != lastWarning { context.output.error("\(failure.message) (polling goes on)") }
-            lastWarning = failure.message
-          } else if state.currentScreen == .rating, let session = state.currentSession {
-            spinner.stop()
-            lastWarning = nil
-            tracker = Tracker(
-              report: Report(
-                publicId: session.publicId, storePublicId: storeId, status: session.status.rawValue,
-                starRating: rating, totalAmount: state.currentOrder?.totalAmount,
-                items: state.currentOrder?.items.map(KioskRules.describe) ?? [], timings: Timings()),
-              foundAt: Date())
-            tracker?.report.timings.waitMs = Self.milliseconds(since: waitingSince)
-          }
-        case .markDone:
-          if let started = tracker?.handoffStartedAt {
-            tracker?.report.timings.handoffMs = Self.milliseconds(since: started)
-          }
-          if let failure {
-            tracker?.report.error = "Marking the session done failed: \(failure.message)"
-            failures.append(failure)
-          }
-        default:
-          break
-        }
-        continue
+    case .consent:
+      try await consent(&progress, reports: reports)
+    case .pairing:
+      throw DeckError.failure("The kiosk lost its pairing.")
+    default:
+      if progress.state.currentScreen == .idle, progress.tracker == nil {
+        spinner.start("Waiting for a purchase at \(storeId)… (\(progress.processed) done)")
       }
-      switch state.currentScreen {
-      case .rating:
-        let started = Date()
-        let failure = await attempt(&state) { state throws(KioskRuleError) in
-          try state.selectRating(rating)
-          return try state.submitRating()
-        }
-        tracker?.report.timings.ratingMs = Self.milliseconds(since: started)
-        if let failure {
-          try finish(&tracker, error: failure)
-          try? state.cancel()
-        }
-      case .consent:
-        let started = Date()
-        let failure = await attempt(&state) { state throws(KioskRuleError) in
-          try approve ? state.approve() : state.decline()
-        }
-        tracker?.report.timings.consentMs = Self.milliseconds(since: started)
-        if let failure {
-          try finish(&tracker, error: failure)
-          state.resetToIdle()
-        } else if state.currentScreen == .handoff {
-          tracker?.handoffStartedAt = Date()
-          if let url = state.handoffURL(baseURL: service.baseURL) {
-            tracker?.report.handoffURL = url
-            if let qrPNG { try QRCode(url).writePNG(to: qrPNG) }
-          }
-        }
-      case .pairing:
-        throw DeckError.failure("The kiosk lost its pairing.")
-      default:
-        if state.currentScreen == .idle, tracker == nil {
-          spinner.start("Waiting for a purchase at \(storeId)… (\(processed) done)")
-        }
-        let due = state.nextDeadline ?? now.addingTimeInterval(timings.pollInterval)
-        let wait = min(max(due.timeIntervalSince(Date()), 0.005), 1)
-        try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+      let due = progress.state.nextDeadline ?? now.addingTimeInterval(timings.pollInterval)
+      let wait = min(max(due.timeIntervalSince(Date()), 0.005), 1)
+      try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+    }
+  }
+
+  /// The customer approves or declines; an approval starts the handoff (its URL, its QR code).
+  private func consent(_ progress: inout Progress, reports: OutputRecords) async throws {
+    let started = Date()
+    let failure = await attempt(&progress.state) { state throws(KioskRuleError) in
+      try approve ? state.approve() : state.decline()
+    }
+    progress.tracker?.report.timings.consentMs = Self.milliseconds(since: started)
+    if let failure {
+      try finish(&progress, error: failure, to: reports)
+      progress.state.resetToIdle()
+    } else if progress.state.currentScreen == .handoff {
+      progress.tracker?.handoffStartedAt = Date()
+      if let url = progress.state.handoffURL(baseURL: service.baseURL) {
+        progress.tracker?.report.handoffURL = url
+        if let qrPNG { try QRCode(url).writePNG(to: qrPNG) }
       }
     }
-    spinner.stop()
+  }
+
+  /// Ends the session in progress: its report printed, with the error that ended it.
+  private func finish(_ progress: inout Progress, error: DeckError?, to reports: OutputRecords) throws {
+    guard var done = progress.tracker else { return }
+    done.report.status = progress.state.currentSession?.status.rawValue ?? done.report.status
+    done.report.generatedReviewText = progress.state.generatedReview ?? done.report.generatedReviewText
+    done.report.timings.totalMs = Self.milliseconds(since: done.foundAt)
+    if let error {
+      done.report.error = error.message
+      progress.failures.append(error)
+    }
+    try emit(done.report, to: reports)
+    progress.processed += 1
+    progress.tracker = nil
+    progress.waitingSince = Date()
+  }
+
+  /// The summary: every session ended as asked, or the first failure, with how many failed.
+  private func conclude(_ progress: Progress) throws {
+    let processed = progress.processed
     let outcome = approve ? "POSTED_INTENT" : "DECLINED"
-    if failures.isEmpty {
+    guard var first = progress.failures.first else {
       if context.output.isHuman {
         context.output.info("Processed \(processed) session\(processed == 1 ? "" : "s") at \(storeId), all \(outcome).")
       }
       return
     }
-    var first = failures[0]
     first.message =
-      "\(failures.count) of \(processed) session\(processed == 1 ? "" : "s") did not end \(outcome); the first: \(first.message)"
+      "\(progress.failures.count) of \(processed) session\(processed == 1 ? "" : "s") did not end \(outcome); the first: \(first.message)"
     throw first
   }
 

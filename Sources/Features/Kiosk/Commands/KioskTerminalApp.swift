@@ -85,78 +85,12 @@ final class TerminalKiosk: FullScreenApp {
 
   func handle(_ key: Key) -> Outcome? {
     if key == .control("c") { return .interrupted }
-    if interface.showingSettings {
-      switch key {
-      case .character("r"), .character("R"):
-        interface.showingSettings = false
-        try? state.rePair()
-        interface.pairingText = ""
-        savesPairing = true
-        try? file.save(state)
-      case .character("q"), .character("Q"):
-        return .quit
-      case .escape, .character("c"), .character("C"), .enter:
-        interface.showingSettings = false
-      default:
-        break
-      }
-      return nil
-    }
+    if interface.showingSettings { return settingsKey(key) }
     switch state.currentScreen {
-    case .pairing:
-      switch key {
-      case .character(let character) where !state.isBusy:
-        if interface.pairingText.count < 64, !character.isNewline { interface.pairingText.append(character) }
-      case .backspace where !state.isBusy:
-        if !interface.pairingText.isEmpty { interface.pairingText.removeLast() }
-      case .control("u"), .escape:
-        if !state.isBusy { interface.pairingText = "" }
-      case .enter:
-        if let request = try? state.pair(storeId: interface.pairingText) { start(request) }
-      default:
-        break
-      }
-    case .idle:
-      switch key {
-      case .control("r"):
-        interface.showingSettings = true
-      case .enter, .character(" "):
-        if let request = try? state.poll() { start(request) }
-      default:
-        break
-      }
-    case .rating:
-      switch key {
-      case .character(let character) where ("1"..."5").contains(character):
-        try? state.selectRating(Int(String(character)) ?? 0)
-      case .left, .down:
-        try? state.adjustRating(by: -1)
-      case .right, .up:
-        try? state.adjustRating(by: 1)
-      case .enter:
-        if let request = try? state.submitRating() { start(request) }
-      case .escape, .character("c"), .character("C"):
-        try? state.cancel()
-      default:
-        break
-      }
-    case .consent:
-      switch key {
-      case .character("y"), .character("Y"):
-        answer(yes: true)
-      case .character("n"), .character("N"):
-        answer(yes: false)
-      case .left:
-        interface.consentYes = false
-      case .right:
-        interface.consentYes = true
-      case .tab:
-        interface.consentYes = !(interface.consentYes ?? false)
-      case .enter:
-        if let yes = interface.consentYes { answer(yes: yes) }
-      default:
-        break
-      }
+    case .pairing: pairingKey(key)
+    case .idle: idleKey(key)
+    case .rating: ratingKey(key)
+    case .consent: consentKey(key)
     case .handoff:
       switch key {
       case .enter, .character("d"), .character("D"), .character(" "):
@@ -168,6 +102,91 @@ final class TerminalKiosk: FullScreenApp {
       break
     }
     return nil
+  }
+
+  /// The settings (Ctrl-R on idle): Re-pair, Quit, or close them.
+  private func settingsKey(_ key: Key) -> Outcome? {
+    switch key {
+    case .character("r"), .character("R"):
+      interface.showingSettings = false
+      try? state.rePair()
+      interface.pairingText = ""
+      savesPairing = true
+      try? file.save(state)
+    case .character("q"), .character("Q"):
+      return .quit
+    case .escape, .character("c"), .character("C"), .enter:
+      interface.showingSettings = false
+    default:
+      break
+    }
+    return nil
+  }
+
+  /// The pairing field: typing, editing, and Enter to pair.
+  private func pairingKey(_ key: Key) {
+    switch key {
+    case .character(let character) where !state.isBusy:
+      if interface.pairingText.count < 64, !character.isNewline { interface.pairingText.append(character) }
+    case .backspace where !state.isBusy:
+      if !interface.pairingText.isEmpty { interface.pairingText.removeLast() }
+    case .control("u"), .escape:
+      if !state.isBusy { interface.pairingText = "" }
+    case .enter:
+      if let request = try? state.pair(storeId: interface.pairingText) { start(request) }
+    default:
+      break
+    }
+  }
+
+  /// Idle: Enter polls now, Ctrl-R opens the settings.
+  private func idleKey(_ key: Key) {
+    switch key {
+    case .control("r"):
+      interface.showingSettings = true
+    case .enter, .character(" "):
+      if let request = try? state.poll() { start(request) }
+    default:
+      break
+    }
+  }
+
+  /// The rating: 1-5 or the arrows, Enter submits, Esc cancels.
+  private func ratingKey(_ key: Key) {
+    switch key {
+    case .character(let character) where ("1"..."5").contains(character):
+      try? state.selectRating(Int(String(character)) ?? 0)
+    case .left, .down:
+      try? state.adjustRating(by: -1)
+    case .right, .up:
+      try? state.adjustRating(by: 1)
+    case .enter:
+      if let request = try? state.submitRating() { start(request) }
+    case .escape, .character("c"), .character("C"):
+      try? state.cancel()
+    default:
+      break
+    }
+  }
+
+  /// The consent: y/n, or ←/→ (Tab) to choose and Enter to answer.
+  private func consentKey(_ key: Key) {
+    switch key {
+    case .character("y"), .character("Y"):
+      answer(yes: true)
+    case .character("n"), .character("N"):
+      answer(yes: false)
+    case .left:
+      interface.consentYes = false
+    case .right:
+      interface.consentYes = true
+    case .tab:
+      interface.consentYes = !(interface.consentYes ?? false)
+    case .enter:
+      if let yes = interface.consentYes { answer(yes: yes) }
+    default:
+      break
+    }
   }
 
   func answer(yes: Bool) {

@@ -9,11 +9,18 @@ import SandboxKit
 /// transaction (its caller's ``SandboxDatabase/write(_:)``, a `BEGIN IMMEDIATE` that holds the
 /// write lock from the first read), so two kiosks racing for a session cannot both move it.
 enum KioskStore {
-  struct Store: Sendable {
+  /// A row of `kiosk_stores` (decoded by its columns' names, ``SQLRow/decode(_:)``).
+  struct Store: Sendable, Decodable {
     var publicId: String
     var name: String
     var reviewURL: String
     var lastApprovedSessionId: String?
+
+    /// Its columns' names, in camel case.
+    private enum CodingKeys: String, CodingKey {
+      case publicId, name, lastApprovedSessionId
+      case reviewURL = "reviewUrl"
+    }
   }
 
   struct Order: Sendable {
@@ -23,7 +30,8 @@ enum KioskStore {
     var items: [KioskOrderItem]
   }
 
-  struct Session: Sendable {
+  /// A row of `kiosk_review_sessions` (decoded by its columns' names, ``SQLRow/decode(_:)``).
+  struct Session: Sendable, Decodable {
     var publicId: String
     var storePublicId: String
     var orderPublicId: String
@@ -59,12 +67,8 @@ enum KioskStore {
 
   static func store(_ db: any SQLDatabase, _ id: String) async throws -> Store? {
     try await db.fetchOne(
-      "SELECT public_id, name, review_url, last_approved_session_id FROM kiosk_stores WHERE public_id = ?", [id]
-    ).map {
-      Store(
-        publicId: try $0["public_id"], name: try $0["name"], reviewURL: try $0["review_url"],
-        lastApprovedSessionId: try $0["last_approved_session_id"])
-    }
+      Store.self,
+      "SELECT public_id, name, review_url, last_approved_session_id FROM kiosk_stores WHERE public_id = ?", [id])
   }
 
   static func requireStore(_ db: any SQLDatabase, _ id: String) async throws -> Store {
@@ -73,43 +77,53 @@ enum KioskStore {
   }
 
   static func session(_ db: any SQLDatabase, _ id: String) async throws -> Session? {
-    try await db.fetchOne("SELECT * FROM kiosk_review_sessions WHERE public_id = ?", [id]).map(session)
+    try await db.fetchOne(Session.self, "SELECT * FROM kiosk_review_sessions WHERE public_id = ?", [id])
   }
 
   static func order(_ db: any SQLDatabase, _ id: String) async throws -> Order? {
+    /// A row of `kiosk_orders`.
+    struct OrderRow: Decodable {
+      var publicId: String
+      var totalAmount: Int
+      var currency: String
+    }
     guard
       let row = try await db.fetchOne(
-        "SELECT public_id, total_amount, currency FROM kiosk_orders WHERE public_id = ?", [id])
+        OrderRow.self, "SELECT public_id, total_amount, currency FROM kiosk_orders WHERE public_id = ?", [id])
     else { return nil }
     let items = try await db.fetchAll(
-      "SELECT name, quantity, amount FROM kiosk_order_items WHERE order_public_id = ? ORDER BY position", [id]
-    ).map { KioskOrderItem(name: try $0["name"], quantity: try $0["quantity"], amount: try $0["amount"]) }
-    return Order(
-      publicId: try row["public_id"], totalAmount: try row["total_amount"], currency: try row["currency"],
-      items: items)
+      KioskOrderItem.self,
+      "SELECT name, quantity, amount FROM kiosk_order_items WHERE order_public_id = ? ORDER BY position", [id])
+    return Order(publicId: row.publicId, totalAmount: row.totalAmount, currency: row.currency, items: items)
   }
 
   /// The store's newest PENDING session and its order: the customer who just paid.
   static func nextPending(_ db: any SQLDatabase, store: String) async throws -> (Session, Order?)? {
     _ = try await requireStore(db, store)
     guard
-      let row = try await db.fetchOne(
+      let found = try await db.fetchOne(
+        Session.self,
         """
         SELECT * FROM kiosk_review_sessions WHERE store_public_id = ? AND status = 'PENDING'
         ORDER BY rowid DESC LIMIT 1
         """, [store])
     else { return nil }
-    let found = try session(row)
     return (found, try await order(db, found.orderPublicId))
   }
 
   /// How many of the store's sessions are in each status.
   static func statusCounts(_ db: any SQLDatabase, store: String) async throws -> [KioskSessionStatus: Int] {
     var counts = Dictionary(uniqueKeysWithValues: KioskSessionStatus.allCases.map { ($0, 0) })
-    for row in try await db.fetchAll(
+    /// The number of sessions in one status.
+    struct Count: Decodable {
+      var status: KioskSessionStatus
+      var n: Int
+    }
+    for count in try await db.fetchAll(
+      Count.self,
       "SELECT status, count(*) AS n FROM kiosk_review_sessions WHERE store_public_id = ? GROUP BY status", [store])
     {
-      if let status = KioskSessionStatus(rawValue: try row["status"]) { counts[status] = try row["n"] }
+      counts[count.status] = count.n
     }
     return counts
   }
@@ -237,15 +251,6 @@ enum KioskStore {
   }
 
   // MARK: Private
-
-  private static func session(_ row: any SQLRow) throws -> Session {
-    Session(
-      publicId: try row["public_id"], storePublicId: try row["store_public_id"],
-      orderPublicId: try row["order_public_id"],
-      status: KioskSessionStatus(rawValue: try row["status"]) ?? .pending, starRating: try row["star_rating"],
-      generatedReviewText: try row["generated_review_text"], createdAt: try row["created_at"],
-      updatedAt: try row["updated_at"])
-  }
 
   private static func requireSession(_ db: any SQLDatabase, _ id: String, store: String) async throws -> Session {
     guard let session = try await session(db, id), session.storePublicId == store else {

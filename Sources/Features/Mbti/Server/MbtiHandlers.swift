@@ -91,20 +91,18 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
       user, body.event_type, String(decoding: detailsJSON, as: UTF8.self), createdAt.formatted(.iso8601), key,
     ]
     let stored = try await state.database.write { db -> StoredEvent? in
-      var row = try await db.fetchOne(
+      var stored = try await db.fetchOne(
+        StoredEvent.self,
         """
         INSERT INTO mbti_events (user_id, event_type, details, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
         RETURNING \(Self.eventColumns)
         """, binds)
-      if row == nil, let key {
-        row = try await db.fetchOne(Self.selectEvent + " WHERE user_id = ? AND idempotency_key = ?", [user, key])
+      if stored == nil, let key {
+        stored = try await db.fetchOne(
+          StoredEvent.self, Self.selectEvent + " WHERE user_id = ? AND idempotency_key = ?", [user, key])
       }
-      return try row.map {
-        StoredEvent(
-          id: try $0["id"], eventType: try $0["event_type"], details: try $0["details"],
-          createdAt: try $0["created_at"])
-      }
+      return stored
     }
     guard let stored else { throw SandboxAPIError.internalError }
     let storedDetails = stored.details
@@ -122,7 +120,7 @@ struct MbtiHandlers: NudgeAPI.APIProtocol {
   static let selectEvent = "SELECT \(eventColumns) FROM mbti_events"
 
   /// A stored event's columns, as the write hands them out.
-  struct StoredEvent: Sendable {
+  struct StoredEvent: Sendable, Decodable {
     var id: Int
     var eventType: String
     var details: String
@@ -181,14 +179,22 @@ struct MbtiAdminHandlers: SandboxMbtiAPI.APIProtocol {
     return .ok(.init(body: .json(events)))
   }
 
+  /// A row of `mbti_events`.
+  struct EventRow: Decodable {
+    var id: Int
+    var userId: String
+    var eventType: String
+    var details: String
+    var createdAt: String
+  }
+
   static func event(_ row: any SQLRow) throws -> SandboxMbtiAPI.Components.Schemas.StoredEvent {
-    let details: String = try row["details"]
-    let createdAt: String = try row["created_at"]
+    let event = try row.decode(EventRow.self)
     let decoded = try? JSONDecoder().decode(
-      SandboxMbtiAPI.Components.Schemas.StoredEvent.detailsPayload.self, from: Data(details.utf8))
+      SandboxMbtiAPI.Components.Schemas.StoredEvent.detailsPayload.self, from: Data(event.details.utf8))
     return .init(
-      id: try row["id"], user_id: try row["user_id"], event_type: try row["event_type"], details: decoded ?? .init(),
-      created_at: (try? Date(createdAt, strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0))
+      id: event.id, user_id: event.userId, event_type: event.eventType, details: decoded ?? .init(),
+      created_at: (try? Date(event.createdAt, strategy: .iso8601)) ?? Date(timeIntervalSince1970: 0))
   }
 
   @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)

@@ -27,7 +27,7 @@ enum PhotoStorageSchema {
 }
 
 /// One stored object, without its bytes.
-struct StoredObject: Sendable, Equatable {
+struct StoredObject: Sendable, Equatable, Decodable {
   var bucket: String
   var owner: String
   var name: String
@@ -38,6 +38,13 @@ struct StoredObject: Sendable, Equatable {
   var updatedAt: String
 
   var key: String { "\(bucket)/\(owner)/\(name)" }
+
+  /// Its columns' names, in camel case (``SQLRow/decode(_:)``).
+  private enum CodingKeys: String, CodingKey {
+    case name, id, contentType, size, createdAt, updatedAt
+    case bucket = "bucketId"
+    case owner = "ownerId"
+  }
 }
 
 /// Reads and writes of `storage_objects`, inside the caller's transaction.
@@ -49,12 +56,12 @@ enum PhotoStorageStore {
     -> StoredObject?
   {
     try await db.fetchOne(
+      StoredObject.self,
       """
       SELECT bucket_id, owner_id, name, id, content_type, size, created_at, updated_at FROM storage_objects
       WHERE bucket_id = ? AND owner_id = ? AND name = ?
       """,
-      [bucket, owner, name]
-    ).map(object)
+      [bucket, owner, name])
   }
 
   /// The object and its bytes (the BLOB decodes as `Data`, the type it was bound as).
@@ -65,8 +72,9 @@ enum PhotoStorageStore {
       let row = try await db.fetchOne(
         "SELECT * FROM storage_objects WHERE bucket_id = ? AND owner_id = ? AND name = ?", [bucket, owner, name])
     else { return nil }
-    let data: Data = try row["data"]
-    return (try object(row), data)
+    /// The object's bytes.
+    struct Bytes: Decodable { var data: Data }
+    return (try row.decode(StoredObject.self), try row.decode(Bytes.self).data)
   }
 
   /// Stores the bytes as the object (a new id each time); `created_at` is kept when it existed.
@@ -100,12 +108,5 @@ enum PhotoStorageStore {
 
   static func count(_ db: any SQLDatabase) async throws -> Int {
     try await db.fetchValue(Int.self, "SELECT count(*) FROM storage_objects") ?? 0
-  }
-
-  private static func object(_ row: any SQLRow) throws -> StoredObject {
-    StoredObject(
-      bucket: try row["bucket_id"], owner: try row["owner_id"], name: try row["name"], id: try row["id"],
-      contentType: try row["content_type"], size: try row["size"], createdAt: try row["created_at"],
-      updatedAt: try row["updated_at"])
   }
 }

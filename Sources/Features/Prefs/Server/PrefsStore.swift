@@ -48,7 +48,7 @@ enum PrefsSchema {
 }
 
 /// A stored document and its timestamps.
-struct StoredDocument: Sendable, Equatable {
+struct StoredDocument: Sendable, Equatable, Decodable {
   /// The document's JSON text, as stored.
   var data: String
   var createdAt: String
@@ -56,7 +56,7 @@ struct StoredDocument: Sendable, Equatable {
 }
 
 /// A recorded change.
-struct HistoryRow: Sendable, Equatable {
+struct HistoryRow: Sendable, Equatable, Decodable {
   var id: Int
   var category: PrefsCategory
   var field: String
@@ -64,6 +64,13 @@ struct HistoryRow: Sendable, Equatable {
   var new: String?
   var changedAt: String
   var changedBy: String
+
+  /// Its columns' names, in camel case (``SQLRow/decode(_:)``).
+  private enum CodingKeys: String, CodingKey {
+    case id, category, field, changedAt, changedBy
+    case old = "oldValue"
+    case new = "newValue"
+  }
 }
 
 /// Reads and writes of the recruiting tables, inside the caller's transaction.
@@ -72,9 +79,9 @@ enum PrefsStore {
     -> StoredDocument?
   {
     try await db.fetchOne(
+      StoredDocument.self,
       "SELECT data, created_at, updated_at FROM user_preferences WHERE user_id = ? AND category = ?",
-      [userID, category.rawValue]
-    ).map { StoredDocument(data: try $0["data"], createdAt: try $0["created_at"], updatedAt: try $0["updated_at"]) }
+      [userID, category.rawValue])
   }
 
   /// Stores `json` (a JSON text) as the category's document; `created_at` is kept when one existed.
@@ -107,11 +114,11 @@ enum PrefsStore {
     -> [HistoryRow]
   {
     try await db.fetchAll(
+      HistoryRow.self,
       """
       SELECT * FROM user_preference_history WHERE user_id = ? AND category = ? ORDER BY id DESC LIMIT ?
       """,
-      [userID, category.rawValue, limit]
-    ).compactMap(historyRow)
+      [userID, category.rawValue, limit])
   }
 
   /// Records `changes` (already checked), in order; returns the entries.
@@ -136,13 +143,6 @@ enum PrefsStore {
           changedBy: email))
     }
     return rows
-  }
-
-  static func historyRow(_ row: any SQLRow) throws -> HistoryRow? {
-    guard let category = PrefsCategory(rawValue: try row["category"]) else { return nil }
-    return HistoryRow(
-      id: try row["id"], category: category, field: try row["field"], old: try row["old_value"],
-      new: try row["new_value"], changedAt: try row["changed_at"], changedBy: try row["changed_by"])
   }
 
   // MARK: Families and the fit score hook

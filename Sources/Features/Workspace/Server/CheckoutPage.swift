@@ -76,27 +76,30 @@ enum CheckoutPage {
 }
 
 /// A checkout session with what its page shows.
-struct CheckoutSession: Sendable {
+struct CheckoutSession: Sendable, Decodable {
   var id: String
   var workspaceID: String
   var workspaceName: String
   var priceID: String
   var status: String
 
+  /// Its columns' names, in camel case (``SQLRow/decode(_:)``).
+  private enum CodingKeys: String, CodingKey {
+    case id, workspaceName, status
+    case workspaceID = "workspaceId"
+    case priceID = "priceId"
+  }
+
   var priceLabel: String { SandboxPrices.price(id: priceID)?.label ?? priceID }
 
   static func fetch(_ db: any SQLDatabase, id: String) async throws -> CheckoutSession? {
     try await db.fetchOne(
+      CheckoutSession.self,
       """
       SELECT c.id, c.workspace_id, c.price_id, c.status, w.name AS workspace_name
       FROM checkout_sessions c JOIN workspaces w ON w.id = c.workspace_id WHERE c.id = ?
       """,
-      [id]
-    ).map { row in
-      CheckoutSession(
-        id: try row["id"], workspaceID: try row["workspace_id"], workspaceName: try row["workspace_name"],
-        priceID: try row["price_id"], status: try row["status"])
-    }
+      [id])
   }
 }
 

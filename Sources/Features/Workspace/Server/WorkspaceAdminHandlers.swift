@@ -57,19 +57,31 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
     }
   }
 
+  /// A row of `sandbox_outbox`.
+  private struct OutboxRow: Decodable {
+    var id: Int
+    var toEmail: String
+    var subject: String
+    var body: String
+    var joinUrl: String
+    var workspaceName: String?
+    var sentAt: String
+  }
+
   func listOutbox(_ input: Operations.listOutbox.Input) async throws -> Operations.listOutbox.Output {
     let to = input.query.to.map(EmailAddress.normalize).flatMap { $0.isEmpty ? nil : $0 }
     let emails = try await state.database.read { db in
       let rows =
         if let to {
-          try await db.fetchAll("SELECT * FROM sandbox_outbox WHERE lower(to_email) = lower(?) ORDER BY id", [to])
+          try await db.fetchAll(
+            OutboxRow.self, "SELECT * FROM sandbox_outbox WHERE lower(to_email) = lower(?) ORDER BY id", [to])
         } else {
-          try await db.fetchAll("SELECT * FROM sandbox_outbox ORDER BY id")
+          try await db.fetchAll(OutboxRow.self, "SELECT * FROM sandbox_outbox ORDER BY id")
         }
-      return try rows.map { row in
+      return rows.map { row in
         Schemas.OutboxEmail(
-          id: try row["id"], to: try row["to_email"], subject: try row["subject"], body: try row["body"],
-          join_url: try row["join_url"], workspace_name: try row["workspace_name"], sent_at: try row["sent_at"])
+          id: row.id, to: row.toEmail, subject: row.subject, body: row.body, join_url: row.joinUrl,
+          workspace_name: row.workspaceName, sent_at: row.sentAt)
       }
     }
     return .ok(.init(body: .json(emails)))
@@ -95,11 +107,23 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
 
   // MARK: Views
 
+  /// A member of a workspace, with the user's email and profile.
+  private struct MemberRow: Decodable {
+    var userId: String
+    var email: String
+    var role: String
+    var firstName: String?
+    var lastName: String?
+    var weeklyDoorGoal: Int?
+    var createdAt: String
+  }
+
   static func view(_ db: any SQLDatabase, workspaceID: String) async throws -> Schemas.Workspace {
     guard let workspace = try await WorkspaceRecord.fetch(db, id: workspaceID) else {
       throw SandboxAPIError.internalError
     }
     let members = try await db.fetchAll(
+      MemberRow.self,
       """
       SELECT m.user_id, m.role, m.created_at, u.email, p.first_name, p.last_name, p.weekly_door_goal
       FROM workspace_members m JOIN users u ON u.id = m.user_id
@@ -109,14 +133,14 @@ struct WorkspaceAdminHandlers: SandboxWorkspaceAPI.APIProtocol {
       [workspaceID]
     ).map { row in
       Schemas.Member(
-        user_id: try row["user_id"], email: try row["email"],
-        role: .init(rawValue: try row["role"] as String) ?? .member, first_name: try row["first_name"],
-        last_name: try row["last_name"], weekly_door_goal: try row["weekly_door_goal"],
-        created_at: try row["created_at"])
+        user_id: row.userId, email: row.email, role: .init(rawValue: row.role) ?? .member,
+        first_name: row.firstName, last_name: row.lastName, weekly_door_goal: row.weeklyDoorGoal,
+        created_at: row.createdAt)
     }
     let invites = try await db.fetchAll(
-      "SELECT * FROM workspace_invites WHERE workspace_id = ? ORDER BY created_at, rowid", [workspaceID]
-    ).map { view(try InviteRecord(row: $0)) }
+      InviteRecord.self, "SELECT * FROM workspace_invites WHERE workspace_id = ? ORDER BY created_at, rowid",
+      [workspaceID]
+    ).map(view)
     let ownerEmail = try await db.fetchValue(String.self, "SELECT email FROM users WHERE id = ?", [workspace.ownerID])
     return Schemas.Workspace(
       id: workspace.id, name: workspace.name, owner_id: workspace.ownerID, owner_email: ownerEmail,

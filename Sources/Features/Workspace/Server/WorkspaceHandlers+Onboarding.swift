@@ -115,17 +115,20 @@ enum OnboardingBrokerage {
   /// (the Kelvin sign to k) and NOCASE does not. Text with other letters ("Engel & VÖLKERS") is
   /// compared in Swift with the names of the same length, on both engines.
   static func canonicalID(_ db: any SQLDatabase, name text: String) async throws -> String? {
+    /// A brokerage's id and name.
+    struct Brokerage: Decodable {
+      var id: String
+      var name: String
+    }
     if text.allSatisfy(\.isASCII) {
-      let rows = try await db.fetchAll(db.isPostgreSQL ? Self.asciiMatchPostgreSQL : Self.asciiMatchSQLite, [text])
-      return try rows.first.map { try $0["id"] }
+      return try await db.fetchValue(
+        String.self, db.isPostgreSQL ? Self.asciiMatchPostgreSQL : Self.asciiMatchSQLite, [text])
     }
     let wanted = text.lowercased()
     let candidates = try await db.fetchAll(
-      "SELECT id, name FROM brokerages WHERE length(name) = ? ORDER BY id", [text.unicodeScalars.count])
-    for candidate in candidates where BrokerageRules.sanitize(try candidate["name"] as String).lowercased() == wanted {
-      return try candidate["id"]
-    }
-    return nil
+      Brokerage.self, "SELECT id, name FROM brokerages WHERE length(name) = ? ORDER BY id",
+      [text.unicodeScalars.count])
+    return candidates.first { BrokerageRules.sanitize($0.name).lowercased() == wanted }?.id
   }
 
   /// An ASCII name ignoring ASCII case; `brokerages_name` is an index of the NOCASE column.

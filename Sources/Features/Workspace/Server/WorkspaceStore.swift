@@ -3,8 +3,8 @@ internal import SQLKit
 import SandboxKit
 import WorkspaceRules
 
-/// A row of `workspaces`.
-struct WorkspaceRecord: Sendable, Equatable {
+/// A row of `workspaces` (decoded by its columns' names, ``SQLRow/decode(_:)``).
+struct WorkspaceRecord: Sendable, Equatable, Decodable {
   var id: String
   var name: String
   var ownerID: String
@@ -18,23 +18,16 @@ struct WorkspaceRecord: Sendable, Equatable {
   var referralCodeUsed: String?
   var createdAt: String
 
-  init(row: any SQLRow) throws {
-    id = try row["id"]
-    name = try row["name"]
-    ownerID = try row["owner_id"]
-    subscriptionStatus = SubscriptionStatus(rawValue: try row["subscription_status"] as String) ?? .inactive
-    trialEndsAt = try row["trial_ends_at"]
-    onboardingCompletedAt = try row["onboarding_completed_at"]
-    industry = try row["industry"]
-    brokerageID = try row["brokerage_id"]
-    brokerageName = try row["brokerage_name"]
-    maxSeats = try row["max_seats"]
-    referralCodeUsed = try row["referral_code_used"]
-    createdAt = try row["created_at"]
+  /// Its columns' names, in camel case.
+  private enum CodingKeys: String, CodingKey {
+    case id, name, subscriptionStatus, trialEndsAt, onboardingCompletedAt, industry, brokerageName, maxSeats
+    case referralCodeUsed, createdAt
+    case ownerID = "ownerId"
+    case brokerageID = "brokerageId"
   }
 
   static func fetch(_ db: any SQLDatabase, id: String) async throws -> WorkspaceRecord? {
-    try await db.fetchOne("SELECT * FROM workspaces WHERE id = ?", [id]).map(WorkspaceRecord.init(row:))
+    try await db.fetchOne(WorkspaceRecord.self, "SELECT * FROM workspaces WHERE id = ?", [id])
   }
 }
 
@@ -53,18 +46,20 @@ enum WorkspaceMemberships {
         """,
         [userID])
     else { return nil }
-    return (try WorkspaceRecord(row: row), WorkspaceRole(rawValue: try row["member_role"] as String) ?? .member)
+    /// The membership's role beside the workspace's columns.
+    struct Role: Decodable { var memberRole: WorkspaceRole }
+    return (try row.decode(WorkspaceRecord.self), try row.decode(Role.self).memberRole)
   }
 
   /// The first workspace the user is an owner of, by membership `created_at`.
   static func owned(_ db: any SQLDatabase, userID: String) async throws -> WorkspaceRecord? {
     try await db.fetchOne(
+      WorkspaceRecord.self,
       """
       SELECT w.* FROM workspace_members m JOIN workspaces w ON w.id = m.workspace_id
       WHERE m.user_id = ? AND m.role = 'owner' ORDER BY m.created_at, m.rowid LIMIT 1
       """,
-      [userID]
-    ).map(WorkspaceRecord.init(row:))
+      [userID])
   }
 
   /// What the access rules need about the user's primary workspace, or nil without one.
@@ -87,8 +82,8 @@ enum WorkspaceMemberships {
   }
 }
 
-/// A row of `workspace_invites`.
-struct InviteRecord: Sendable, Equatable {
+/// A row of `workspace_invites` (decoded by its columns' names, ``SQLRow/decode(_:)``).
+struct InviteRecord: Sendable, Equatable, Decodable {
   var id: String
   var workspaceID: String
   var email: String
@@ -100,17 +95,10 @@ struct InviteRecord: Sendable, Equatable {
   var createdAt: String
   var acceptedAt: String?
 
-  init(row: any SQLRow) throws {
-    id = try row["id"]
-    workspaceID = try row["workspace_id"]
-    email = try row["email"]
-    role = try row["role"]
-    token = try row["token"]
-    status = try row["status"]
-    invitedBy = try row["invited_by"]
-    expiresAt = try row["expires_at"]
-    createdAt = try row["created_at"]
-    acceptedAt = try row["accepted_at"]
+  /// Its columns' names, in camel case.
+  private enum CodingKeys: String, CodingKey {
+    case id, email, role, token, status, invitedBy, expiresAt, createdAt, acceptedAt
+    case workspaceID = "workspaceId"
   }
 
   func isExpired(now: Date) -> Bool {
@@ -130,14 +118,14 @@ enum WorkspaceInvites {
   }
 
   static func find(_ db: any SQLDatabase, token: String) async throws -> InviteRecord? {
-    try await db.fetchOne("SELECT * FROM workspace_invites WHERE token = ?", [token]).map(InviteRecord.init(row:))
+    try await db.fetchOne(InviteRecord.self, "SELECT * FROM workspace_invites WHERE token = ?", [token])
   }
 
   static func hasPendingInvite(_ db: any SQLDatabase, email: String, now: Date) async throws -> Bool {
-    let rows = try await db.fetchAll(
-      "SELECT * FROM workspace_invites WHERE lower(email) = lower(?) AND status = 'pending'",
+    let invites = try await db.fetchAll(
+      InviteRecord.self, "SELECT * FROM workspace_invites WHERE lower(email) = lower(?) AND status = 'pending'",
       [EmailAddress.normalize(email)])
-    return try rows.map(InviteRecord.init(row:)).contains { !$0.isExpired(now: now) }
+    return invites.contains { !$0.isExpired(now: now) }
   }
 
   /// Creates a `member` invite that expires after 7 days, replacing any pending invite to the

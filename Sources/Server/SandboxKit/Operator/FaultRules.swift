@@ -156,13 +156,18 @@ struct FaultSettings: Sendable, Equatable {
   /// it and for ``DelayMiddleware``.
   @TaskLocal static var current: FaultSettings?
 
+  /// A row of `meta`.
+  private struct MetaRow: Decodable {
+    var key: String
+    var value: String
+  }
+
   /// Both, with one statement.
   @Sendable static func load(_ db: any SQLDatabase) async throws -> FaultSettings {
     var settings = FaultSettings()
-    let rows = try await db.fetchAll("SELECT key, value FROM meta WHERE key IN (?, ?)", [rulesKey, delayKey])
-    for row in rows {
-      let key: String = try row["key"]
-      let value: String = try row["value"]
+    let rows = try await db.fetchAll(
+      MetaRow.self, "SELECT key, value FROM meta WHERE key IN (?, ?)", [rulesKey, delayKey])
+    for (key, value) in rows.map({ ($0.key, $0.value) }) {
       switch key {
       case rulesKey: settings.rules = try decode(value)
       case delayKey: settings.delayMilliseconds = try delay(value)

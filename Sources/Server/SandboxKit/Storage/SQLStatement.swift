@@ -68,6 +68,20 @@ extension SQLDatabase {
     }
   }
 
+  /// Every row of a statement, each as a `T` (``SQLRow/decode(_:)``).
+  package func fetchAll<T: Decodable>(
+    _ type: T.Type, _ sql: String, _ binds: [any Encodable & Sendable] = []
+  ) async throws -> [T] {
+    try await fetchAll(sql, binds).map { try $0.decode(type) }
+  }
+
+  /// The first row of a statement as a `T` (``SQLRow/decode(_:)``), if any.
+  package func fetchOne<T: Decodable>(
+    _ type: T.Type, _ sql: String, _ binds: [any Encodable & Sendable] = []
+  ) async throws -> T? {
+    try await fetchOne(sql, binds)?.decode(type)
+  }
+
   /// The first row of a statement, if any.
   package func fetchOne(_ sql: String, _ binds: [any Encodable & Sendable] = []) async throws -> (any SQLRow)? {
     try await fetchAll(sql, binds).first
@@ -158,7 +172,15 @@ package enum SQLScript {
 }
 
 extension SQLRow {
-  /// The value of a column, decoded as the type the context asks for (`let name: String = try row["name"]`).
+  /// The row as a `T` whose properties are its columns, named in camel case (`publicId` reads
+  /// `public_id`): sql-kit's `SQLRowDecoder`, converting from snake case.
+  package func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase).decode(type, from: self)
+  }
+
+  /// The value of one column, decoded as the type the context asks for
+  /// (`let name: String = try row["name"]`). A row of several columns decodes into a struct
+  /// instead (``decode(_:)``).
   package subscript<T: Decodable>(_ column: String) -> T {
     get throws { try decode(column: column, as: T.self) }
   }

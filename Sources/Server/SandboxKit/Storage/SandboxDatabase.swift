@@ -235,16 +235,21 @@ extension SandboxDatabase {
       try await db.execute("TRUNCATE \(tables.map(quoted).joined(separator: ", ")) RESTART IDENTITY")
       return
     }
+    /// A table of the database: its name, and whether it is a virtual one.
+    struct Table: Decodable {
+      var name: String
+      var type: String
+    }
     let tables = try await db.fetchAll(
+      Table.self,
       """
       SELECT name, type FROM pragma_table_list
       WHERE schema = 'main' AND type IN ('table', 'virtual')
         AND name NOT LIKE 'sqlite_%' AND name <> ?
       """, [SchemaMigrations.table])
     try await db.execute("PRAGMA defer_foreign_keys = ON")
-    for table in tables {
-      let name: String = try table["name"]
-      if try table["type"] as String == "virtual" {
+    for (name, type) in tables.map({ ($0.name, $0.type) }) {
+      if type == "virtual" {
         // Deleting from an FTS table leaves tombstones behind: recreating it is faster and
         // gives the space back.
         guard

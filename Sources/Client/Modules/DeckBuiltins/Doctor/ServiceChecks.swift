@@ -40,6 +40,9 @@ enum ServiceChecks {
     case probed(ServiceProbe)
   }
 
+  /// One thing found about a service: its status, what it says, and the fix.
+  typealias Finding = (status: DoctorCheck.Status, text: String, fix: String?)
+
   /// `sandboxDelay`: the delay the environment's sandbox puts on every API response, in
   /// milliseconds, when it was asked.
   static func evaluate(
@@ -55,45 +58,9 @@ enum ServiceChecks {
     }
     let parsed = ParsedURL(probe.url)
     let loopback = parsed.map { URLPolicy.isLoopback($0.host) } ?? false
-    let label = environment.definition.isManaged ? "the local sandbox at \(probe.url)" : probe.url
-    var findings: [(status: DoctorCheck.Status, text: String, fix: String?)] = []
-    switch probe.answer {
-    case .failed(let error):
-      // Only a connection that failed means the server is not there; a sandbox that took the
-      // connection and broke the answer is most likely following a fault rule (reset, truncate).
-      let fix =
-        error.isConnectError || !environment.definition.isSandbox
-        ? unreachableFix(probe.url, service, environment) : "see the sandbox's fault rules: deck sandbox fault list"
-      findings.append((.error, "\(label): \(error.message)", fix))
-    case .slow:
-      let seconds = bound.components.seconds
-      if let sandboxDelay, sandboxDelay > 0 {
-        findings.append(
-          (
-            .warning,
-            "\(label) is slow: no answer within \(seconds) s (the sandbox delays every API response by \(sandboxDelay) ms)",
-            "deck sandbox delay 0"
-          ))
-      } else {
-        findings.append((.warning, "\(label) is slow: no answer within \(seconds) s", slowFix(environment)))
-      }
-    case .timedOut:
-      findings.append(
-        (
-          .error, "\(label): no connection within \(bound.components.seconds) s",
-          unreachableFix(probe.url, service, environment)
-        ))
-    case .answered(let status, let milliseconds, _, _):
-      if status >= 500 {
-        findings.append(
-          (
-            .warning, "\(label) answered HTTP \(status) (a server error) in \(milliseconds) ms",
-            "see what it says: curl -si \(probe.url)"
-          ))
-      } else {
-        findings.append((.ok, "\(label) answered HTTP \(status) in \(milliseconds) ms", nil))
-      }
-    }
+    var findings = [
+      answerFinding(probe, service: service, environment: environment, bound: bound, sandboxDelay: sandboxDelay)
+    ]
     if parsed?.scheme == "http" && !loopback {
       // Only reachable with `allow-insecure-http: true` (URLPolicy refuses it otherwise).
       findings.append(
@@ -102,35 +69,78 @@ enum ServiceChecks {
           "deck env set \(environment.name) \(service.rawValue)=https://\(parsed?.host ?? "HOST")"
         ))
     }
-    switch probe.certificate {
-    case nil:
-      break
-    case .failure(let error):
-      findings.append(
-        (.warning, "cannot read its certificate: \(error.message)", "see what it sends: curl -vI \(probe.url)"))
-    case .success(let expiry):
-      let days = DoctorFormat.days(from: now, to: expiry)
-      let date = expiry.formatted(.iso8601.year().month().day())
-      if expiry <= now {
-        findings.append(
-          (
-            .error, "its certificate expired on \(date)",
-            "renew the certificate of \(parsed?.host ?? probe.url) (deck refuses expired certificates)"
-          ))
-      } else if days < certificateWarningDays {
-        findings.append(
-          (
-            .warning, "its certificate expires in \(days) day\(days == 1 ? "" : "s") (\(date))",
-            "renew the certificate of \(parsed?.host ?? probe.url) before \(date)"
-          ))
-      } else {
-        findings.append((.ok, "certificate valid for \(days) more days", nil))
-      }
+    if let certificate = probe.certificate {
+      findings.append(certificateFinding(certificate, host: parsed?.host ?? probe.url, url: probe.url, now: now))
     }
     let worst = findings.map(\.status).max() ?? .ok
     return DoctorCheck(
       name: name, status: worst, detail: findings.map(\.text).joined(separator: "; "),
       fix: findings.first { $0.status == worst }?.fix)
+  }
+
+  /// Whether the service answered, how, and how fast.
+  static func answerFinding(
+    _ probe: ServiceProbe, service: Service, environment: ResolvedEnvironment, bound: Duration, sandboxDelay: Int?
+  ) -> Finding {
+    let label = environment.definition.isManaged ? "the local sandbox at \(probe.url)" : probe.url
+    switch probe.answer {
+    case .failed(let error):
+      // Only a connection that failed means the server is not there; a sandbox that took the
+      // connection and broke the answer is most likely following a fault rule (reset, truncate).
+      let fix =
+        error.isConnectError || !environment.definition.isSandbox
+        ? unreachableFix(probe.url, service, environment) : "see the sandbox's fault rules: deck sandbox fault list"
+      return (.error, "\(label): \(error.message)", fix)
+    case .slow:
+      let seconds = bound.components.seconds
+      if let sandboxDelay, sandboxDelay > 0 {
+        return (
+          .warning,
+          "\(label) is slow: no answer within \(seconds) s (the sandbox delays every API response by \(sandboxDelay) ms)",
+          "deck sandbox delay 0"
+        )
+      }
+      return (.warning, "\(label) is slow: no answer within \(seconds) s", slowFix(environment))
+    case .timedOut:
+      return (
+        .error, "\(label): no connection within \(bound.components.seconds) s",
+        unreachableFix(probe.url, service, environment)
+      )
+    case .answered(let status, let milliseconds, _, _):
+      if status >= 500 {
+        return (
+          .warning, "\(label) answered HTTP \(status) (a server error) in \(milliseconds) ms",
+          "see what it says: curl -si \(probe.url)"
+        )
+      }
+      return (.ok, "\(label) answered HTTP \(status) in \(milliseconds) ms", nil)
+    }
+  }
+
+  /// The server's certificate: readable, and not expired or about to expire.
+  static func certificateFinding(_ certificate: Result<Date, DeckError>, host: String, url: String, now: Date)
+    -> Finding
+  {
+    switch certificate {
+    case .failure(let error):
+      return (.warning, "cannot read its certificate: \(error.message)", "see what it sends: curl -vI \(url)")
+    case .success(let expiry):
+      let days = DoctorFormat.days(from: now, to: expiry)
+      let date = expiry.formatted(.iso8601.year().month().day())
+      if expiry <= now {
+        return (
+          .error, "its certificate expired on \(date)",
+          "renew the certificate of \(host) (deck refuses expired certificates)"
+        )
+      }
+      if days < certificateWarningDays {
+        return (
+          .warning, "its certificate expires in \(days) day\(days == 1 ? "" : "s") (\(date))",
+          "renew the certificate of \(host) before \(date)"
+        )
+      }
+      return (.ok, "certificate valid for \(days) more days", nil)
+    }
   }
 
   /// What to look at when a server took the connection but did not answer in time.
