@@ -125,24 +125,27 @@ enum PrefsStore {
   static func record(
     _ db: any SQLDatabase, userID: String, by email: String, category: PrefsCategory, changes: [FieldChange]
   ) async throws -> [HistoryRow] {
+    guard !changes.isEmpty else { return [] }
     let now = Timestamps.now()
-    var rows: [HistoryRow] = []
-    for change in changes {
-      guard
-        let id = try await db.fetchValue(
-          Int.self,
-          """
-          INSERT INTO user_preference_history (user_id, category, field, old_value, new_value, changed_at, changed_by)
-          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
-          """,
-          [userID, category.rawValue, change.field, change.old, change.new, now, email])
-      else { throw SandboxAPIError.internalError }
-      rows.append(
-        HistoryRow(
-          id: id, category: category, field: change.field, old: change.old, new: change.new, changedAt: now,
-          changedBy: email))
+    // One statement for every change: a round trip per row made a 200-change import take
+    // seconds on PostgreSQL. Ids are assigned in the order of the VALUES rows.
+    let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: changes.count).joined(separator: ", ")
+    let binds: [any Encodable & Sendable] = changes.flatMap { change -> [any Encodable & Sendable] in
+      [userID, category.rawValue, change.field, change.old, change.new, now, email]
     }
-    return rows
+    let ids = try await db.fetchColumn(
+      Int.self,
+      """
+      INSERT INTO user_preference_history (user_id, category, field, old_value, new_value, changed_at, changed_by)
+      VALUES \(values) RETURNING id
+      """, binds
+    ).sorted()
+    guard ids.count == changes.count else { throw SandboxAPIError.internalError }
+    return zip(ids, changes).map { id, change in
+      HistoryRow(
+        id: id, category: category, field: change.field, old: change.old, new: change.new, changedAt: now,
+        changedBy: email)
+    }
   }
 
   // MARK: Families and the fit score hook
