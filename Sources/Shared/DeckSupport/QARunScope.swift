@@ -30,7 +30,8 @@ public enum QARunScope {
   /// and the scenario part is cut so that the whole fits ``maximumLength``.
   public static func scope(run: String, scenario: String) -> String {
     let cleaned = String(
-      decoding: scenario.utf8.map { isAllowed($0) ? $0 : UInt8(ascii: "_") }.prefix(max(1, maximumLength - run.utf8.count - 1)),
+      decoding: scenario.utf8.map { isAllowed($0) ? $0 : UInt8(ascii: "_") }.prefix(
+        max(1, maximumLength - run.utf8.count - 1)),
       as: UTF8.self)
     return "\(run)/\(cleaned.isEmpty ? "_" : cleaned)"
   }
