@@ -2453,13 +2453,13 @@ _deck_sandbox_trigger() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    subscription|invite-expiry|purchase)
+    subscription|invite-expiry|purchase|store)
         # Offer subcommand argument completions
         "_deck_sandbox_trigger_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'subscription invite-expiry purchase' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'subscription invite-expiry purchase store' -- "${cur}"))
         ;;
     esac
 }
@@ -2556,6 +2556,35 @@ _deck_sandbox_trigger_purchase() {
         return
         ;;
     '--item')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_trigger_store() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout --name)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox trigger store -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--name')
         return
         ;;
     esac

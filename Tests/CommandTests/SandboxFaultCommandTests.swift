@@ -45,7 +45,9 @@ struct SandboxFaultCommandTests {
     let table = await deck.run(["sandbox", "status"])
     #expect(table.status == 0, "\(table.stderr)")
     #expect(field(table.stdout, "delay") == "40 ms on every API response", "\(table.stdout)")
-    #expect(field(table.stdout, "fault rule 1") == "GET /api/** → 503, 2 more times; fired 0 times", "\(table.stdout)")
+    #expect(
+      field(table.stdout, "fault rule 1") == "GET /api/** → 503, 2 more times; fired 0 times; global", "\(table.stdout)"
+    )
     #expect(field(table.stdout, "fault rules") == nil)
     let json = try object(await deck.run(["sandbox", "status", "--json"]).stdout)
     #expect(json["delay"] as? [String: Int] == ["milliseconds": 40])
@@ -194,5 +196,50 @@ struct SandboxFaultCommandTests {
     let after = Dictionary(uniqueKeysWithValues: clean.map { ($0["name"] as? String ?? "", $0) })
     #expect(after["injected faults"]?["status"] as? String == "ok")
     #expect(after["injected faults"]?["detail"] as? String == "none: no delay and no fault rules")
+  }
+}
+
+/// A `deck qa run` step's scope (`DECK_QA_RUN`, sent as `Deck-QA-Run`): what it adds is its
+/// own, `fault list` shows every rule's scope, and `sandbox status` the runs in progress.
+@Suite("QA run scope in-process", .serialized, .timeLimit(.minutes(2)))
+struct QARunScopeCommandTests {
+  @Test("a step's requests carry its scope, to the operator endpoints and to a feature's service")
+  func aStepsRequestsCarryItsScope() async throws {
+    let step = try await InProcessDeck(extraEnvironment: ["DECK_QA_RUN": "run7/brokerage-9.4"])
+    let added = await step.run(["sandbox", "fault", "add", "/api/brokerages/search", "--status", "500", "--json"])
+    #expect(added.status == 0, "\(added.stderr)")
+    let rule = try #require(try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [String: Any])
+    #expect(rule["scope"] as? String == "run7/brokerage-9.4", "\(added.stdout)")
+    // The rule acts on the step's own requests (the brokerage service): exit 69.
+    let search = await step.run(["brokerage", "search", "keller", "--json"])
+    #expect(search.status == 69, "\(search.stdout)\(search.stderr)")
+    let status = await step.run(["sandbox", "status", "--json"])
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+    let runs = try #require(json["runs"] as? [[String: Any]], "\(status.stdout)")
+    #expect(runs.first?["id"] as? String == "run7")
+    #expect((runs.first?["requests"] as? Int ?? 0) >= 3)
+    let table = await step.run(["sandbox", "status"])
+    #expect(table.stdout.contains("QA run run7"), "\(table.stdout)")
+    let list = await step.run(["sandbox", "fault", "list"])
+    #expect(list.stdout.contains("SCOPE") && list.stdout.contains("run7/brokerage-9.4"), "\(list.stdout)")
+  }
+
+  @Test("a rule added outside a run is listed as global, with scope null in JSON")
+  func rulesOutsideARunAreGlobal() async throws {
+    let deck = try await InProcessDeck()
+    #expect(await deck.run(["sandbox", "fault", "add", "/api/x/**", "--status", "503"]).status == 0)
+    let list = await deck.run(["sandbox", "fault", "list"])
+    #expect(list.stdout.contains("global"), "\(list.stdout)")
+    let json = await deck.run(["sandbox", "fault", "list", "--json"])
+    let rules = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+    #expect(rules.first?.keys.contains("scope") == true && rules.first?["scope"] is NSNull, "\(json.stdout)")
+  }
+
+  @Test("a DECK_QA_RUN that is not a scope is a configuration error, and nothing is sent")
+  func aBadScopeIsRefused() async throws {
+    let deck = try await InProcessDeck(extraEnvironment: ["DECK_QA_RUN": "a b"])
+    let result = await deck.run(["sandbox", "fault", "list"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("DECK_QA_RUN"))
   }
 }

@@ -69,7 +69,12 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   func getDelay(_ input: SandboxAdminAPI.Operations.getDelay.Input) async throws
     -> SandboxAdminAPI.Operations.getDelay.Output
   {
-    .ok(.init(body: .json(.init(milliseconds: try await state.database.read(FaultSettings.delay)))))
+    let scope = RequestScope.current
+    return .ok(
+      .init(
+        body: .json(.init(milliseconds: try await state.database.read { try await FaultSettings.delay(in: scope, $0) }))
+      )
+    )
   }
 
   func setDelay(_ input: SandboxAdminAPI.Operations.setDelay.Input) async throws
@@ -80,7 +85,8 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
       throw SandboxAPIError.simple(.badRequest, "milliseconds must be between 0 and \(Self.maximumDelay)")
     }
     let milliseconds = delay.milliseconds
-    try await state.database.write { db in try await FaultSettings.setDelay(milliseconds, db) }
+    let scope = RequestScope.current
+    try await state.database.write { db in try await FaultSettings.setDelay(milliseconds, in: scope, db) }
     return .ok(.init(body: .json(.init(milliseconds: delay.milliseconds))))
   }
 
@@ -92,7 +98,10 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
     -> SandboxAdminAPI.Operations.listFaults.Output
   {
     let stored = try await state.database.read(FaultSettings.rules)
-    let rules = input.query.all == true ? stored.allWithUsedUp : stored.all
+    let scope = RequestScope.current
+    let rules = (input.query.all == true ? stored.allWithUsedUp : stored.all).filter {
+      FaultRuleSet.visible($0, in: scope)
+    }
     return .ok(.init(body: .json(rules.map(Self.view))))
   }
 
@@ -138,7 +147,7 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
       field: action.changesShape ? request.field : nil, value: action == .enumValue ? request.value : nil,
       retryAfter: request.retryAfter,
       latencyMilliseconds: request.latencyMs ?? (action == .latency ? 1000 : 0), remaining: request.times,
-      probability: request.probability ?? 1)
+      probability: request.probability ?? 1, scope: RequestScope.current)
     let added = try await state.database.write { db -> FaultRule? in
       var rules = try await FaultSettings.rules(db)
       guard let added = rules.add(rule) else { return nil }
@@ -158,15 +167,17 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
   {
     guard case .json(let request) = input.body else { throw SandboxAPIError.internalError }
     let id = request.id
+    let scope = RequestScope.current
     let cleared = try await state.database.write { db in
       var rules = try await FaultSettings.rules(db)
       let before = rules
-      let cleared = rules.clear(id: id)
+      let cleared = rules.clear(id: id, scope: scope)
       if rules != before { try await FaultSettings.save(rules, db) }
       return cleared
     }
     if let id = request.id, cleared == 0 {
-      return .notFound(.init(body: .json(.init(error: "No fault rule has id \(id)."))))
+      let whose = scope == nil ? "" : " in this QA run"
+      return .notFound(.init(body: .json(.init(error: "No fault rule has id \(id)\(whose)."))))
     }
     return .ok(.init(body: .json(.init(cleared: cleared))))
   }
@@ -176,7 +187,8 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
       id: rule.id, method: rule.method.flatMap(Schemas.FaultMethod.init(rawValue:)) ?? .ANY, path: rule.path,
       action: Schemas.FaultAction(rawValue: rule.action.rawValue) ?? .status, field: rule.field, value: rule.value,
       status: rule.action == .status ? rule.status : nil, retryAfter: rule.retryAfter,
-      latencyMs: rule.latencyMilliseconds, remaining: rule.remaining, probability: rule.probability, fired: rule.fired)
+      latencyMs: rule.latencyMilliseconds, remaining: rule.remaining, probability: rule.probability, fired: rule.fired,
+      scope: rule.scope)
   }
 
   private func currentInfo() async throws -> SandboxAdminAPI.Components.Schemas.Info {
@@ -189,10 +201,15 @@ struct AdminHandlers: SandboxAdminAPI.APIProtocol {
       return counts
     }
     let anonKey = state.anonKey
+    let runs = state.qaRuns.inProgress().map {
+      Schemas.QARun(
+        id: $0.id, scenarios: $0.scenarios.count, requests: $0.requests, startedAt: $0.startedAt,
+        lastRequestAt: $0.lastSeenAt)
+    }
     return .init(
       sandbox: true, version: "1", counts: .init(additionalProperties: counts),
       database: state.database.location.description,
-      anon_key: anonKey)
+      anon_key: anonKey, runs: runs)
   }
 
   @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)

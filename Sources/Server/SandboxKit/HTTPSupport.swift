@@ -129,7 +129,8 @@ struct RequestHeadMiddleware: RouterMiddleware {
 }
 
 /// Delays every response outside the admin prefix by the sandbox's current delay (the
-/// database's, as ``FaultMiddleware`` read it for this request), and says so in
+/// database's, as ``FaultMiddleware`` read it for this request: in a QA run, the run's own if
+/// it set one, else the global one), and says so in
 /// `X-Sandbox-Delay: <milliseconds>ms`.
 struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
   static var adminPrefix: String { "/__sandbox/" }
@@ -139,7 +140,7 @@ struct DelayMiddleware<Context: RequestContext>: RouterMiddleware {
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let settings = if let current = FaultSettings.current { current } else { try await state.faultSettings() }
-    let milliseconds = settings.delayMilliseconds
+    let milliseconds = settings.delay(in: RequestScope.current)
     if milliseconds > 0, !RequestPath.normalized(request.uri.path).hasPrefix(Self.adminPrefix) {
       // Cancellable, and cut short by a graceful shutdown so that stopping never waits for it.
       do {

@@ -21,6 +21,8 @@ package final class SandboxState: Sendable {
   let activity = Activity()
   /// Answers of read-only routes while the database is unchanged (see ``ResponseCache``).
   package let responseCache: ResponseCache
+  /// The QA runs whose requests this instance served lately (`sandbox status`).
+  let qaRuns = QARuns()
   /// Body limits of paths that take more than the default (see ``SandboxRoutes/limitBodies``).
   let bodyLimits = BodyLimitMiddleware.BodyLimits()
   /// The fault settings as last read, with the database's change stamp they were read under.

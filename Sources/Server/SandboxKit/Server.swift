@@ -96,9 +96,10 @@ public enum SandboxServer {
     let router = SandboxRouter(context: SandboxRequestContext.self)
     let routes = RouteTable()
     // Outermost first: activity (for the idle exit), the body limit, 405s, dot segments
-    // refused, the request head for handlers. Then, by route: the operator routes get the token
-    // and origin checks; the public ones get the fault rules, the delay, then the cache of the
-    // read-only routes features allow (SandboxRoutes.cacheResponses). The guard is chosen by the
+    // refused, the request head for handlers, the QA run's scope (Deck-QA-Run). Then, by
+    // route: the operator routes get the token and origin checks; the public ones get the
+    // fault rules, the delay, then the cache of the read-only routes features allow
+    // (SandboxRoutes.cacheResponses). The guard is chosen by the
     // route the router matched, so no spelling of a path (`//__sandbox/v1/reset`) reaches an
     // operator route without it.
     router.middlewares.add(ActivityMiddleware(activity: state.activity))
@@ -106,6 +107,7 @@ public enum SandboxServer {
     router.middlewares.add(MethodNotAllowedMiddleware(table: routes))
     router.middlewares.add(DotSegmentMiddleware())
     router.middlewares.add(RequestHeadMiddleware())
+    router.middlewares.add(QARunScopeMiddleware(runs: state.qaRuns))
     let operatorRoutes = router.group().add(middleware: OperatorGuardMiddleware(state: state))
     let publicRoutes = router.group()
       .add(middleware: FaultMiddleware(state: state))

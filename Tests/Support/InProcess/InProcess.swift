@@ -42,7 +42,8 @@ package final class InProcessDeck: Sendable {
   /// The sandbox's admin token (for tests that check it is never printed).
   package var adminToken: String { server.adminToken }
 
-  package init() async throws {
+  /// `extraEnvironment` adds to (or replaces) the session's variables, e.g. `DECK_QA_RUN`.
+  package init(extraEnvironment: [String: String] = [:]) async throws {
     home = NSTemporaryDirectory() + "deck-inprocess-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     server = try await SandboxServer.start(
@@ -52,6 +53,7 @@ package final class InProcessDeck: Sendable {
       "XDG_DATA_HOME": home + "/data", "DECK_ENV": "local", "DECK_SANDBOX_ADMIN_TOKEN": server.adminToken,
     ]
     for variable in Registry.overrideVariables { environment[variable] = server.baseURL.absoluteString }
+    environment.merge(extraEnvironment) { $1 }
     let out = out
     let err = err
     let output = Output(

@@ -70,7 +70,8 @@ public final class DeckContext: Sendable {
   }
 
   /// Builds a generated client for a service, with deck's middleware stack:
-  /// user agent, error mapping, retries, auth (own hosts only) and trace. `timeout` replaces
+  /// user agent, error mapping, retries, a QA run's scope (`DECK_QA_RUN`), auth (own hosts
+  /// only) and trace. `timeout` replaces
   /// the command's `--timeout` for this client's requests (background work that must stay short).
   public func client<Client>(
     _ service: Service, path: String = "", auth: AuthUse = .none, timeout: Duration? = nil,
@@ -85,6 +86,14 @@ public final class DeckContext: Sendable {
     var middlewares: [any ClientMiddleware] = [
       UserAgentMiddleware(), ErrorMappingMiddleware(service: service.rawValue), RetryMiddleware(note: note),
     ]
+    if let scope = session.processEnvironment[QARunScope.variable] {
+      guard let middleware = QARunMiddleware(scope: scope) else {
+        throw DeckError.configuration(
+          "\(QARunScope.variable) is not a QA run's scope: \"\(TerminalText.sanitize(scope))\".",
+          hint: "deck qa run sets it for its steps; unset it elsewhere.")
+      }
+      middlewares.append(middleware)
+    }
     switch auth {
     case .none:
       break

@@ -16,12 +16,32 @@ struct SandboxFault: ParsableCommand {
       act on every matching API request, the first matching rule first. The operator endpoints
       (/__sandbox/v1, which these commands use) keep working whatever the rules say. Rules live
       in the sandbox's database, shared by every server on it: a restart keeps them, `deck
-      sandbox reset` clears them.
+      sandbox reset` clears them. A rule added by a `deck qa run` step belongs to its scenario
+      (scope RUN/SCENARIO): it acts on that scenario's requests only, and list and clear in
+      the scenario see its own rules only. A rule added outside a run is global: it acts on
+      every request, and clear (without an id) removes the global rules only.
       """, exits: faultExits + [.failure("`clear`: no rule with that id")]),
     subcommands: [FaultAdd.self, FaultList.self, FaultClear.self])
 }
 
 typealias FaultSchema = SandboxAdminAPI.Components.Schemas.Fault
+
+/// A rule as `fault list` and `sandbox status` print it: the contract's fields, with `scope`
+/// always present (null: a global rule).
+struct FaultView: Encodable {
+  var rule: FaultSchema
+
+  enum CodingKeys: String, CodingKey { case scope }
+
+  func encode(to encoder: any Encoder) throws {
+    try rule.encode(to: encoder)
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(ExplicitNull(wrappedValue: rule.scope), forKey: .scope)
+  }
+
+  /// The scope in a table: the QA run's scope, or "global".
+  static func scopeText(_ rule: FaultSchema) -> String { rule.scope.map { TerminalText.sanitize($0) } ?? "global" }
+}
 
 /// What `deck sandbox fault …` can exit with.
 let faultExits: [ExitDoc] = SandboxOperator.exits + [.usage("a bad rule, or not a sandbox (nothing was sent)")]
@@ -161,7 +181,8 @@ struct FaultAdd: DeckCommand {
       retryAfter: retryAfter, latencyMs: latency,
       times: times, probability: probability)
     let rule = try await SandboxAdmin.client(context).addFault(body: .json(request)).created.body.json
-    try context.output.emit(rule, message: "Added fault rule \(rule.id): \(rule.summary).")
+    let scope = rule.scope.map { " (scope \(TerminalText.sanitize($0)): its requests only)" } ?? ""
+    try context.output.emit(FaultView(rule: rule), message: "Added fault rule \(rule.id): \(rule.summary)\(scope).")
   }
 }
 
@@ -204,7 +225,12 @@ struct FaultList: DeckCommand {
   static let configuration = CommandConfiguration(
     commandName: "list", _superCommandName: "deck",
     abstract: "List the fault rules in force, in the order they are tried.",
-    discussion: HelpText.discussion(exits: faultExits))
+    discussion: HelpText.discussion(
+      """
+      SCOPE is "global" for a rule added outside a QA run (it acts on every request), else the
+      run and scenario that added it (it acts on their requests only). In a `deck qa run` step,
+      only the scenario's own rules are listed.
+      """, exits: faultExits))
 
   @OptionGroup var global: GlobalOptions
 
@@ -213,10 +239,11 @@ struct FaultList: DeckCommand {
 
   func run(_ context: DeckContext) async throws {
     let rules = try await SandboxAdmin.client(context).listFaults(query: .init(all: all ? true : nil)).ok.body.json
-    try context.output.emit(rules) {
+    try context.output.emit(rules.map(FaultView.init)) {
       if rules.isEmpty { return context.output.info("No fault rules.") }
       context.output.table(
-        ["ID", "RULE", "FIRED"], rules.map { ["\($0.id)", $0.summary, "\($0.fired)"] })
+        ["ID", "SCOPE", "RULE", "FIRED"],
+        rules.map { ["\($0.id)", FaultView.scopeText($0), $0.summary, "\($0.fired)"] })
     }
   }
 }

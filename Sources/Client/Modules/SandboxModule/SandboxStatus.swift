@@ -12,7 +12,9 @@ struct SandboxStatus: DeckCommand {
     discussion: HelpText.discussion(
       """
       In the default environment the local sandbox is started if it is not running, and its
-      process is shown too: pid, URL, uptime, idle timeout and log.
+      process is shown too: pid, URL, uptime, idle timeout and log. The QA runs in progress
+      are those whose requests the server answered in the last minute (`deck qa run` names
+      each run in a header), each with its scenarios and requests so far.
       """, exits: [.failure(), .unavailable("the sandbox cannot be reached or started"), .unauthorized()]))
 
   @OptionGroup var global: GlobalOptions
@@ -36,13 +38,14 @@ struct SandboxStatus: DeckCommand {
     var faults: [FaultSchema]
     var localSandbox: Process?
 
-    enum CodingKeys: String, CodingKey { case delay, faults, localSandbox }
+    enum CodingKeys: String, CodingKey { case delay, faults, runs, localSandbox }
 
     func encode(to encoder: any Encoder) throws {
       try SandboxAdmin.InfoView(info).encode(to: encoder)
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(delay, forKey: .delay)
-      try container.encode(faults, forKey: .faults)
+      try container.encode(faults.map(FaultView.init), forKey: .faults)
+      try container.encode(info.runs ?? [], forKey: .runs)
       try container.encodeIfPresent(localSandbox, forKey: .localSandbox)
     }
   }
@@ -71,8 +74,19 @@ struct SandboxStatus: DeckCommand {
         rows.append(("fault rules", "none"))
       } else {
         rows += faults.map {
-          ("fault rule \($0.id)", "\($0.summary); fired \($0.fired) time\($0.fired == 1 ? "" : "s")")
+          (
+            "fault rule \($0.id)",
+            "\($0.summary); fired \($0.fired) time\($0.fired == 1 ? "" : "s"); \(FaultView.scopeText($0))"
+          )
         }
+      }
+      let runs = info.runs ?? []
+      rows.append(("QA runs", runs.isEmpty ? "none in progress" : "\(runs.count) in progress"))
+      rows += runs.map {
+        (
+          "QA run \(TerminalText.sanitize($0.id))",
+          "\($0.scenarios) scenario\($0.scenarios == 1 ? "" : "s"), \($0.requests) request\($0.requests == 1 ? "" : "s"), since \(DurationText.words(max(0, Date().timeIntervalSince($0.startedAt)))) ago"
+        )
       }
       if let process {
         rows += [

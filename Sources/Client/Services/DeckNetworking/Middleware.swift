@@ -17,6 +17,27 @@ public struct UserAgentMiddleware: ClientMiddleware {
   }
 }
 
+/// Sends `Deck-QA-Run: <scope>` on every request of a `deck qa run` step (``QARunScope``), so
+/// that a sandbox keeps the scenario's fault rules and delay to its own requests.
+public struct QARunMiddleware: ClientMiddleware {
+  let scope: String
+
+  /// nil when `scope` is not one (``QARunScope/isValid(_:)``).
+  public init?(scope: String) {
+    guard QARunScope.isValid(scope) else { return nil }
+    self.scope = scope
+  }
+
+  public func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    var request = request
+    if let name = HTTPField.Name(QARunScope.header) { request.headerFields[name] = scope }
+    return try await next(request, body, baseURL)
+  }
+}
+
 /// Where a token may be sent: origins (see `AuthMiddleware.origin`) that get it, that get it
 /// only because the user opted in, and that never get it (with the reason, for `--trace`).
 public struct TokenPolicy: Sendable, Equatable {

@@ -9,7 +9,8 @@ public enum KioskModule: DeckModule {
   public static let services: [Service] = [.kiosk]
   public static var commands: [any ParsableCommand.Type] { [KioskCommand.self] }
   public static var sandboxCommands: SandboxCommands {
-    SandboxCommands(inspect: [InspectSession.self, InspectStore.self], trigger: [TriggerPurchase.self])
+    SandboxCommands(
+      inspect: [InspectSession.self, InspectStore.self], trigger: [TriggerPurchase.self, TriggerStore.self])
   }
 
   /// What a one-shot kiosk command (and `run`, which adds an interruption) can exit with.

@@ -5,12 +5,34 @@ internal import SQLKit
 import SandboxKioskAPI
 import SandboxKit
 
-/// The kiosk's sandbox operator endpoints under /__sandbox/v1/kiosk: the purchase webhook,
-/// and sessions and stores as the backend stores them.
+/// The kiosk's sandbox operator endpoints under /__sandbox/v1/kiosk: new stores, the purchase
+/// webhook, and sessions and stores as the backend stores them.
 struct KioskAdminHandlers: SandboxKioskAPI.APIProtocol {
   let state: SandboxState
 
   typealias Schemas = SandboxKioskAPI.Components.Schemas
+
+  func createStore(_ input: SandboxKioskAPI.Operations.createStore.Input) async throws
+    -> SandboxKioskAPI.Operations.createStore.Output
+  {
+    guard case .json(let body) = input.body else { throw SandboxAPIError.internalError }
+    let id = body.publicId
+    guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy(KioskStore.isStoreIDByte) else {
+      return .badRequest(Self.error(.invalid("publicId must be 1 to 64 letters, digits, '_' or '-'.")))
+    }
+    let name = body.name ?? "Boutique \(id)"
+    guard (1...100).contains(name.unicodeScalars.count) else {
+      return .badRequest(Self.error(.invalid("name must be 1 to 100 characters.")))
+    }
+    let created = try await state.database.write { db in try await KioskStore.createStore(db, id: id, name: name) }
+    guard created else { return .conflict(Self.error(.conflict("Store \"\(id)\" exists already."))) }
+    return .created(
+      .init(
+        body: .json(
+          .init(
+            publicId: id, name: name, lastApprovedSessionId: nil,
+            sessions: .init(PENDING: 0, RATED: 0, APPROVED: 0, DECLINED: 0, POSTED_INTENT: 0)))))
+  }
 
   func triggerPurchase(_ input: SandboxKioskAPI.Operations.triggerPurchase.Input) async throws
     -> SandboxKioskAPI.Operations.triggerPurchase.Output
@@ -83,6 +105,10 @@ struct KioskAdminHandlers: SandboxKioskAPI.APIProtocol {
   @Sendable static func requestError(operationID: String, request: HTTPRequest, status: HTTPResponse.Status)
     -> SandboxAPIError
   {
+    if operationID == "createStore" {
+      return .simple(
+        .badRequest, "The body must be {\"publicId\": 1 to 64 letters, digits, _ or -, \"name\": optional}.")
+    }
     if operationID == "triggerPurchase" {
       return .simple(
         .badRequest, "The body must be {\"totalAmount\": cents, \"items\": [names]}, both optional.")

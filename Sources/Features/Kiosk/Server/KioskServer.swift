@@ -42,7 +42,7 @@ package enum KioskServer: SandboxFeature {
       middlewares: [
         ErrorResponseMiddleware(requestError: KioskAdminHandlers.requestError),
         RejectNullsMiddleware(
-          operations: ["triggerPurchase": ["totalAmount", "items"]],
+          operations: ["triggerPurchase": ["totalAmount", "items"], "createStore": ["publicId", "name"]],
           error: { KioskAdminHandlers.requestError(operationID: $0, request: $1, status: .badRequest) }),
       ])
     router.get("/r/:sessionPublicId") { _, context -> Response in

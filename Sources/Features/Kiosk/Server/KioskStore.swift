@@ -63,6 +63,28 @@ enum KioskStore {
   static let maximumTotal = 100_000_000
   static let maximumItemName = 100
 
+  // MARK: Stores
+
+  /// Adds a store with no sessions; false when its id is taken.
+  static func createStore(_ db: any SQLDatabase, id: String, name: String) async throws -> Bool {
+    guard try await store(db, id) == nil else { return false }
+    try await db.execute(
+      "INSERT INTO kiosk_stores (public_id, name, review_url, created_at) VALUES (?, ?, ?, ?)",
+      [id, name, reviewURL(storeName: name), Timestamps.now()])
+    return true
+  }
+
+  /// Whether a store's public id may hold this byte: letters, digits, `_` and `-`.
+  static func isStoreIDByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"),
+      UInt8(ascii: "_"), UInt8(ascii: "-"):
+      true
+    default: false
+    }
+  }
+
   // MARK: Reading
 
   static func store(_ db: any SQLDatabase, _ id: String) async throws -> Store? {

@@ -5,7 +5,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// Applies the fault rules (`deck sandbox fault`) to the public routes (the operator endpoints,
-/// in a router group without it, keep working whatever the rules say). The rules (and the
+/// in a router group without it, keep working whatever the rules say): the global ones to every
+/// request, a QA run's to its own requests only (``RequestScope``). The rules (and the
 /// delay) are the database's, shared by every instance serving it (``FaultSettings``). A
 /// rule's path is compared by segments, as the router matches them (`//search` is `/search`:
 /// FaultPattern).
@@ -30,7 +31,10 @@ struct FaultMiddleware: RouterMiddleware {
     _ settings: FaultSettings, _ request: Request, context: SandboxRequestContext,
     next: (Request, SandboxRequestContext) async throws -> Response
   ) async throws -> Response {
-    guard let chosen = settings.rules.choose(method: request.method.rawValue, path: request.uri.path) else {
+    guard
+      let chosen = settings.rules.choose(
+        method: request.method.rawValue, path: request.uri.path, scope: RequestScope.current)
+    else {
       return try await next(request, context)
     }
     if chosen.action.changesShape { return try await shape(chosen, request, context: context, next: next) }

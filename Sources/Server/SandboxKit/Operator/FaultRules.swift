@@ -43,8 +43,13 @@ struct FaultRule: Sendable, Equatable, Codable {
   var probability: Double
   /// How many times it fired.
   var fired = 0
+  /// The QA run's scope it was added in (``QARunScope``): it acts on that scope's requests
+  /// only. nil: added outside a run, it acts on every request.
+  var scope: String? = nil
 
-  func matches(method: String, path: String) -> Bool {
+  /// Whether it acts on a request of this method and path, sent in `scope` (nil: outside a run).
+  func matches(method: String, path: String, scope: String? = nil) -> Bool {
+    if let own = self.scope, own != scope { return false }
     if let wanted = self.method, wanted != method { return false }
     return FaultPattern.matches(pattern: self.path, path: path)
   }
@@ -74,8 +79,14 @@ struct FaultRuleSet: Sendable, Equatable, Codable {
   var allWithUsedUp: [FaultRule] { (rules + usedUp).sorted { $0.id < $1.id } }
 
   /// Whether a rule in force matches this request (it may still not fire: its probability).
-  func matches(method: String, path: String) -> Bool {
-    rules.contains { $0.matches(method: method, path: path) }
+  func matches(method: String, path: String, scope: String? = nil) -> Bool {
+    rules.contains { $0.matches(method: method, path: path, scope: scope) }
+  }
+
+  /// The rules a request in `scope` lists and clears: outside a run (nil) every rule, else
+  /// that scope's own.
+  static func visible(_ rule: FaultRule, in scope: String?) -> Bool {
+    scope == nil || rule.scope == scope
   }
 
   /// Adds a rule and returns it with its id; nil when there are already ``maximumRules`` in force.
@@ -90,31 +101,39 @@ struct FaultRuleSet: Sendable, Equatable, Codable {
 
   /// Removes one rule, in force or used up (nil: all of them) and returns how many were
   /// removed: for all, the rules in force only (the used-up ones go without being counted).
-  mutating func clear(id: Int? = nil) -> Int {
+  /// In a run's `scope`, only that run's rules: one of another scope is not found. Outside a
+  /// run (nil), one rule of any scope, but "all" means the global rules, those added outside
+  /// a run: the rules of QA runs in progress stay theirs.
+  mutating func clear(id: Int? = nil, scope: String? = nil) -> Int {
     guard let id else {
-      let cleared = rules.count
-      rules.removeAll()
-      usedUp.removeAll()
+      let cleared = rules.count(where: { $0.scope == scope })
+      rules.removeAll { $0.scope == scope }
+      usedUp.removeAll { $0.scope == scope }
       return cleared
     }
     let before = rules.count + usedUp.count
-    rules.removeAll { $0.id == id }
-    usedUp.removeAll { $0.id == id }
+    let chosen = { (rule: FaultRule) in rule.id == id && Self.visible(rule, in: scope) }
+    rules.removeAll(where: chosen)
+    usedUp.removeAll(where: chosen)
     return before - rules.count - usedUp.count
   }
 
   /// The first rule that matches and fires for this request (counting it), if any.
-  mutating func fire(method: String, path: String, random: () -> Double = { Double.random(in: 0..<1) })
-    -> FaultRule?
-  {
-    choose(method: method, path: path, random: random).flatMap { count(id: $0.id) }
+  mutating func fire(
+    method: String, path: String, scope: String? = nil, random: () -> Double = { Double.random(in: 0..<1) }
+  ) -> FaultRule? {
+    choose(method: method, path: path, scope: scope, random: random).flatMap { count(id: $0.id) }
   }
 
   /// The first rule that matches and fires for this request (its probability drawn), not
-  /// counted yet: a shape rule counts only once it changed the answer.
-  func choose(method: String, path: String, random: () -> Double = { Double.random(in: 0..<1) }) -> FaultRule? {
+  /// counted yet: a shape rule counts only once it changed the answer. A request in a QA run's
+  /// `scope` meets the global rules and its scope's, one outside a run (nil) the global ones.
+  func choose(
+    method: String, path: String, scope: String? = nil, random: () -> Double = { Double.random(in: 0..<1) }
+  ) -> FaultRule? {
     rules.first { rule in
-      rule.matches(method: method, path: path) && (rule.probability >= 1 || random() < rule.probability)
+      rule.matches(method: method, path: path, scope: scope)
+        && (rule.probability >= 1 || random() < rule.probability)
     }
   }
 
@@ -136,25 +155,34 @@ struct FaultRuleSet: Sendable, Equatable, Codable {
   }
 }
 
-/// What the operator injects into the public responses: the fault rules and the delay. They
+/// What the operator injects into the public responses: the fault rules and the delays. They
 /// live in the `meta` table, so that every instance serving one database (several
 /// `deck-sandbox` behind a load balancer) applies the same ones, and a rule's `times` counts
 /// its firings on all of them:
 /// - `faults`: the ``FaultRuleSet`` as JSON (absent: none, ids from 1);
-/// - `delay_ms`: the delay in milliseconds (absent: none).
+/// - `delay_ms`: the delay in milliseconds (absent: none);
+/// - `scoped_delays`: the delays QA runs set, by scope (``QARunScope``), as a JSON object.
 ///
-/// A reset deletes both. Changes run in write transactions (read, change, save), which the
+/// A reset deletes them. Changes run in write transactions (read, change, save), which the
 /// engines serialize across connections, processes and instances.
 struct FaultSettings: Sendable, Equatable {
   static let rulesKey = "faults"
   static let delayKey = "delay_ms"
+  static let scopedDelaysKey = "scoped_delays"
 
   var rules = FaultRuleSet()
   var delayMilliseconds = 0
+  /// A QA run's scope to the delay it set, which its requests get instead of the global one.
+  var scopedDelays: [String: Int] = [:]
 
   /// The settings the current request was handled under, read once by ``FaultMiddleware`` for
   /// it and for ``DelayMiddleware``.
   @TaskLocal static var current: FaultSettings?
+
+  /// The delay a request in `scope` gets (nil: outside a run): its run's own, else the global one.
+  func delay(in scope: String?) -> Int {
+    scope.flatMap { scopedDelays[$0] } ?? delayMilliseconds
+  }
 
   /// A row of `meta`.
   private struct MetaRow: Decodable {
@@ -162,15 +190,16 @@ struct FaultSettings: Sendable, Equatable {
     var value: String
   }
 
-  /// Both, with one statement.
+  /// All three, with one statement.
   @Sendable static func load(_ db: any SQLDatabase) async throws -> FaultSettings {
     var settings = FaultSettings()
     let rows = try await db.fetchAll(
-      MetaRow.self, "SELECT key, value FROM meta WHERE key IN (?, ?)", [rulesKey, delayKey])
+      MetaRow.self, "SELECT key, value FROM meta WHERE key IN (?, ?, ?)", [rulesKey, delayKey, scopedDelaysKey])
     for (key, value) in rows.map({ ($0.key, $0.value) }) {
       switch key {
       case rulesKey: settings.rules = try decode(value)
       case delayKey: settings.delayMilliseconds = try delay(value)
+      case scopedDelaysKey: settings.scopedDelays = try decodeDelays(value)
       default: break
       }
     }
@@ -193,17 +222,33 @@ struct FaultSettings: Sendable, Equatable {
     try await SandboxMeta.value(db, rulesKey).flatMap { try? decode($0).nextID }
   }
 
-  /// The stored delay.
-  @Sendable static func delay(_ db: any SQLDatabase) async throws -> Int {
-    try await SandboxMeta.value(db, delayKey).map(delay) ?? 0
+  /// The stored delay a request in `scope` gets (nil: the global one).
+  static func delay(in scope: String?, _ db: any SQLDatabase) async throws -> Int {
+    let global = try await SandboxMeta.value(db, delayKey).map(delay) ?? 0
+    guard let scope else { return global }
+    return try await scopedDelays(db)[scope] ?? global
   }
 
-  static func setDelay(_ milliseconds: Int, _ db: any SQLDatabase) async throws {
-    try await SandboxMeta.set(db, delayKey, String(milliseconds))
+  /// Sets the global delay (`scope` nil), or a QA run's (0 removes it: its requests get the
+  /// global one again).
+  static func setDelay(_ milliseconds: Int, in scope: String?, _ db: any SQLDatabase) async throws {
+    guard let scope else { return try await SandboxMeta.set(db, delayKey, String(milliseconds)) }
+    var delays = try await scopedDelays(db)
+    delays[scope] = milliseconds == 0 ? nil : milliseconds
+    let json = String(decoding: try JSONEncoder().encode(delays), as: UTF8.self)
+    try await SandboxMeta.set(db, scopedDelaysKey, json)
+  }
+
+  private static func scopedDelays(_ db: any SQLDatabase) async throws -> [String: Int] {
+    try await SandboxMeta.value(db, scopedDelaysKey).map(decodeDelays) ?? [:]
   }
 
   private static func decode(_ json: String) throws -> FaultRuleSet {
     try JSONDecoder().decode(FaultRuleSet.self, from: Data(json.utf8))
+  }
+
+  private static func decodeDelays(_ json: String) throws -> [String: Int] {
+    try JSONDecoder().decode([String: Int].self, from: Data(json.utf8))
   }
 
   private static func delay(_ text: String) throws -> Int {

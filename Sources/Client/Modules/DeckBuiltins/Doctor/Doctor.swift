@@ -123,7 +123,8 @@ struct Doctor {
   }
 
   /// The sandbox's delay and fault rules in force, on its operator endpoints (which neither
-  /// slows), within `bound`.
+  /// slows), within `bound`: those that act on this deck's requests (the global ones and its
+  /// own QA run scope's, not those of other runs, which act on their own requests only).
   private func injectedFaults() async -> Result<InjectedFaults, DeckError> {
     let context = context
     let asked = await Bounded.run(within: Self.bound) { () -> Result<InjectedFaults, DeckError> in
@@ -133,7 +134,9 @@ struct Doctor {
         }
         async let delay = client.getDelay().ok.body.json
         async let rules = client.listFaults().ok.body.json
-        return .success(InjectedFaults(delayMilliseconds: try await delay.milliseconds, rules: try await rules))
+        let own = context.session.processEnvironment[QARunScope.variable]
+        let global = try await rules.filter { $0.scope == nil || $0.scope == own }
+        return .success(InjectedFaults(delayMilliseconds: try await delay.milliseconds, rules: global))
       } catch {
         return .failure(ErrorPresenter.deckError(for: error))
       }

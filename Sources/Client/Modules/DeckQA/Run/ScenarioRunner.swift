@@ -9,8 +9,9 @@ import FoundationEssentials
 #endif
 
 /// Runs scenarios: each step as its own `deck` process against one environment, each scenario
-/// in its own config and state directories (its own token store, pairing, caches), so that
-/// scenarios running side by side never see each other's accounts.
+/// in its own config and state directories (its own token store, pairing, caches) and its own
+/// scope in a sandbox (its fault rules and delay), so that scenarios running side by side, of
+/// this run or another, never see each other's accounts or faults.
 struct ScenarioRunner: Sendable {
   /// The deck program the steps run.
   var deck: String
@@ -23,6 +24,9 @@ struct ScenarioRunner: Sendable {
   var workDirectory: String
   /// What a step may do; its writable directories include ``workDirectory``.
   var policy: StepPolicy
+  /// The run's id in the sandbox: each scenario's steps send `Deck-QA-Run: <runID>/<scenario>`
+  /// (``QARunScope``), so that the fault rules and delay it sets stay its own.
+  var runID = ScenarioVariables.uniqueToken()
 
   /// Variables the steps must not inherit: the scenario chooses its own account and environment.
   static let removedVariables = ["DECK_TOKEN", "DECK_ENV", "DECK_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]
@@ -30,6 +34,7 @@ struct ScenarioRunner: Sendable {
   func run(_ scenario: Scenario, index: Int) async -> ScenarioResult {
     let started = ContinuousClock.now
     let directory = "\(workDirectory)/\(index)"
+    let scope = QARunScope.scope(run: runID, scenario: scenario.id)
     var variables = ScenarioVariables.initial(
       for: scenario, environment: environment, processEnvironment: processEnvironment,
       workDirectory: "\(directory)/files", token: ScenarioVariables.uniqueToken)
@@ -71,10 +76,10 @@ struct ScenarioRunner: Sendable {
         let values = variables
         result = await Task {
           var copy = values
-          return await runStep(step, number: number, directory: directory, variables: &copy)
+          return await runStep(step, number: number, directory: directory, scope: scope, variables: &copy)
         }.value
       } else {
-        result = await runStep(step, number: number, directory: directory, variables: &variables)
+        result = await runStep(step, number: number, directory: directory, scope: scope, variables: &variables)
       }
       result = redactor.with(variables).redacting(result)
       if result.status == .failed && status == .passed { status = .failed }
@@ -107,8 +112,36 @@ struct ScenarioRunner: Sendable {
     }
   }
 
-  func runStep(_ step: Step, number: Int, directory: String, variables: inout [String: String]) async -> StepResult {
-    let started = ContinuousClock.now
+  /// One step: its line expanded and checked against the policy, run as a deck process in the
+  /// scenario's directories and scope, its output checked and its captures taken.
+  func runStep(
+    _ step: Step, number: Int, directory: String, scope: String, variables: inout [String: String]
+  ) async -> StepResult {
+    let report = StepReport(step: step, number: number, directory: directory, started: .now)
+    let prepared: PreparedStep
+    switch prepare(step, report: report, variables: variables) {
+    case .success(let ready): prepared = ready
+    case .failure(let refused): return refused.result
+    }
+    let exitCode: Int32
+    switch await launch(prepared, step: step, report: report, scope: scope) {
+    case .success(let code): exitCode = code
+    case .failure(let stopped): return stopped.result
+    }
+    return check(step, exitCode: exitCode, prepared: prepared, report: report, variables: &variables)
+  }
+
+  /// A step of a scenario whose directory is `directory`: its files there, and its result as
+  /// it is when it ends now.
+  struct StepReport {
+    var step: Step
+    var number: Int
+    var directory: String
+    var started: ContinuousClock.Instant
+
+    var outputFile: String { "\(directory)/step\(number).out" }
+    var errorFile: String { "\(directory)/step\(number).err" }
+
     func result(_ status: StepResult.Status, exit: Int32? = nil, _ failure: StepChecks.Failure? = nil, line: String)
       -> StepResult
     {
@@ -117,90 +150,117 @@ struct ScenarioRunner: Sendable {
         seconds: (ContinuousClock.now - started) / .seconds(1), message: failure?.message, expected: failure?.expected,
         actual: failure?.actual)
     }
+
+    func error(_ message: String, line: String) -> Ended {
+      Ended(result: result(.error, StepChecks.Failure(message: message, expected: "", actual: ""), line: line))
+    }
+  }
+
+  /// A step that ended before its checks: its result.
+  struct Ended: Error {
+    var result: StepResult
+  }
+
+  /// A step ready to run: its words, its line as reported, its stdin file and whether its output
+  /// is withheld from the report (it reads a file from outside the run).
+  struct PreparedStep {
+    var words: [String]
+    var shown: String
+    var input: String
+    var readsOutside: Bool
+
+    func withheld(_ step: StepResult) -> StepResult { readsOutside ? StepPolicy.withholding(step) : step }
+  }
+
+  /// Expands the step's line and stdin, checks them against the policy and writes the stdin file.
+  func prepare(_ step: Step, report: StepReport, variables: [String: String])
+    -> Result<PreparedStep, Ended>
+  {
     var words: [String]
     do {
       words = try ShellWords.expand(step.run, variables: variables)
     } catch {
-      return result(.error, StepChecks.Failure(message: error.message, expected: "", actual: ""), line: step.run)
+      return .failure(report.error(error.message, line: step.run))
     }
     if words.first == "deck" { words.removeFirst() }
     let shown = words.map(ShellWords.quote).joined(separator: " ")
-    guard !words.isEmpty else {
-      return result(
-        .error, StepChecks.Failure(message: "the line names no command", expected: "", actual: ""), line: shown)
-    }
+    guard !words.isEmpty else { return .failure(report.error("the line names no command", line: shown)) }
     if let stdin = step.stdin, let name = ScenarioVariables.undefined(in: stdin, values: variables).first {
-      return result(
-        .error, StepChecks.Failure(message: "stdin: ${\(name)} is not defined", expected: "", actual: ""), line: shown)
+      return .failure(report.error("stdin: ${\(name)} is not defined", line: shown))
     }
     let script = step.stdin.map { ScenarioVariables.substitute($0) { variables[$0] } }
     if let problem = policy.refusal(words, stdin: script, known: true) {
-      return result(
-        .error, StepChecks.Failure(message: "refused: \(problem)", expected: "", actual: ""), line: shown)
+      return .failure(report.error("refused: \(problem)", line: shown))
     }
-    let reads = policy.readsOutside(words)
-    func withheld(_ step: StepResult) -> StepResult { reads ? StepPolicy.withholding(step) : step }
-    let input: String
+    var input = "/dev/null"
     if let script {
-      input = "\(directory)/step\(number).in"
+      input = "\(report.directory)/step\(report.number).in"
       do {
         try AtomicFile.write(Data(script.utf8), to: input, mode: 0o600)
       } catch {
-        return result(
-          .error, StepChecks.Failure(message: "cannot write the step's stdin: \(error)", expected: "", actual: ""),
-          line: shown)
+        return .failure(report.error("cannot write the step's stdin: \(error)", line: shown))
       }
-    } else {
-      input = "/dev/null"
     }
-    let outputFile = "\(directory)/step\(number).out"
-    let errorFile = "\(directory)/step\(number).err"
+    return .success(
+      PreparedStep(words: words, shown: shown, input: input, readsOutside: policy.readsOutside(words)))
+  }
+
+  /// Runs the step's deck process in the scenario's config and state directories, with its
+  /// scope in `DECK_QA_RUN`: its exit code, or the error that it timed out or was interrupted
+  /// (its output withheld as the step's policy says) or could not start.
+  func launch(_ prepared: PreparedStep, step: Step, report: StepReport, scope: String) async -> Result<Int32, Ended> {
     var environment = processEnvironment
     for name in Self.removedVariables { environment[name] = nil }
-    environment["DECK_CONFIG_DIR"] = "\(directory)/config"
-    environment["XDG_STATE_HOME"] = "\(directory)/state"
-    let exitCode: Int32
+    environment["DECK_CONFIG_DIR"] = "\(report.directory)/config"
+    environment["XDG_STATE_HOME"] = "\(report.directory)/state"
+    environment[QARunScope.variable] = scope
     do {
       guard
         let code = try await Self.execute(
-          deck, arguments: ["--env", self.environment] + words, environment: environment, input: input,
-          output: outputFile, errors: errorFile, timeout: step.timeout)
+          deck, arguments: ["--env", self.environment] + prepared.words, environment: environment,
+          input: prepared.input, output: report.outputFile, errors: report.errorFile, timeout: step.timeout)
       else {
         let interrupted = Task.isCancelled
-        var failed = result(
+        var failed = report.result(
           .error,
           StepChecks.Failure(
             message: interrupted ? "interrupted (stopped)" : "timed out after \(Self.seconds(step.timeout)) (stopped)",
             expected: interrupted ? "" : "an exit within \(Self.seconds(step.timeout))", actual: "still running"),
-          line: shown)
-        failed.stderr = Self.read(errorFile)
-        return withheld(failed)
+          line: prepared.shown)
+        failed.stderr = Self.read(report.errorFile)
+        return .failure(Ended(result: prepared.withheld(failed)))
       }
-      exitCode = code
+      return .success(code)
     } catch {
-      let message = (error as? DeckError)?.message ?? "\(error)"
-      return result(.error, StepChecks.Failure(message: message, expected: "", actual: ""), line: shown)
+      return .failure(report.error((error as? DeckError)?.message ?? "\(error)", line: prepared.shown))
     }
-    let stdout = Self.read(outputFile)
-    let stderr = Self.read(errorFile)
+  }
+
+  /// The step's expectations on its exit code and output, then its captures (into `variables`);
+  /// a failure's output withheld as the step's policy says.
+  func check(
+    _ step: Step, exitCode: Int32, prepared: PreparedStep, report: StepReport, variables: inout [String: String]
+  ) -> StepResult {
+    let stdout = Self.read(report.outputFile)
+    let stderr = Self.read(report.errorFile)
     if let failure = StepChecks.check(
       step.expect, exitCode: exitCode, stdout: stdout, stderr: stderr, variables: variables)
     {
-      var failed = result(.failed, exit: exitCode, failure, line: shown)
+      var failed = report.result(.failed, exit: exitCode, failure, line: prepared.shown)
       failed.stdout = StepChecks.excerpt(stdout)
       failed.stderr = StepChecks.excerpt(stderr)
-      return withheld(failed)
+      return prepared.withheld(failed)
     }
     for capture in step.captures {
       switch StepChecks.capture(capture, stdout: stdout, variables: variables) {
       case .success(let value): variables[capture.name] = value
       case .failure(let problem):
-        var failed = result(.failed, exit: exitCode, problem.failure, line: shown)
+        var failed = report.result(.failed, exit: exitCode, problem.failure, line: prepared.shown)
         failed.stdout = StepChecks.excerpt(stdout)
-        return withheld(failed)
+        return prepared.withheld(failed)
       }
     }
-    return result(.passed, exit: exitCode, line: shown)
+    return report.result(.passed, exit: exitCode, line: prepared.shown)
   }
 
   /// Runs deck and waits for it, at most `timeout` seconds: its exit code, or nil when it had

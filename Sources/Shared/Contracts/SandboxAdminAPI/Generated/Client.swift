@@ -19,6 +19,7 @@ public import struct FoundationEssentials.Date
 import HTTPTypes
 /// Operator endpoints that only the deck sandbox serves, under the reserved prefix /__sandbox. deck's `sandbox` commands call them; they are never sent to an environment that is not marked as a sandbox. Every operator endpoint needs the sandbox's admin token (made once per database; `deck sandbox serve` prints it) as a bearer token, else 401. Requests that change state (every method but GET) must also be `Content-Type: application/json` (else 415) and come with a loopback Host and Origin, or the server's own public URL's (else 403). A known path asked with a method it does not declare gets 405.
 /// A response of the sandbox's APIs (never of an operator endpoint) that a fault rule or the delay shaped says so in a header: `X-Sandbox-Fault: rule <id>` when a fault rule fired on it (a status, a latency, a truncated or a malformed body; a reset answers nothing), and `X-Sandbox-Delay: <milliseconds>ms` when the delay held it back. `deck --trace` shows them.
+/// A request may carry `Deck-QA-Run: <run>/<scenario>` (letters, digits, `.`, `_` and `-`, at most 200 bytes; `deck qa run` sends it with every request of a scenario's steps; else 400). The fault rules and the delay set with it belong to that scope: they act on its requests only, and `GET /faults`, `/faults/clear` and `/delay` with it see only its own. Rules and the delay set without it are global: they act on every request.
 public struct Client: APIProtocol {
     /// The underlying HTTP client.
     private let client: UniversalClient
@@ -601,7 +602,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The delay every API response gets now, in milliseconds (0 when none).
+    /// The delay every API response gets now, in milliseconds (0 when none); with Deck-QA-Run, the delay that scope's responses get (its own, else the global one).
     ///
     /// - Remark: HTTP `GET /delay`.
     /// - Remark: Generated from `#/paths//delay/get(getDelay)`.
@@ -713,7 +714,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation).
+    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation); with Deck-QA-Run, that scope's responses only (0: the global delay again).
     ///
     /// - Remark: HTTP `PUT /delay`.
     /// - Remark: Generated from `#/paths//delay/put(setDelay)`.
@@ -900,7 +901,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The fault rules in force, in the order they are tried.
+    /// The fault rules in force, in the order they are tried: every rule, or with Deck-QA-Run that scope's own.
     ///
     /// - Remark: HTTP `GET /faults`.
     /// - Remark: Generated from `#/paths//faults/get(listFaults)`.
@@ -1230,7 +1231,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too).
+    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too): without Deck-QA-Run, all the global rules (those of QA runs stay theirs); with it, that scope's rules, and an id of another scope is not found.
     ///
     /// - Remark: HTTP `POST /faults/clear`.
     /// - Remark: Generated from `#/paths//faults/clear/post(clearFaults)`.

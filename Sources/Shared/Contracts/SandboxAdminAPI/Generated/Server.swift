@@ -617,7 +617,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The delay every API response gets now, in milliseconds (0 when none).
+    /// The delay every API response gets now, in milliseconds (0 when none); with Deck-QA-Run, the delay that scope's responses get (its own, else the global one).
     ///
     /// - Remark: HTTP `GET /delay`.
     /// - Remark: Generated from `#/paths//delay/get(getDelay)`.
@@ -705,7 +705,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation).
+    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation); with Deck-QA-Run, that scope's responses only (0: the global delay again).
     ///
     /// - Remark: HTTP `PUT /delay`.
     /// - Remark: Generated from `#/paths//delay/put(setDelay)`.
@@ -870,7 +870,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The fault rules in force, in the order they are tried.
+    /// The fault rules in force, in the order they are tried: every rule, or with Deck-QA-Run that scope's own.
     ///
     /// - Remark: HTTP `GET /faults`.
     /// - Remark: Generated from `#/paths//faults/get(listFaults)`.
@@ -1153,7 +1153,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too).
+    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too): without Deck-QA-Run, all the global rules (those of QA runs stay theirs); with it, that scope's rules, and an id of another scope is not found.
     ///
     /// - Remark: HTTP `POST /faults/clear`.
     /// - Remark: Generated from `#/paths//faults/clear/post(clearFaults)`.

@@ -55,6 +55,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Info/anon_key`.
             public var anon_key: Swift.String
+            /// The QA runs in progress: those whose requests (Deck-QA-Run) this server answered in the last 60 seconds, the earliest started first. Each instance counts its own.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Info/runs`.
+            public var runs: [Components.Schemas.QARun]?
             /// Creates a new `Info`.
             ///
             /// - Parameters:
@@ -63,18 +67,21 @@ extension Components {
             ///   - counts: Rows the sandbox holds: `users`, and what each feature counts (`brokerages`, `workspaces`, …).
             ///   - database:
             ///   - anon_key: The auth service's anon key (the `apikey` header of the Supabase clients): an HS256 JWT with role anon, signed with the database's JWT secret; a reset keeps it.
+            ///   - runs: The QA runs in progress: those whose requests (Deck-QA-Run) this server answered in the last 60 seconds, the earliest started first. Each instance counts its own.
             public init(
                 sandbox: Swift.Bool,
                 version: Swift.String,
                 counts: Components.Schemas.Info.countsPayload,
                 database: Swift.String? = nil,
-                anon_key: Swift.String
+                anon_key: Swift.String,
+                runs: [Components.Schemas.QARun]? = nil
             ) {
                 self.sandbox = sandbox
                 self.version = version
                 self.counts = counts
                 self.database = database
                 self.anon_key = anon_key
+                self.runs = runs
             }
             public enum CodingKeys: String, CodingKey {
                 case sandbox
@@ -82,6 +89,54 @@ extension Components {
                 case counts
                 case database
                 case anon_key
+                case runs
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/QARun`.
+        public struct QARun: Codable, Hashable, Sendable {
+            /// The run's part of Deck-QA-Run (before the `/`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/QARun/id`.
+            public var id: Swift.String
+            /// How many of its scenarios (scopes) sent requests.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QARun/scenarios`.
+            public var scenarios: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/QARun/requests`.
+            public var requests: Swift.Int
+            /// When its first request came.
+            ///
+            /// - Remark: Generated from `#/components/schemas/QARun/startedAt`.
+            public var startedAt: FoundationEssentials.Date
+            /// - Remark: Generated from `#/components/schemas/QARun/lastRequestAt`.
+            public var lastRequestAt: FoundationEssentials.Date
+            /// Creates a new `QARun`.
+            ///
+            /// - Parameters:
+            ///   - id: The run's part of Deck-QA-Run (before the `/`).
+            ///   - scenarios: How many of its scenarios (scopes) sent requests.
+            ///   - requests:
+            ///   - startedAt: When its first request came.
+            ///   - lastRequestAt:
+            public init(
+                id: Swift.String,
+                scenarios: Swift.Int,
+                requests: Swift.Int,
+                startedAt: FoundationEssentials.Date,
+                lastRequestAt: FoundationEssentials.Date
+            ) {
+                self.id = id
+                self.scenarios = scenarios
+                self.requests = requests
+                self.startedAt = startedAt
+                self.lastRequestAt = lastRequestAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case scenarios
+                case requests
+                case startedAt
+                case lastRequestAt
             }
         }
         /// - Remark: Generated from `#/components/schemas/Proof`.
@@ -381,6 +436,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Fault/fired`.
             public var fired: Swift.Int
+            /// The QA run's scope (Deck-QA-Run) it was added in: it acts on that scope's requests only. Absent: a global rule, added outside a run, acting on every request.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Fault/scope`.
+            public var scope: Swift.String?
             /// Creates a new `Fault`.
             ///
             /// - Parameters:
@@ -396,6 +455,7 @@ extension Components {
             ///   - remaining: How many more times it fires (0 when used up); absent when unlimited.
             ///   - probability:
             ///   - fired: How many times it has fired.
+            ///   - scope: The QA run's scope (Deck-QA-Run) it was added in: it acts on that scope's requests only. Absent: a global rule, added outside a run, acting on every request.
             public init(
                 id: Swift.Int,
                 method: Components.Schemas.FaultMethod,
@@ -408,7 +468,8 @@ extension Components {
                 latencyMs: Swift.Int,
                 remaining: Swift.Int? = nil,
                 probability: Swift.Double,
-                fired: Swift.Int
+                fired: Swift.Int,
+                scope: Swift.String? = nil
             ) {
                 self.id = id
                 self.method = method
@@ -422,6 +483,7 @@ extension Components {
                 self.remaining = remaining
                 self.probability = probability
                 self.fired = fired
+                self.scope = scope
             }
             public enum CodingKeys: String, CodingKey {
                 case id
@@ -436,6 +498,7 @@ extension Components {
                 case remaining
                 case probability
                 case fired
+                case scope
             }
         }
         /// - Remark: Generated from `#/components/schemas/FaultClearRequest`.

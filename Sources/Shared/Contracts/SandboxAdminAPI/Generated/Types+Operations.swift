@@ -778,7 +778,7 @@ public enum Operations {
             }
         }
     }
-    /// The delay every API response gets now, in milliseconds (0 when none).
+    /// The delay every API response gets now, in milliseconds (0 when none); with Deck-QA-Run, the delay that scope's responses get (its own, else the global one).
     ///
     /// - Remark: HTTP `GET /delay`.
     /// - Remark: Generated from `#/paths//delay/get(getDelay)`.
@@ -934,7 +934,7 @@ public enum Operations {
             }
         }
     }
-    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation).
+    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation); with Deck-QA-Run, that scope's responses only (0: the global delay again).
     ///
     /// - Remark: HTTP `PUT /delay`.
     /// - Remark: Generated from `#/paths//delay/put(setDelay)`.
@@ -1170,7 +1170,7 @@ public enum Operations {
             }
         }
     }
-    /// The fault rules in force, in the order they are tried.
+    /// The fault rules in force, in the order they are tried: every rule, or with Deck-QA-Run that scope's own.
     ///
     /// - Remark: HTTP `GET /faults`.
     /// - Remark: Generated from `#/paths//faults/get(listFaults)`.
@@ -1607,7 +1607,7 @@ public enum Operations {
             }
         }
     }
-    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too).
+    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too): without Deck-QA-Run, all the global rules (those of QA runs stay theirs); with it, that scope's rules, and an id of another scope is not found.
     ///
     /// - Remark: HTTP `POST /faults/clear`.
     /// - Remark: Generated from `#/paths//faults/clear/post(clearFaults)`.

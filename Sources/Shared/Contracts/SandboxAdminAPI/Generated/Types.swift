@@ -40,17 +40,17 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /seed`.
     /// - Remark: Generated from `#/paths//seed/post(seed)`.
     func seed(_ input: Operations.seed.Input) async throws -> Operations.seed.Output
-    /// The delay every API response gets now, in milliseconds (0 when none).
+    /// The delay every API response gets now, in milliseconds (0 when none); with Deck-QA-Run, the delay that scope's responses get (its own, else the global one).
     ///
     /// - Remark: HTTP `GET /delay`.
     /// - Remark: Generated from `#/paths//delay/get(getDelay)`.
     func getDelay(_ input: Operations.getDelay.Input) async throws -> Operations.getDelay.Output
-    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation).
+    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation); with Deck-QA-Run, that scope's responses only (0: the global delay again).
     ///
     /// - Remark: HTTP `PUT /delay`.
     /// - Remark: Generated from `#/paths//delay/put(setDelay)`.
     func setDelay(_ input: Operations.setDelay.Input) async throws -> Operations.setDelay.Output
-    /// The fault rules in force, in the order they are tried.
+    /// The fault rules in force, in the order they are tried: every rule, or with Deck-QA-Run that scope's own.
     ///
     /// - Remark: HTTP `GET /faults`.
     /// - Remark: Generated from `#/paths//faults/get(listFaults)`.
@@ -62,7 +62,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /faults`.
     /// - Remark: Generated from `#/paths//faults/post(addFault)`.
     func addFault(_ input: Operations.addFault.Input) async throws -> Operations.addFault.Output
-    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too).
+    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too): without Deck-QA-Run, all the global rules (those of QA runs stay theirs); with it, that scope's rules, and an id of another scope is not found.
     ///
     /// - Remark: HTTP `POST /faults/clear`.
     /// - Remark: Generated from `#/paths//faults/clear/post(clearFaults)`.
@@ -119,14 +119,14 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The delay every API response gets now, in milliseconds (0 when none).
+    /// The delay every API response gets now, in milliseconds (0 when none); with Deck-QA-Run, the delay that scope's responses get (its own, else the global one).
     ///
     /// - Remark: HTTP `GET /delay`.
     /// - Remark: Generated from `#/paths//delay/get(getDelay)`.
     public func getDelay(headers: Operations.getDelay.Input.Headers = .init()) async throws -> Operations.getDelay.Output {
         try await getDelay(Operations.getDelay.Input(headers: headers))
     }
-    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation).
+    /// Delay every API response by a number of milliseconds (for testing timeouts and cancellation); with Deck-QA-Run, that scope's responses only (0: the global delay again).
     ///
     /// - Remark: HTTP `PUT /delay`.
     /// - Remark: Generated from `#/paths//delay/put(setDelay)`.
@@ -139,7 +139,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The fault rules in force, in the order they are tried.
+    /// The fault rules in force, in the order they are tried: every rule, or with Deck-QA-Run that scope's own.
     ///
     /// - Remark: HTTP `GET /faults`.
     /// - Remark: Generated from `#/paths//faults/get(listFaults)`.
@@ -167,7 +167,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too).
+    /// Remove one fault rule (by id, also a used-up one), or all of them (used-up ones too): without Deck-QA-Run, all the global rules (those of QA runs stay theirs); with it, that scope's rules, and an id of another scope is not found.
     ///
     /// - Remark: HTTP `POST /faults/clear`.
     /// - Remark: Generated from `#/paths//faults/clear/post(clearFaults)`.

@@ -19,6 +19,48 @@ public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
+        /// - Remark: Generated from `#/components/schemas/StoreRequest`.
+        public struct StoreRequest: Codable, Hashable, Sendable {
+            /// The store's public id (the one a kiosk pairs with); taken already, 409.
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreRequest/publicId`.
+            public var publicId: Swift.String
+            /// Its name on the kiosk (absent, "Boutique" and its id).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StoreRequest/name`.
+            public var name: Swift.String?
+            /// Creates a new `StoreRequest`.
+            ///
+            /// - Parameters:
+            ///   - publicId: The store's public id (the one a kiosk pairs with); taken already, 409.
+            ///   - name: Its name on the kiosk (absent, "Boutique" and its id).
+            public init(
+                publicId: Swift.String,
+                name: Swift.String? = nil
+            ) {
+                self.publicId = publicId
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case publicId
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.publicId = try container.decode(
+                    Swift.String.self,
+                    forKey: .publicId
+                )
+                self.name = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "publicId",
+                    "name"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PurchaseRequest`.
         public struct PurchaseRequest: Codable, Hashable, Sendable {
             /// The order total in cents.

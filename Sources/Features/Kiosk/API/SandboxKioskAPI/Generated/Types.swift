@@ -18,6 +18,13 @@ public import struct FoundationEssentials.Data
 public import struct FoundationEssentials.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 public protocol APIProtocol: Sendable {
+    /// A new store, with no sessions, as a merchant's onboarding makes it.
+    ///
+    /// A store of its own keeps a kiosk's sessions apart from every other client of the sandbox (each QA scenario that pairs makes one). The seeded stores are store_demo and store_abc123.
+    ///
+    /// - Remark: HTTP `POST /stores`.
+    /// - Remark: Generated from `#/paths//stores/post(createStore)`.
+    func createStore(_ input: Operations.createStore.Input) async throws -> Operations.createStore.Output
     /// A purchase at the store, as the Square webhook reports it.
     ///
     /// Creates the order and a PENDING review session for it. Without items, one to three items are picked from the boutique's catalogue; without a total, the items' prices add up to it; with both, the total is spread over the items.
@@ -39,6 +46,21 @@ public protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
+    /// A new store, with no sessions, as a merchant's onboarding makes it.
+    ///
+    /// A store of its own keeps a kiosk's sessions apart from every other client of the sandbox (each QA scenario that pairs makes one). The seeded stores are store_demo and store_abc123.
+    ///
+    /// - Remark: HTTP `POST /stores`.
+    /// - Remark: Generated from `#/paths//stores/post(createStore)`.
+    public func createStore(
+        headers: Operations.createStore.Input.Headers = .init(),
+        body: Operations.createStore.Input.Body
+    ) async throws -> Operations.createStore.Output {
+        try await createStore(Operations.createStore.Input(
+            headers: headers,
+            body: body
+        ))
+    }
     /// A purchase at the store, as the Square webhook reports it.
     ///
     /// Creates the order and a PENDING review session for it. Without items, one to three items are picked from the boutique's catalogue; without a total, the items' prices add up to it; with both, the total is spread over the items.
