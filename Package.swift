@@ -181,7 +181,7 @@ let package = Package(
       path: "Sources/Client/Services/DeckNetworking", swiftSettings: swiftSettings),
     // How a sandbox server is started and found: its serve options and its runtime record.
     .target(
-      name: "SandboxLaunch", dependencies: ["DeckSupport", "DeckConfig", argumentParser],
+      name: "SandboxLaunch", dependencies: ["DeckSupport", argumentParser],
       path: "Sources/Shared/SandboxLaunch",
       swiftSettings: swiftSettings),
     // `deck contract check`'s pure part: the OpenAPI documents' operations (read as YAML trees;
@@ -217,7 +217,8 @@ let package = Package(
         "DeckCore", "ContractCheck", "DeckSupport", "DeckConfig", "DeckNetworking", openAPIRuntime, argumentParser,
         httpTypes, "DeckYAML",
       ],
-      path: "Sources/Client/Modules/DeckContract", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedContracts")]),
+      path: "Sources/Client/Modules/DeckContract", swiftSettings: swiftSettings,
+      plugins: [.plugin(name: "EmbedContracts")]),
     // `deck qa`: the specs' checklists as scenarios of deck lines. The shipped scenarios
     // (Sources/Features/<name>/QA) are embedded at build time (EmbedScenarios).
     .target(
@@ -280,7 +281,7 @@ let package = Package(
       // The server program: every feature's part of the sandbox, and `deck-sandbox serve`.
       .target(
         name: "SandboxApp",
-        dependencies: ["SandboxKit", "SandboxLaunch", "DeckConfig", "DeckSupport", argumentParser]
+        dependencies: ["SandboxKit", "SandboxLaunch", "DeckSupport", argumentParser]
           + features.map { .target(name: "\($0.name)Server") },
         path: "Sources/Server/SandboxApp", swiftSettings: swiftSettings, plugins: [featureRegistry]),
       .executableTarget(

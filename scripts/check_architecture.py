@@ -24,12 +24,14 @@ RULES = {
     "sandbox-client": "a feature's Server target depends on client code (Sources/Client, a Commands target)",
     "core-feature": "a Client or Server target other than the two that assemble features (Sources/Client/App, "
     "SandboxApp) depends on a feature",
-    "shared": "a Shared target depends on a Client (other than its Services), Server or Features target",
+    "shared": "a Shared target depends on a Client, Server or Features target",
     "contract": "a contract (API) target depends on anything but the OpenAPIRuntime and HTTPTypes products",
     "products": "a target other than DeckHTTPTransport, the server's and the tests' depends on "
     "NIO, AsyncHTTPClient, SQLKit and its drivers, Hummingbird, ServiceLifecycle or JWTKit",
     "client-server-target": "the dependency closure of `deck` holds a part of the sandbox server",
     "client-server-product": "the dependency closure of `deck` holds a server product (SQLKit, Hummingbird, ...)",
+    "server-client": "the dependency closure of `deck-sandbox` holds client code (DeckConfig, DeckAuth, "
+    "DeckNetworking, anything in Sources/Client or a feature's Commands)",
     "client-foundation": "a target in the dependency closure of `deck` imports Foundation, or links a product that "
     "does (the client links FoundationEssentials only: no ICU and its 34 MB of data)",
     "undeclared-import": "a target imports a module it does not declare",
@@ -231,6 +233,11 @@ def check(package, root, allowed):
             for module in sorted(imports(m, name, root) & FULL_FOUNDATION):
                 report("client-foundation", f"{name} imports {module}; the client imports FoundationEssentials "
                        "(and DeckSupport's text helpers) instead")
+    if "deck-sandbox" in m.targets:
+        for name in sorted(m.closure("deck-sandbox")):
+            if m.is_client(name):
+                report("server-client", f"the server deck-sandbox links {name}, client code (the server reads "
+                       "and writes none of deck's configuration; what both programs need goes in Sources/Shared)")
     for name in sorted(m.targets):
         mine, part, production = m.feature(name), m.part(name), not m.is_test(name)
         for dep in m.deps(name):
@@ -252,8 +259,7 @@ def check(package, root, allowed):
             if m.area(name) in ("Client", "Server") and theirs and m.path(name) not in ASSEMBLERS:
                 report("core-feature", f"{name} ({m.path(name)}) depends on the feature target {dep}; only "
                        "the client's App (Sources/Client/App) and the server program (SandboxApp) assemble features")
-            if m.area(name) == "Shared" and (m.area(dep) in ("Server", "Features") or (
-                    m.area(dep) == "Client" and m.region(dep) != "Services")):
+            if m.area(name) == "Shared" and m.area(dep) in ("Client", "Server", "Features"):
                 report("shared", f"{name} (Shared) depends on {dep} ({m.path(dep)})")
             if m.is_contract(name):
                 report("contract", f"{name} is a contract; it depends on OpenAPIRuntime and HTTPTypes only, not on {dep}")
@@ -285,6 +291,7 @@ def self_test():
         target("DeckSupport", "Sources/Shared/DeckSupport"),
         target("DeckCore", "Sources/Client/Kernel/DeckCore", "DeckSupport", products=["ArgumentParser"]),
         target("DeckREPL", "Sources/Client/Kernel/DeckREPL", "DeckCore"),
+        target("DeckConfig", "Sources/Client/Services/DeckConfig", "DeckSupport"),
         target(TRANSPORT, f"Sources/Client/Services/{TRANSPORT}", products=["AsyncHTTPClient", "NIOCore"]),
         target("DeckLive", "Sources/Client/Kernel/DeckLive", "DeckCore", TRANSPORT),
         target("AuthAPI", "Sources/Shared/Contracts/AuthAPI", products=["OpenAPIRuntime"]),
@@ -298,6 +305,7 @@ def self_test():
         target("BServer", f"{b}/Server", "SandboxKit", "BRules", "AServer"),
         target("CRules", f"{c}/Rules"),
         target("CCommands", f"{c}/Commands", "DeckCore", "CRules"),  # in no program
+        target("CServer", f"{c}/Server", "SandboxKit", "CRules"),  # in no program
         target("SandboxKit", "Sources/Server/SandboxKit", "AuthAPI"),
         target("SandboxApp", "Sources/Server/SandboxApp", "SandboxKit", "AServer", "BServer",
                products=["Hummingbird"]),
@@ -334,7 +342,7 @@ def self_test():
         "repl": [variant([with_dep("ACommands", "DeckREPL")])],
         "rules": [variant([with_dep("ARules", "DeckSupport")])],
         "commands-sandbox": [variant([with_dep("CCommands", "SandboxKit")])],
-        "sandbox-client": [variant([with_dep("AServer", "DeckCore")])],
+        "sandbox-client": [variant([with_dep("CServer", "DeckCore")])],
         "core-feature": [variant([with_dep("DeckCore", "ARules")]), variant([with_dep("SandboxKit", "AAPI")])],
         "shared": [variant([with_dep("DeckSupport", "DeckCore")])],
         "contract": [variant([with_dep("AAPI", "ARules")]), variant([with_dep("AuthAPI", products=["Yams"])])],
@@ -344,6 +352,7 @@ def self_test():
                      variant([with_dep("SandboxModule", products=["NIOCore"])])],
         "client-server-target": [variant([with_dep("DeckLive", "SandboxKit")])],
         "client-server-product": [variant([with_dep(TRANSPORT, products=["SQLiteKit"])])],
+        "server-client": [variant([with_dep("SandboxApp", "DeckConfig")])],
         "client-foundation": [variant(add_files={f"{a}/Rules/F.swift": "import Foundation\n"}),
                               variant([with_dep("DeckSupport", products=["Yams"])])],
         "undeclared-import": [variant(add_files={f"{a}/Commands/B.swift": "import Dispatch\nimport Yams\n"}),
