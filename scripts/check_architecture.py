@@ -37,6 +37,8 @@ RULES = {
     "undeclared-import": "a target imports a module it does not declare",
     "cross-feature": "a target of one feature depends on another's, and docs/ARCHITECTURE.md does not list it",
     "edge-list": "docs/ARCHITECTURE.md lists a cross-feature edge the manifest does not have",
+    "feature-parts": "a feature's folders (API/*, System/*, Data/*.csv, Tests/<Feature>Tests) and its "
+    "Feature(...) line in Package.swift disagree",
 }
 
 # Modules of the toolchain and the OS: importable without a declared dependency.
@@ -211,6 +213,51 @@ def allowed_edges(doc):
     return edges
 
 
+def folders(path):
+    """The subfolders of a folder, sorted (none when it does not exist)."""
+    if not os.path.isdir(path):
+        return []
+    return sorted(n for n in os.listdir(path) if not n.startswith(".") and os.path.isdir(os.path.join(path, n)))
+
+
+def feature_parts(m, root):
+    """Where a feature's folders and its `Feature(...)` line disagree, as messages. The manifest
+    lists no folder (SwiftPM would keep a stale listing), so the line names the optional parts."""
+    problems = []
+    on_disk = set(folders(os.path.join(root, "Sources/Features")))
+    for feature in sorted(on_disk - m.features):
+        problems.append(f"Sources/Features/{feature} has no targets: add Feature(name: \"{feature}\") to "
+                        "Package.swift's `features`, or remove the folder")
+    for feature in sorted(m.features):
+        folder = f"Sources/Features/{feature}"
+        for part, argument in (("API", "contracts"), ("System", "systemLibraries")):
+            found = set(folders(os.path.join(root, folder, part)))
+            declared = {m.parts(name)[4] for name in m.targets
+                        if m.parts(name)[:4] == ["Sources", "Features", feature, part] and len(m.parts(name)) > 4}
+            for name in sorted(found - declared):
+                problems.append(f"{folder}/{part}/{name} is a folder, but {feature}'s Feature(...) line in "
+                                f"Package.swift does not name it: add \"{name}\" to its {argument}")
+            for name in sorted(declared - found):
+                problems.append(f"{feature}'s Feature(...) line in Package.swift names \"{name}\" in its {argument}, "
+                                f"but {folder}/{part}/{name} does not exist: remove it from the line")
+        data = os.path.join(root, folder, "Data")
+        has_data = os.path.isdir(data) and any(n.endswith(".csv") for n in os.listdir(data))
+        embeds = any(m.part(name) == "Server" and m.feature(name) == feature
+                     and "EmbedData" in json.dumps(m.targets[name].get("pluginUsages") or [])
+                     for name in m.targets)
+        if has_data != embeds:
+            problems.append(f"{folder}/Data " + ("holds *.csv files, but {0}'s Feature(...) line does not say "
+                            "`data: true`" if has_data else "holds no *.csv file, but {0}'s Feature(...) line "
+                            "says `data: true`").format(feature))
+        has_tests = os.path.isdir(os.path.join(root, "Tests", f"{feature}Tests"))
+        tested = any(m.path(name) == f"Tests/{feature}Tests" for name in m.targets)
+        if has_tests != tested:
+            problems.append(f"Tests/{feature}Tests " + ("exists, but {0}'s Feature(...) line does not say "
+                            "`tests: true`" if has_tests else "does not exist, but {0}'s Feature(...) line says "
+                            "`tests: true`").format(feature))
+    return problems
+
+
 def check(package, root, allowed):
     """Every problem of the manifest, as (rule id, message)."""
     m, problems = Manifest(package), []
@@ -273,6 +320,8 @@ def check(package, root, allowed):
         for module in sorted(imports(m, name, root) - m.declared_modules(name)):
             report("undeclared-import", f"{name} imports {module} but does not declare it; add it to the "
                    "target's dependencies in Package.swift")
+    for message in feature_parts(m, root):
+        report("feature-parts", message)
     for source, dep in sorted(allowed):
         if source not in m.targets or dep not in m.deps(source):
             report("edge-list", f"docs/ARCHITECTURE.md allows {source} → {dep}, but the manifest has no such "
@@ -297,7 +346,7 @@ def self_test():
         target("AuthAPI", "Sources/Shared/Contracts/AuthAPI", products=["OpenAPIRuntime"]),
         target("ARules", f"{a}/Rules"),
         target("AAPI", f"{a}/API/AAPI", products=["OpenAPIRuntime"]),
-        target("CQR", f"{a}/CQR", kind="system-target"),
+        target("CQR", f"{a}/System/CQR", kind="system-target"),
         target("ACommands", f"{a}/Commands", "DeckCore", "ARules", "AAPI", "CQR", products=["ArgumentParser"]),
         target("AServer", f"{a}/Server", "SandboxKit", "ARules", "AAPI", products=["SQLKit"]),
         target("BRules", f"{b}/Rules", "ARules"),
@@ -324,6 +373,8 @@ def self_test():
         f"{a}/Server/S.swift": "import SQLKit\npackage import SandboxKit\n",
         "Tests/ATests/T.swift": "import Testing\n@testable import ACommands\nimport SQLKit\n",
         "Tests/ServerTests/T.swift": "@testable import deck_sandbox\n",
+        f"{a}/API/AAPI/openapi.yaml": "",
+        f"{a}/System/CQR/module.modulemap": "",
     }
 
     def variant(changes=(), add_edges=(), edges_instead=None, add_files=None):
@@ -360,6 +411,11 @@ def self_test():
         "cross-feature": [variant(edges_instead={("BServer", "AServer")}),
                           variant([with_dep("ATests", "BRules")]), variant([with_dep("BCommands", "AAPI")])],
         "edge-list": [variant(add_edges={("BCommands", "AAPI")}), variant(add_edges={("BRules", "Gone")})],
+        "feature-parts": [variant(add_files={f"{b}/API/BAPI/openapi.yaml": ""}),
+                          variant(add_files={f"{b}/System/CB/module.modulemap": ""}),
+                          variant(add_files={f"{a}/Data/table.csv": "a,b\n"}),
+                          variant(add_files={"Tests/BTests/T.swift": "import Testing\n"}),
+                          variant(add_files={"Sources/Features/D/Rules/D.swift": ""})],
     }
     failures = [f"a rule without a manifest that breaks it alone: {rule}" for rule in RULES if rule not in cases]
     expect = [(set(), variant())] + [({rule}, case) for rule, manifests in cases.items() for case in manifests]
