@@ -7,7 +7,6 @@
 //   Sources/Server     deck-sandbox, the sandbox server program (Hummingbird + SQLKit on SQLite)
 //   Sources/Shared     only what both programs link, and the core's OpenAPI documents (Contracts)
 //   Sources/Features   one folder per product feature: pure spec logic, thin commands, its server part
-import Foundation
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -37,49 +36,51 @@ let sqlKit = Target.Dependency.product(name: "SQLKit", package: "sql-kit")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
 /// A feature is one folder, `Sources/Features/<name>/`, and its tests, `Tests/<name>Tests/`:
-///   API/<Contract>/   its OpenAPI documents, found by listing the folder: `Sandbox<...>API` is its
-///                     operator contract (under /__sandbox/v1), the others are what its backend serves
+///   API/<Contract>/   its OpenAPI documents, one folder each (`contracts`): `Sandbox<...>API` is
+///                     its operator contract (under /__sandbox/v1), the others are what its backend serves
 ///   Rules/            the spec's logic, pure: target `<name>Rules`
 ///   Commands/         its `deck` command tree, a DeckModule: target `<name>Module`
 ///   Server/           its part of the sandbox server, a SandboxFeature: target `<name>Server`
-///   System/<Module>/  system libraries its commands link (a module map each)
-///   Data/             data files its Server target compiles in (EmbedData: `*.csv`)
+///   System/<Module>/  system libraries its commands link, a module map each (`systemLibraries`)
+///   Data/             data files its Server target compiles in (`data`; EmbedData: `*.csv`)
+/// Its line names these optional parts: the manifest lists no folder, because SwiftPM keeps a
+/// manifest's result until Package.swift changes, so a folder found by listing would go unseen.
+/// scripts/check-architecture fails when a line and its feature's folders disagree.
 /// `uses` names the features it builds on: its Rules get their Rules, its Commands their Rules and
 /// served contracts, its Server their Rules and Server (the edges docs/ARCHITECTURE.md allows).
 struct Feature {
   var name: String
   var uses: [String] = []
+  /// Its contracts, the folders of `API/`.
+  var contracts: [String] = []
+  /// Its system libraries, the folders of `System/`.
+  var systemLibraries: [String] = []
+  /// Whether its Server target compiles in `Data/*.csv` (by the EmbedData plugin).
+  var data = false
+  /// Whether it has tests, `Tests/<name>Tests`.
+  var tests = false
   var commands: [Target.Dependency] = []
   var server: [Target.Dependency] = []
 
   var folder: String { "Sources/Features/\(name)" }
-
-  /// Subfolders of `Sources/Features/<name>/<part>`, sorted (the manifest reads the tree, so a
-  /// new contract or system library is a new folder, not a new line here).
-  func folders(_ part: String) -> [String] {
-    let url = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("\(folder)/\(part)")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-    return names.filter { !$0.hasPrefix(".") }.sorted()
-  }
-  var contracts: [String] { folders("API") }
   var servedContracts: [String] { contracts.filter { !$0.hasPrefix("Sandbox") } }
-  var systemLibraries: [String] { folders("System") }
-  /// Data files its Server target compiles in (`Data/*.csv`, by the EmbedData plugin).
-  var hasData: Bool { !folders("Data").isEmpty }
-  var hasTests: Bool {
-    FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests/\(name)Tests")
-  }
 }
 
 /// The features deck is built with, in registry order: the one list. The client's registry
 /// (Sources/Client/App) and the server's (SandboxApp) are generated from it by the FeatureRegistry
 /// plugin, and the test targets, schemathesis and the docs derive from it too.
 let features: [Feature] = [
-  Feature(name: "Brokerage"),
-  Feature(name: "Workspace", uses: ["Brokerage"], commands: ["DeckAuth"]),
-  Feature(name: "Kiosk", commands: ["DeckNetworking"]),
-  Feature(name: "Mbti", commands: [httpTypes]),
-  Feature(name: "Prefs", commands: ["DeckAuth", httpTypes, "DeckYAML"]),
+  Feature(name: "Brokerage", contracts: ["BrokerageAPI"], tests: true),
+  Feature(
+    name: "Workspace", uses: ["Brokerage"], contracts: ["SandboxWorkspaceAPI", "WorkspaceAPI"], tests: true,
+    commands: ["DeckAuth"]),
+  Feature(
+    name: "Kiosk", contracts: ["KioskAPI", "SandboxKioskAPI"], systemLibraries: ["CQRencode", "CZlib"], tests: true,
+    commands: ["DeckNetworking"]),
+  Feature(name: "Mbti", contracts: ["NudgeAPI", "SandboxMbtiAPI"], tests: true, commands: [httpTypes]),
+  Feature(
+    name: "Prefs", contracts: ["GeocoderAPI", "RecruitingAPI", "SandboxPrefsAPI", "StorageAPI"],
+    systemLibraries: ["CVips"], data: true, tests: true, commands: ["DeckAuth", httpTypes, "DeckYAML"]),
 ]
 
 let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
@@ -107,9 +108,9 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
       dependencies: ["SandboxKit", "DeckSupport", rules, sqlKit, hummingbird, openAPIRuntime] + contracts
         + theirRules + theirServers + feature.server,
       path: "\(feature.folder)/Server", swiftSettings: swiftSettings,
-      plugins: feature.hasData ? [.plugin(name: "EmbedData")] : []),
+      plugins: feature.data ? [.plugin(name: "EmbedData")] : []),
   ]
-  if feature.hasTests {
+  if feature.tests {
     // Every layer's tests in one target: Rules/, Commands/ (in-process), Sandbox/ (the server over
     // HTTP) and EndToEnd/ (the built programs, which it depends on so they are built first).
     all.append(
@@ -181,7 +182,7 @@ let package = Package(
       path: "Sources/Client/Services/DeckNetworking", swiftSettings: swiftSettings),
     // How a sandbox server is started and found: its serve options and its runtime record.
     .target(
-      name: "SandboxLaunch", dependencies: ["DeckSupport", "DeckConfig", argumentParser],
+      name: "SandboxLaunch", dependencies: ["DeckSupport", argumentParser],
       path: "Sources/Shared/SandboxLaunch",
       swiftSettings: swiftSettings),
     // `deck contract check`'s pure part: the OpenAPI documents' operations (read as YAML trees;
@@ -217,7 +218,8 @@ let package = Package(
         "DeckCore", "ContractCheck", "DeckSupport", "DeckConfig", "DeckNetworking", openAPIRuntime, argumentParser,
         httpTypes, "DeckYAML",
       ],
-      path: "Sources/Client/Modules/DeckContract", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedContracts")]),
+      path: "Sources/Client/Modules/DeckContract", swiftSettings: swiftSettings,
+      plugins: [.plugin(name: "EmbedContracts")]),
     // `deck qa`: the specs' checklists as scenarios of deck lines. The shipped scenarios
     // (Sources/Features/<name>/QA) are embedded at build time (EmbedScenarios).
     .target(
@@ -280,7 +282,7 @@ let package = Package(
       // The server program: every feature's part of the sandbox, and `deck-sandbox serve`.
       .target(
         name: "SandboxApp",
-        dependencies: ["SandboxKit", "SandboxLaunch", "DeckConfig", "DeckSupport", argumentParser]
+        dependencies: ["SandboxKit", "SandboxLaunch", "DeckSupport", argumentParser]
           + features.map { .target(name: "\($0.name)Server") },
         path: "Sources/Server/SandboxApp", swiftSettings: swiftSettings, plugins: [featureRegistry]),
       .executableTarget(

@@ -24,17 +24,21 @@ RULES = {
     "sandbox-client": "a feature's Server target depends on client code (Sources/Client, a Commands target)",
     "core-feature": "a Client or Server target other than the two that assemble features (Sources/Client/App, "
     "SandboxApp) depends on a feature",
-    "shared": "a Shared target depends on a Client (other than its Services), Server or Features target",
+    "shared": "a Shared target depends on a Client, Server or Features target",
     "contract": "a contract (API) target depends on anything but the OpenAPIRuntime and HTTPTypes products",
     "products": "a target other than DeckHTTPTransport, the server's and the tests' depends on "
     "NIO, AsyncHTTPClient, SQLKit and its drivers, Hummingbird, ServiceLifecycle or JWTKit",
     "client-server-target": "the dependency closure of `deck` holds a part of the sandbox server",
     "client-server-product": "the dependency closure of `deck` holds a server product (SQLKit, Hummingbird, ...)",
+    "server-client": "the dependency closure of `deck-sandbox` holds client code (DeckConfig, DeckAuth, "
+    "DeckNetworking, anything in Sources/Client or a feature's Commands)",
     "client-foundation": "a target in the dependency closure of `deck` imports Foundation, or links a product that "
     "does (the client links FoundationEssentials only: no ICU and its 34 MB of data)",
     "undeclared-import": "a target imports a module it does not declare",
     "cross-feature": "a target of one feature depends on another's, and docs/ARCHITECTURE.md does not list it",
     "edge-list": "docs/ARCHITECTURE.md lists a cross-feature edge the manifest does not have",
+    "feature-parts": "a feature's folders (API/*, System/*, Data/*.csv, Tests/<Feature>Tests) and its "
+    "Feature(...) line in Package.swift disagree",
 }
 
 # Modules of the toolchain and the OS: importable without a declared dependency.
@@ -209,6 +213,51 @@ def allowed_edges(doc):
     return edges
 
 
+def folders(path):
+    """The subfolders of a folder, sorted (none when it does not exist)."""
+    if not os.path.isdir(path):
+        return []
+    return sorted(n for n in os.listdir(path) if not n.startswith(".") and os.path.isdir(os.path.join(path, n)))
+
+
+def feature_parts(m, root):
+    """Where a feature's folders and its `Feature(...)` line disagree, as messages. The manifest
+    lists no folder (SwiftPM would keep a stale listing), so the line names the optional parts."""
+    problems = []
+    on_disk = set(folders(os.path.join(root, "Sources/Features")))
+    for feature in sorted(on_disk - m.features):
+        problems.append(f"Sources/Features/{feature} has no targets: add Feature(name: \"{feature}\") to "
+                        "Package.swift's `features`, or remove the folder")
+    for feature in sorted(m.features):
+        folder = f"Sources/Features/{feature}"
+        for part, argument in (("API", "contracts"), ("System", "systemLibraries")):
+            found = set(folders(os.path.join(root, folder, part)))
+            declared = {m.parts(name)[4] for name in m.targets
+                        if m.parts(name)[:4] == ["Sources", "Features", feature, part] and len(m.parts(name)) > 4}
+            for name in sorted(found - declared):
+                problems.append(f"{folder}/{part}/{name} is a folder, but {feature}'s Feature(...) line in "
+                                f"Package.swift does not name it: add \"{name}\" to its {argument}")
+            for name in sorted(declared - found):
+                problems.append(f"{feature}'s Feature(...) line in Package.swift names \"{name}\" in its {argument}, "
+                                f"but {folder}/{part}/{name} does not exist: remove it from the line")
+        data = os.path.join(root, folder, "Data")
+        has_data = os.path.isdir(data) and any(n.endswith(".csv") for n in os.listdir(data))
+        embeds = any(m.part(name) == "Server" and m.feature(name) == feature
+                     and "EmbedData" in json.dumps(m.targets[name].get("pluginUsages") or [])
+                     for name in m.targets)
+        if has_data != embeds:
+            problems.append(f"{folder}/Data " + ("holds *.csv files, but {0}'s Feature(...) line does not say "
+                            "`data: true`" if has_data else "holds no *.csv file, but {0}'s Feature(...) line "
+                            "says `data: true`").format(feature))
+        has_tests = os.path.isdir(os.path.join(root, "Tests", f"{feature}Tests"))
+        tested = any(m.path(name) == f"Tests/{feature}Tests" for name in m.targets)
+        if has_tests != tested:
+            problems.append(f"Tests/{feature}Tests " + ("exists, but {0}'s Feature(...) line does not say "
+                            "`tests: true`" if has_tests else "does not exist, but {0}'s Feature(...) line says "
+                            "`tests: true`").format(feature))
+    return problems
+
+
 def check(package, root, allowed):
     """Every problem of the manifest, as (rule id, message)."""
     m, problems = Manifest(package), []
@@ -231,6 +280,11 @@ def check(package, root, allowed):
             for module in sorted(imports(m, name, root) & FULL_FOUNDATION):
                 report("client-foundation", f"{name} imports {module}; the client imports FoundationEssentials "
                        "(and DeckSupport's text helpers) instead")
+    if "deck-sandbox" in m.targets:
+        for name in sorted(m.closure("deck-sandbox")):
+            if m.is_client(name):
+                report("server-client", f"the server deck-sandbox links {name}, client code (the server reads "
+                       "and writes none of deck's configuration; what both programs need goes in Sources/Shared)")
     for name in sorted(m.targets):
         mine, part, production = m.feature(name), m.part(name), not m.is_test(name)
         for dep in m.deps(name):
@@ -252,8 +306,7 @@ def check(package, root, allowed):
             if m.area(name) in ("Client", "Server") and theirs and m.path(name) not in ASSEMBLERS:
                 report("core-feature", f"{name} ({m.path(name)}) depends on the feature target {dep}; only "
                        "the client's App (Sources/Client/App) and the server program (SandboxApp) assemble features")
-            if m.area(name) == "Shared" and (m.area(dep) in ("Server", "Features") or (
-                    m.area(dep) == "Client" and m.region(dep) != "Services")):
+            if m.area(name) == "Shared" and m.area(dep) in ("Client", "Server", "Features"):
                 report("shared", f"{name} (Shared) depends on {dep} ({m.path(dep)})")
             if m.is_contract(name):
                 report("contract", f"{name} is a contract; it depends on OpenAPIRuntime and HTTPTypes only, not on {dep}")
@@ -267,6 +320,8 @@ def check(package, root, allowed):
         for module in sorted(imports(m, name, root) - m.declared_modules(name)):
             report("undeclared-import", f"{name} imports {module} but does not declare it; add it to the "
                    "target's dependencies in Package.swift")
+    for message in feature_parts(m, root):
+        report("feature-parts", message)
     for source, dep in sorted(allowed):
         if source not in m.targets or dep not in m.deps(source):
             report("edge-list", f"docs/ARCHITECTURE.md allows {source} → {dep}, but the manifest has no such "
@@ -285,12 +340,13 @@ def self_test():
         target("DeckSupport", "Sources/Shared/DeckSupport"),
         target("DeckCore", "Sources/Client/Kernel/DeckCore", "DeckSupport", products=["ArgumentParser"]),
         target("DeckREPL", "Sources/Client/Kernel/DeckREPL", "DeckCore"),
+        target("DeckConfig", "Sources/Client/Services/DeckConfig", "DeckSupport"),
         target(TRANSPORT, f"Sources/Client/Services/{TRANSPORT}", products=["AsyncHTTPClient", "NIOCore"]),
         target("DeckLive", "Sources/Client/Kernel/DeckLive", "DeckCore", TRANSPORT),
         target("AuthAPI", "Sources/Shared/Contracts/AuthAPI", products=["OpenAPIRuntime"]),
         target("ARules", f"{a}/Rules"),
         target("AAPI", f"{a}/API/AAPI", products=["OpenAPIRuntime"]),
-        target("CQR", f"{a}/CQR", kind="system-target"),
+        target("CQR", f"{a}/System/CQR", kind="system-target"),
         target("ACommands", f"{a}/Commands", "DeckCore", "ARules", "AAPI", "CQR", products=["ArgumentParser"]),
         target("AServer", f"{a}/Server", "SandboxKit", "ARules", "AAPI", products=["SQLKit"]),
         target("BRules", f"{b}/Rules", "ARules"),
@@ -298,6 +354,7 @@ def self_test():
         target("BServer", f"{b}/Server", "SandboxKit", "BRules", "AServer"),
         target("CRules", f"{c}/Rules"),
         target("CCommands", f"{c}/Commands", "DeckCore", "CRules"),  # in no program
+        target("CServer", f"{c}/Server", "SandboxKit", "CRules"),  # in no program
         target("SandboxKit", "Sources/Server/SandboxKit", "AuthAPI"),
         target("SandboxApp", "Sources/Server/SandboxApp", "SandboxKit", "AServer", "BServer",
                products=["Hummingbird"]),
@@ -316,6 +373,8 @@ def self_test():
         f"{a}/Server/S.swift": "import SQLKit\npackage import SandboxKit\n",
         "Tests/ATests/T.swift": "import Testing\n@testable import ACommands\nimport SQLKit\n",
         "Tests/ServerTests/T.swift": "@testable import deck_sandbox\n",
+        f"{a}/API/AAPI/openapi.yaml": "",
+        f"{a}/System/CQR/module.modulemap": "",
     }
 
     def variant(changes=(), add_edges=(), edges_instead=None, add_files=None):
@@ -334,7 +393,7 @@ def self_test():
         "repl": [variant([with_dep("ACommands", "DeckREPL")])],
         "rules": [variant([with_dep("ARules", "DeckSupport")])],
         "commands-sandbox": [variant([with_dep("CCommands", "SandboxKit")])],
-        "sandbox-client": [variant([with_dep("AServer", "DeckCore")])],
+        "sandbox-client": [variant([with_dep("CServer", "DeckCore")])],
         "core-feature": [variant([with_dep("DeckCore", "ARules")]), variant([with_dep("SandboxKit", "AAPI")])],
         "shared": [variant([with_dep("DeckSupport", "DeckCore")])],
         "contract": [variant([with_dep("AAPI", "ARules")]), variant([with_dep("AuthAPI", products=["Yams"])])],
@@ -344,6 +403,7 @@ def self_test():
                      variant([with_dep("SandboxModule", products=["NIOCore"])])],
         "client-server-target": [variant([with_dep("DeckLive", "SandboxKit")])],
         "client-server-product": [variant([with_dep(TRANSPORT, products=["SQLiteKit"])])],
+        "server-client": [variant([with_dep("SandboxApp", "DeckConfig")])],
         "client-foundation": [variant(add_files={f"{a}/Rules/F.swift": "import Foundation\n"}),
                               variant([with_dep("DeckSupport", products=["Yams"])])],
         "undeclared-import": [variant(add_files={f"{a}/Commands/B.swift": "import Dispatch\nimport Yams\n"}),
@@ -351,6 +411,11 @@ def self_test():
         "cross-feature": [variant(edges_instead={("BServer", "AServer")}),
                           variant([with_dep("ATests", "BRules")]), variant([with_dep("BCommands", "AAPI")])],
         "edge-list": [variant(add_edges={("BCommands", "AAPI")}), variant(add_edges={("BRules", "Gone")})],
+        "feature-parts": [variant(add_files={f"{b}/API/BAPI/openapi.yaml": ""}),
+                          variant(add_files={f"{b}/System/CB/module.modulemap": ""}),
+                          variant(add_files={f"{a}/Data/table.csv": "a,b\n"}),
+                          variant(add_files={"Tests/BTests/T.swift": "import Testing\n"}),
+                          variant(add_files={"Sources/Features/D/Rules/D.swift": ""})],
     }
     failures = [f"a rule without a manifest that breaks it alone: {rule}" for rule in RULES if rule not in cases]
     expect = [(set(), variant())] + [({rule}, case) for rule, manifests in cases.items() for case in manifests]

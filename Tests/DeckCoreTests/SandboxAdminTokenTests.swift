@@ -4,6 +4,7 @@ import SandboxLaunch
 import Testing
 
 @testable import DeckBuiltins
+@testable import DeckCore
 
 /// Issue 31: `deck env add NAME --sandbox URL` takes a sandbox's admin token only from a server
 /// of this user at a loopback URL, and only one the server accepts.

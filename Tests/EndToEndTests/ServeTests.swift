@@ -49,7 +49,10 @@ struct ServeTests {
     return Int(UInt16(bigEndian: address.sin_port))
   }
 
-  @Test func serveSavesItsTokenForTheEnvironmentsPointingAtIt() throws {
+  /// The server writes no file of deck's configuration: an environment that points at a
+  /// `deck sandbox serve` of this user gets its admin token from the served record (once the
+  /// server proves it holds it), with no manual step, and the config file is left as it was.
+  @Test func anEnvironmentPointingAtAServedSandboxGetsItsTokenFromTheRecord() throws {
     let deck = try DeckCLI()
     let port = try Self.freePort()
     let url = "http://127.0.0.1:\(port)"
@@ -59,25 +62,24 @@ struct ServeTests {
       assignments.append("\(service)=\(url)")
     }
     #expect(try deck.run(assignments).status == 0)
-    // The same user (same config directory) serves on that port.
+    let config = deck.configDirectory + "/config.yml"
+    let before = try String(contentsOfFile: config, encoding: .utf8)
+    // The same user (same runtime directory) serves on that port.
     let serve = try deck.start(["sandbox", "serve", "--port", "\(port)", "--db", deck.home + "/served.sqlite"])
     #expect(serve.firstLine() == url)
-    let config = deck.configDirectory + "/config.yml"
-    var saved = ""
-    _ = eventually(timeout: 10) {
-      saved = (try? String(contentsOfFile: config, encoding: .utf8)) ?? ""
-      return saved.contains("sandbox-admin-token")
-    }
-    #expect(saved.contains("sandbox-admin-token"), "saved for \"mine\"")
-    let mode = try FileManager.default.attributesOfItem(atPath: config)[.posixPermissions] as? Int
-    #expect(mode == 0o600)
+    let record = deck.home + "/run/deck/served-127.0.0.1-\(port).json"
+    #expect(eventually(timeout: 10) { FileManager.default.fileExists(atPath: record) })
+    #expect(try String(contentsOfFile: config, encoding: .utf8) == before, "the server wrote deck's config")
     // No manual step: the operator commands work, and the token is never printed or traced.
     let status = try deck.run(["--env", "mine", "sandbox", "status", "--trace=body"])
     #expect(status.status == 0, "\(status.stderr)")
     let token = try #require(
-      saved.split(separator: "\n").first { $0.contains("sandbox-admin-token") }?.split(separator: " ").last)
+      serve.child.stdout.split(separator: "\n").first { $0.hasPrefix("sandbox-admin-token=") }?
+        .dropFirst("sandbox-admin-token=".count))
+    #expect(!token.isEmpty)
     #expect(!status.all.contains(String(token)))
     #expect(!(try deck.run(["env", "show", "mine"]).all.contains(String(token))))
+    #expect(try String(contentsOfFile: config, encoding: .utf8) == before, "nothing saved the token")
     // A wrong token is refused with the fix; an override of the URL does not get the token.
     #expect(try deck.run(["env", "set", "mine", "sandbox-admin-token=wrong"]).status == 0)
     let wrong = try deck.run(["--env", "mine", "sandbox", "status"])

@@ -1,5 +1,4 @@
 import ArgumentParser
-import DeckConfig
 import DeckSupport
 import Foundation
 
@@ -28,8 +27,6 @@ public struct SandboxProgram: AsyncParsableCommand {
 extension SandboxProgram {
   /// Parses the command line, runs the command, and exits with its code (usage errors 64).
   public static func run(_ arguments: some Sequence<String>) async -> Never {
-    // The server reads deck's config file but knows none of the client's modules.
-    ServiceCatalog.acceptAnyName()
     do {
       var command = try parseAsRoot(Array(arguments))
       if var asynchronous = command as? any AsyncParsableCommand {

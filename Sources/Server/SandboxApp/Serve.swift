@@ -1,5 +1,4 @@
 import ArgumentParser
-import DeckConfig
 import DeckSupport
 import Foundation
 import SandboxKit
@@ -23,8 +22,9 @@ struct Serve: AsyncParsableCommand {
   @Option(help: .hidden)
   var build = ""
 
-  /// Saves the admin token for the deck environments whose URL is this server's (what
-  /// `deck sandbox serve` asks for).
+  /// Writes the served record in the runtime directory, where `deck env add NAME --sandbox URL`
+  /// and the operator commands of an environment that points here find the admin token (what
+  /// `deck sandbox serve` asks for). The server writes no file of deck's configuration.
   @Flag(help: .hidden)
   var saveAdminToken = false
 
@@ -32,13 +32,13 @@ struct Serve: AsyncParsableCommand {
     // Limits a shell lowered for the command that started this server (`ulimit -S -n 48`) are
     // not the server's: the soft limits go back up to the hard ones.
     for warning in ProcessLimits.raiseSoftLimits() { Self.info("warning: \(warning)") }
-    if !URLPolicy.isLoopback(options.host), !options.allowRemote {
+    if !IPAddress.isLoopback(options.host), !options.allowRemote {
       Self.info(
         "Refusing to serve the sandbox on \(options.host), which is not a loopback address: anyone who can reach it could use its APIs and demo account.\nhint: Serve on loopback (--host 127.0.0.1), or add --allow-remote if that is what you want."
       )
       throw ExitCode.validationFailure
     }
-    if !URLPolicy.isLoopback(options.host) {
+    if !IPAddress.isLoopback(options.host) {
       Self.info(
         "warning: listening on \(options.host), not loopback: anyone who can reach this machine can use the sandbox's APIs and its demo account; the operator endpoints need the admin token."
       )
@@ -70,7 +70,7 @@ struct Serve: AsyncParsableCommand {
     do {
       try await SandboxServer.serve(sandbox, idle: idle) { url, token, anonKey, bound in
         Self.line(url.absoluteString)
-        Self.line("\(ConfigFile.sandboxAdminTokenKey)=\(token)")
+        Self.line("sandbox-admin-token=\(token)")
         // The auth service's apikey, for the Supabase clients (public by design, as a project's anon key).
         Self.line("sandbox-anon-key=\(anonKey)")
         Self.info("deck sandbox listening on \(url.absoluteString) (database \(shown)); Ctrl-C stops it.")
@@ -88,7 +88,6 @@ struct Serve: AsyncParsableCommand {
           }
         }
         if saveAdminToken {
-          Self.saveToken(token, url: url.absoluteString, environment: environment)
           served.path.withLock {
             $0 = address.flatMap { Self.writeServedRecord(facts, at: $0, environment: environment) }
           }
@@ -132,23 +131,6 @@ struct Serve: AsyncParsableCommand {
     unlink(path)
   }
 
-  static func saveToken(_ token: String, url: String, environment: [String: String]) {
-    let store = ConfigStore(path: DeckPaths(environment: environment).configFile)
-    do {
-      let saved = try AdminTokenSaver.save(token, for: url, store: store)
-      if saved.isEmpty {
-        info(
-          "The second line is the admin token of the operator endpoints; store it with: deck env set NAME sandbox-admin-token=TOKEN"
-        )
-      } else {
-        let names = saved.map { "\"\($0)\"" }.joined(separator: ", ")
-        info("Saved the admin token for environment\(saved.count == 1 ? "" : "s") \(names) (\(store.path)).")
-      }
-    } catch {
-      info("Could not save the admin token in \(store.path): \(error)")
-    }
-  }
-
   /// A line on stdout, flushed at once (a script reads the URL while the server runs).
   static func line(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
@@ -162,43 +144,4 @@ struct Serve: AsyncParsableCommand {
 /// Where the served record was written, once the server listens (removed when it stops).
 final class ServedRecordPath: Sendable {
   let path = Mutex<String?>(nil)
-}
-
-/// Saves a served sandbox's admin token for the deck environments that point at it.
-enum AdminTokenSaver {
-  /// Writes the token (atomically) into the config entries of the sandbox environments with a
-  /// service at `url` (the operator endpoints are on each of them), and returns their names. Never touches a file it cannot parse.
-  static func save(_ token: String, for url: String, store: ConfigStore) throws -> [String] {
-    guard let wanted = origin(url) else { return [] }
-    func matching(_ file: ConfigFile) -> [String] {
-      EnvironmentResolver(file: file, processEnvironment: [:]).definitions.filter { definition in
-        guard definition.isSandbox, !definition.isManaged else { return false }
-        return definition.urls.values.contains { origin($0) == wanted }
-      }.map(\.name)
-    }
-    // Nothing to change: leave the file (or its absence) as it is.
-    let current = try store.load()
-    guard matching(current).contains(where: { current.entry($0)?.sandboxAdminToken != token }) else {
-      return matching(current)
-    }
-    // Read, change and write under the config file's lock, as every other writer does.
-    return try store.update { file in
-      let names = matching(file)
-      for name in names where file.entry(name)?.sandboxAdminToken != token {
-        var entry = file.entry(name) ?? ConfigFile.Entry()
-        entry.sandboxAdminToken = token
-        file.setEntry(name, entry)
-      }
-      return names
-    }
-  }
-
-  /// `scheme://host:port` of a base URL with no path (nil when it has one), for comparing.
-  static func origin(_ url: String) -> String? {
-    let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
-    guard let parsed = ParsedURL(trimmed), let separator = trimmed.range(of: "://"),
-      !trimmed[separator.upperBound...].contains("/")
-    else { return nil }
-    return "\(parsed.scheme)://\(parsed.host):\(parsed.port ?? (parsed.scheme == "https" ? 443 : 80))"
-  }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DeckConfig
+import DeckSupport
 
 /// The options of `deck sandbox serve` and `deck-sandbox serve`, declared once: deck parses and
 /// validates them (help, completion, usage errors), then runs the server program with the same

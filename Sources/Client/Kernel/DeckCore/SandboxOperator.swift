@@ -44,8 +44,11 @@ public enum SandboxOperator {
   public static let tokenVariable = SecretVariables.sandboxAdminToken
 
   /// The sandbox's admin token: `DECK_SANDBOX_ADMIN_TOKEN`, else the local sandbox's (from its
-  /// runtime record), else the environment's `sandbox-admin-token` (which `deck sandbox serve` saves),
-  /// which is sent only to the URL configured with it, never to a `DECK_<SERVICE>_URL` override.
+  /// runtime record), else the environment's `sandbox-admin-token`, which is sent only to the URL
+  /// configured with it, never to a `DECK_<SERVICE>_URL` override; else, for a `deck sandbox
+  /// serve` of this user at the environment's loopback URL, the token in its served record, once
+  /// the server proves it holds it (``SandboxAdminTokenFinder``). The server writes no file of
+  /// deck's configuration: its runtime record is how the token reaches deck.
   static func adminToken(_ context: DeckContext, environment: ResolvedEnvironment, service: Service) async throws
     -> String
   {
@@ -63,10 +66,18 @@ public enum SandboxOperator {
       }
       return token
     }
+    if !environment.overriddenServices.contains(service), case .url(let url) = try environment.endpoint(for: service),
+      case .found(let served) = SandboxAdminTokenFinder.live(
+        session: context.session, file: try context.configStore.load()
+      )
+      .find(url: url)
+    {
+      return served.token
+    }
     throw DeckError(
       .unauthorized(status: nil), "No admin token for the sandbox of environment \"\(name)\".",
       hint:
-        "deck sandbox serve prints it (and saves it for the environments that point at it); store it with: deck env set \(name) sandbox-admin-token=TOKEN  (or export \(tokenVariable)=TOKEN)"
+        "deck sandbox serve prints it (a served sandbox of yours on loopback hands it over by itself); store it with: deck env set \(name) sandbox-admin-token=TOKEN  (or export \(tokenVariable)=TOKEN)"
     )
   }
 

@@ -36,14 +36,9 @@ public struct Service: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The environment variable that overrides this service's URL, e.g. `DECK_FLYR_URL`.
   public var overrideVariable: String { "DECK_\(rawValue.uppercased())_URL" }
 
-  /// The service of that name, if a registered module declares it (or any name, in a program
-  /// that reads config files without knowing the modules: `ServiceCatalog.acceptAnyName()`).
+  /// The service of that name, if a registered module declares it.
   public init?(rawValue: String) {
-    guard let known = ServiceCatalog.all.first(where: { $0.rawValue == rawValue }) else {
-      guard ServiceCatalog.acceptsAnyName else { return nil }
-      self.init(rawValue, summary: "")
-      return
-    }
+    guard let known = ServiceCatalog.all.first(where: { $0.rawValue == rawValue }) else { return nil }
     self = known
   }
 
@@ -70,14 +65,6 @@ public struct Service: Sendable, Hashable, Comparable, CustomStringConvertible {
 /// declared by two modules is joined (summaries, default URLs), never replaced.
 public enum ServiceCatalog {
   private static let services = Mutex<[Service]>([.auth])
-  private static let anyName = Atomic(false)
-
-  /// Whether config files may name services no module declared (see `acceptAnyName`).
-  public static var acceptsAnyName: Bool { anyName.load(ordering: .relaxed) }
-
-  /// For the sandbox server, which reads deck's config file (to save its admin token there) but
-  /// registers no module: every service name is kept, none is refused.
-  public static func acceptAnyName() { anyName.store(true, ordering: .relaxed) }
 
   /// Every known service, in the order they were first declared.
   public static var all: [Service] { services.withLock { $0 } }
