@@ -1,5 +1,5 @@
 """Fixtures: a sandbox (served, or the default environment's local one), a deck client on it,
-and headless Chromium at a desktop or phone size. See tests/browser/run."""
+and headless Chromium at a desktop or phone size. See Tests/Browser/run."""
 
 import os
 import shutil

@@ -3,8 +3,8 @@
 # `deck sandbox serve` on a free port with a temporary database. Runs the flow in
 # supabase_auth_flow.py; exits non-zero on any failure, and stops the server on every exit path.
 #
-#   tests/clients/supabase-auth.sh            # uses .build/debug/deck
-#   DECK_BIN=/path/to/deck tests/clients/supabase-auth.sh
+#   Tests/Conformance/supabase-auth.sh        # uses .build/debug/deck
+#   DECK_BIN=/path/to/deck Tests/Conformance/supabase-auth.sh
 #
 # The client is installed into a private virtual environment, kept between runs in
 # .build/clients/ (DECK_CLIENTS_DIR moves it).
