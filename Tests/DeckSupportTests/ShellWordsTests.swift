@@ -135,4 +135,11 @@ struct ShellWordsTests {
     #expect(pending.quoteLine == 1)
     #expect(clock.now - start < .seconds(2))
   }
+
+  /// fuzz/corpus/shellwords/regression-*: a quote followed by a combining mark (one grapheme
+  /// cluster) was not seen as a quote, so `quote` did not round-trip.
+  @Test(arguments: ["\u{748}\u{FFFD}(((\u{FFFD}\u{FFFD}", "\"\u{748}\u{FFFD}(p", "'\u{301}", "\\\u{301}x"])
+  func quotingRoundTripsWithCombiningMarks(word: String) {
+    #expect(ShellWords.split(ShellWords.quote(word)) == .words([word]))
+  }
 }

@@ -1,6 +1,7 @@
 import DeckAuth
 import DeckSupport
 import Foundation
+import TestFixtures
 import Testing
 
 @Suite("Token store")

@@ -1,6 +1,7 @@
 import DeckConfig
 import DeckSupport
 import Foundation
+import TestFixtures
 import Testing
 
 @Suite("Environment precedence and the config file")
@@ -142,14 +143,4 @@ struct ConfigTests {
     #expect(home.configFile == "/h/.config/deck/config.yml")
     #expect(home.sandboxDatabase == "/h/.local/share/deck/sandbox.sqlite")
   }
-}
-
-/// A directory removed when the test ends.
-final class TemporaryDirectory {
-  let path: String
-  init() throws {
-    path = NSTemporaryDirectory() + "deck-test-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-  deinit { try? FileManager.default.removeItem(atPath: path) }
 }

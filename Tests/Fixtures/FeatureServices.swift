@@ -4,27 +4,27 @@ import DeckConfig
 /// but its config, environments and token rules are about services. The declarations are the
 /// features' own (CommandTests' registry test checks the real ones agree with these names).
 extension Service {
-  static let flyr = Service(
+  public static let flyr = Service(
     "flyr", summary: "brokerage, workspace, onboarding, invites, billing, access",
     defaultURLs: ["production": "https://flyrpro.app"])
-  static let kiosk = Service("kiosk", summary: "review kiosk")
-  static let nudge = Service(
+  public static let kiosk = Service("kiosk", summary: "review kiosk")
+  public static let nudge = Service(
     "nudge", summary: "mbti quiz",
     defaultURLs: [
       "dev": "https://api-dev.nudge.starshape.in", "staging": "https://api-staging.nudge.starshape.in",
       "production": "https://api.nudge.starshape.in",
     ])
-  static let recruiting = Service("recruiting", summary: "preferences")
-  static let geocoder = Service(
+  public static let recruiting = Service("recruiting", summary: "preferences")
+  public static let geocoder = Service(
     "geocoder", summary: "address geocoding (US Census Bureau geocoder)",
     defaultURLs: Dictionary(
       uniqueKeysWithValues: BuiltinEnvironments.remoteNames.map { ($0, "https://geocoding.geo.census.gov") }),
     sendsToken: false)
 }
 
-enum FeatureServices {
+public enum FeatureServices {
   /// Makes the fixtures known, as registering deck's modules does (registering only adds).
-  static func register() {
+  public static func register() {
     ServiceCatalog.register([.flyr, .kiosk, .nudge, .recruiting, .geocoder])
   }
 }

@@ -1,5 +1,6 @@
 import DeckConfig
 import DeckSupport
+import TestFixtures
 import Testing
 
 @Suite("Services declared by modules")

@@ -5,6 +5,7 @@ import DeckSupport
 import Foundation
 import SandboxAdminAPI
 import Synchronization
+import TestFixtures
 import Testing
 
 @testable import DeckBuiltins

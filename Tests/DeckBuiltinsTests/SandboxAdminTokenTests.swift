@@ -1,6 +1,7 @@
 import DeckConfig
 import DeckSupport
 import SandboxLaunch
+import TestFixtures
 import Testing
 
 @testable import DeckBuiltins
