@@ -6,11 +6,11 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 25 (security, third pass), against the built binary: `--jq` programs that crashed
-/// deck, the REPL and `deck run --keep-going`; secrets in the environment of plugins and the
-/// editor; writes to stdout that failed silently.
-@Suite("Security, third pass", .endToEndTimeLimit)
-struct SecurityThirdPassTests {
+/// Against the built binary: `--jq` programs that crashed deck, the REPL and `deck run
+/// --keep-going`; secrets in the environment of plugins and the editor; writes to stdout that
+/// failed silently; statuses the contracts do not document; documents too big to read.
+@Suite("Hostile filters and documents, withheld secrets, failed writes", .endToEndTimeLimit)
+struct HostileInputAndSecretsEndToEndTests {
   static let importRefused =
     "jq: import and include are not supported in --jq (deck reads no jq modules); write the definitions into the expression."
 

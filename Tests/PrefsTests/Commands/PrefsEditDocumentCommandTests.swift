@@ -4,9 +4,9 @@ import Testing
 
 @testable import PrefsModule
 
-/// Issue 45 in-process: the edit document's text.
-@Suite("deck prefs as issue 45 asks, in-process", .serialized, .timeLimit(.minutes(2)))
-struct PrefsIssue45CommandTests {
+/// In-process: the edit document's text.
+@Suite("deck prefs edit's document, in-process", .serialized, .timeLimit(.minutes(2)))
+struct PrefsEditDocumentCommandTests {
   @Test("the edit document writes a URL as it is: no JSON escape of /, and it reads back")
   func editDocumentKeepsSlashes() throws {
     var player = PlayerDetails()

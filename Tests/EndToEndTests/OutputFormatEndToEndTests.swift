@@ -5,7 +5,7 @@ import Testing
 /// `--jq` and `--format` through the binary, against `deck sandbox serve`: one-shot, in a
 /// script and in the REPL.
 @Suite("--jq and --format, against deck sandbox serve", .endToEndTimeLimit)
-struct OutputFormatTests {
+struct OutputFormatEndToEndTests {
   @Test func jqPrintsTheFirstNameRaw() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)

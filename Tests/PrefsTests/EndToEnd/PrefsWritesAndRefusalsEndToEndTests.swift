@@ -2,10 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What issue 26 found wrong with `deck prefs` as an operator and a QA engineer used it, each
-/// through the real binary against `deck sandbox serve`.
+/// `deck prefs` as an operator and a QA engineer use it: refusals before anything is sent, the
+/// cache after writes, imports, sections and deletes, each through the real binary against
+/// `deck sandbox serve`.
 @Suite("Preferences as the specs say", .endToEndTimeLimit)
-struct PrefsIssue26EndToEndTests {
+struct PrefsWritesAndRefusalsEndToEndTests {
   func prefs(_ deck: DeckCLI, _ arguments: [String], status: Int32 = 0, stdin: String? = nil) throws
     -> DeckCLI.Result
   {

@@ -2,10 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 45 on a real terminal: `prefs school template` asks before it replaces a list that
+/// On a real terminal: `prefs school template` asks before it replaces a list that
 /// has preferences, and a "no" changes nothing.
-@Suite("deck prefs as issue 45 asks, on a terminal", .endToEndTimeLimit)
-struct PrefsIssue45EndToEndTests {
+@Suite("prefs school template, on a terminal", .endToEndTimeLimit)
+struct PrefsSchoolTemplateEndToEndTests {
   @Test("school template over a list with preferences asks first; no keeps the list, yes replaces it")
   func templateAsksOnATerminal() async throws {
     try await offThePool {

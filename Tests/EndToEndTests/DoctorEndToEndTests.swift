@@ -4,7 +4,7 @@ import Testing
 
 /// `deck doctor` through the binary, against a served sandbox and small test servers.
 @Suite("deck doctor", .endToEndTimeLimit)
-struct DoctorCommandTests {
+struct DoctorEndToEndTests {
   static let names = [
     "config directory", "config file", "token file", "environment", "service auth", "service flyr",
     "service kiosk", "service nudge", "service recruiting", "service geocoder", "injected faults", "account", "clock",

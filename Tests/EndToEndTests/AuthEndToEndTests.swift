@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 @Suite("deck auth, against deck sandbox serve", .endToEndTimeLimit)
-struct AuthTests {
+struct AuthEndToEndTests {
   func tokens(_ deck: DeckCLI) throws -> [String: Any] {
     let data = try Data(contentsOf: URL(fileURLWithPath: deck.tokenFile))
     let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -5,9 +5,9 @@ import Testing
 
 @testable import PrefsModule
 
-/// Issue 26 in-process: what deck refuses before anything is sent, and what it says.
-@Suite("deck prefs as issue 26 asks, in-process", .serialized, .timeLimit(.minutes(2)))
-struct PrefsIssue26CommandTests {
+/// In-process: what deck refuses before anything is sent, and what it says; completion and help.
+@Suite("deck prefs: every problem at once, completion and help, in-process", .serialized, .timeLimit(.minutes(2)))
+struct PrefsProblemsAndHelpCommandTests {
   let deck: InProcessDeck
 
   init() async throws { deck = try await InProcessDeck() }
