@@ -339,13 +339,39 @@ let package = Package(
           "BrokerageServer", argumentParser, sqlKit,
         ],
         path: "Tests/Support", swiftSettings: swiftSettings),
+      // The unit tests, one target per library target. What they share (a temporary directory,
+      // the features' services as fixtures) is TestFixtures: it links no server and no feature.
+      .target(name: "TestFixtures", dependencies: ["DeckConfig"], path: "Tests/Fixtures", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "DeckSupportTests", dependencies: ["DeckSupport", "TestFixtures"], path: "Tests/DeckSupportTests",
+        swiftSettings: swiftSettings),
+      .testTarget(
+        name: "DeckConfigTests", dependencies: ["DeckConfig", "DeckAuth", "DeckSupport", "TestFixtures"],
+        path: "Tests/DeckConfigTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "DeckAuthTests", dependencies: ["DeckAuth", "DeckSupport", "TestFixtures"], path: "Tests/DeckAuthTests",
+        swiftSettings: swiftSettings),
+      .testTarget(
+        name: "DeckNetworkingTests",
+        dependencies: ["DeckNetworking", "DeckConfig", "DeckSupport", "TestFixtures", openAPIRuntime, httpTypes],
+        path: "Tests/DeckNetworkingTests", swiftSettings: swiftSettings),
       .testTarget(
         name: "DeckCoreTests",
         dependencies: [
-          "DeckCore", "DeckREPL", "DeckBuiltins", "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking",
-          "SandboxLaunch", "SandboxAdminAPI", openAPIRuntime, yams, httpTypes, argumentParser,
+          "DeckCore", "DeckSupport", "DeckNetworking", "SandboxLaunch", "TestFixtures", openAPIRuntime, yams, httpTypes,
+          argumentParser,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
+      .testTarget(
+        name: "DeckREPLTests", dependencies: ["DeckREPL", "DeckSupport", "TestFixtures"], path: "Tests/DeckREPLTests",
+        swiftSettings: swiftSettings),
+      .testTarget(
+        name: "DeckBuiltinsTests",
+        dependencies: [
+          "DeckBuiltins", "DeckCore", "DeckSupport", "DeckConfig", "DeckAuth", "SandboxLaunch", "SandboxAdminAPI",
+          "TestFixtures",
+        ],
+        path: "Tests/DeckBuiltinsTests", swiftSettings: swiftSettings),
       .testTarget(
         name: "QATests", dependencies: ["DeckQA", "DeckCore", "DeckSupport"], path: "Tests/QATests",
         exclude: ["junit.xsd"],

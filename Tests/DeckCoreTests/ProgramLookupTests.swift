@@ -1,6 +1,7 @@
 import DeckCore
 import Foundation
 import SandboxLaunch
+import TestFixtures
 import Testing
 
 /// How a command in the default environment finds deck-sandbox and tells its build: deck's own

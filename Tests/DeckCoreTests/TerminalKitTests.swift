@@ -1,6 +1,7 @@
 import DeckSupport
 import Dispatch
 import Foundation
+import TestFixtures
 import Testing
 
 @testable import DeckCore

@@ -9,7 +9,7 @@ import Testing
 /// Issue 44, findings 4 (environments), 14 and 15, through the built binaries: a copy of
 /// production stays production, writers leave FIFOs and devices what they are, and a token
 /// stored for one scheme is not sent to another.
-@Suite("Issue 44: environments, token origins and output files", .endToEndTimeLimit)
+@Suite("Environments, token origins and output files", .endToEndTimeLimit)
 struct EnvAndFilesSecurityEndToEndTests {
   // MARK: Finding 4: production
 

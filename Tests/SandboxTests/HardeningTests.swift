@@ -11,7 +11,7 @@ import Testing
 /// Issue 44's server findings over HTTP against an embedded sandbox: passwords as GoTrue reads
 /// them (finding 11), the sign-in rate limits (12), and the header and idle timeouts and the
 /// close after an early refusal (10).
-@Suite("Sandbox hardening (issue 44)")
+@Suite("Sandbox hardening")
 struct SandboxHardeningTests {
   struct Reply {
     var status: Int

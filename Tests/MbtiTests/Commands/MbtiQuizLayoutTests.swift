@@ -86,7 +86,7 @@ struct MbtiQuizLayoutTests {
     }
   }
 
-  @Test("at 80 columns the scale shows the numbers and the cursor's label, never a cut bracket (issue 26, item 1)")
+  @Test("at 80 columns the scale shows the numbers and the cursor's label, never a cut bracket")
   func eightyColumns() throws {
     var quiz = try Self.quiz()
     _ = quiz.answerFocused(4)
