@@ -18,7 +18,8 @@ import tempfile
 RULES = {
     "feature-commands": "a feature target depends on another feature's Commands target",
     "repl": "a feature target depends on DeckREPL",
-    "rules": "a Rules target depends on a target that is not a Rules target",
+    "rules": "a Rules target depends on a target that is not a Rules target or the pure value library, or that "
+    "library depends on anything",
     "commands-sandbox": "a Commands target depends on a part of the sandbox server",
     "sandbox-client": "a feature's Sandbox target depends on client code (Core, App, Commands, SandboxModule)",
     "core-feature": "a Core or Sources/Sandbox target other than SandboxApp depends on a feature",
@@ -44,6 +45,8 @@ SYSTEM_MODULES = {
 # Package products whose modules are not the one module named like the product (read from
 # .build/checkouts/*/Package.swift): every other product vends the module of its name.
 PRODUCT_MODULES = {"_NIOFileSystem": {"_NIOFileSystem", "NIOFileSystem"}}
+# The library of pure values (no I/O, no dependency) that Rules, client and server share.
+PURE_VALUES = "DeckValues"
 SERVER_TARGETS = {"SandboxKit", "SandboxApp", "deck-sandbox"}
 CLIENT_TARGETS = {"deck", "SandboxModule"}
 TRANSPORT = "DeckHTTPTransport"  # the one client target that may link NIO and AsyncHTTPClient
@@ -237,8 +240,10 @@ def check(package, root, allowed):
             if mine and theirs and theirs != mine and (name, dep) not in allowed:
                 report("cross-feature", f"{name} (feature {mine}) depends on {dep} (feature {theirs}), an edge "
                        "docs/ARCHITECTURE.md does not list under 'Allowed cross-feature edges'")
-            if part == "Rules" and m.part(dep) != "Rules":
+            if part == "Rules" and m.part(dep) != "Rules" and dep != PURE_VALUES:
                 report("rules", f"{name} is pure spec logic but depends on {dep}")
+            if name == PURE_VALUES:
+                report("rules", f"{name} holds pure values for Rules but depends on {dep}")
             if part == "Commands" and m.is_server(dep):
                 report("commands-sandbox", f"{name} (a client) depends on {dep}, a part of the sandbox server")
             if part == "Sandbox" and m.is_client(dep):
@@ -275,13 +280,14 @@ def self_test():
 
     a, b, c = "Sources/Features/A", "Sources/Features/B", "Sources/Features/C"
     clean = [
+        target(PURE_VALUES, f"Sources/Shared/{PURE_VALUES}"),
         target("DeckSupport", "Sources/Shared/DeckSupport"),
         target("DeckCore", "Sources/Core/DeckCore", "DeckSupport", products=["ArgumentParser"]),
         target("DeckREPL", "Sources/Core/DeckREPL", "DeckCore"),
         target(TRANSPORT, f"Sources/Shared/{TRANSPORT}", products=["AsyncHTTPClient", "NIOCore"]),
         target("DeckLive", "Sources/Core/DeckLive", "DeckCore", TRANSPORT),
         target("AuthAPI", "Sources/Contracts/AuthAPI", products=["OpenAPIRuntime"]),
-        target("ARules", f"{a}/Rules"),
+        target("ARules", f"{a}/Rules", PURE_VALUES),
         target("AAPI", f"{a}/API/AAPI", products=["OpenAPIRuntime"]),
         target("CQR", f"{a}/CQR", kind="system-target"),
         target("ACommands", f"{a}/Commands", "DeckCore", "ARules", "AAPI", "CQR", products=["ArgumentParser"]),
@@ -325,7 +331,7 @@ def self_test():
     cases = {
         "feature-commands": [variant([with_dep("BCommands", "ACommands")], add_edges={("BCommands", "ACommands")})],
         "repl": [variant([with_dep("ACommands", "DeckREPL")])],
-        "rules": [variant([with_dep("ARules", "DeckSupport")])],
+        "rules": [variant([with_dep("ARules", "DeckSupport")]), variant([with_dep(PURE_VALUES, "DeckSupport")])],
         "commands-sandbox": [variant([with_dep("CCommands", "SandboxKit")])],
         "sandbox-client": [variant([with_dep("ASandbox", "DeckCore")])],
         "core-feature": [variant([with_dep("DeckCore", "ARules")]), variant([with_dep("SandboxKit", "AAPI")])],
