@@ -97,15 +97,17 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
   all += feature.systemLibraries.map { .systemLibrary(name: $0, path: "\(feature.folder)/System/\($0)") }
   all += [
     .target(
-      name: "\(name)Rules", dependencies: theirRules, path: "\(feature.folder)/Rules", swiftSettings: swiftSettings),
+      name: "\(name)Rules", dependencies: ["DeckValues"] + theirRules, path: "\(feature.folder)/Rules",
+      swiftSettings: swiftSettings),
     .target(
       name: "\(name)Module",
-      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", rules, argumentParser, openAPIRuntime] + contracts
+      dependencies: ["DeckCore", "DeckSupport", "DeckValues", "DeckConfig", rules, argumentParser, openAPIRuntime]
+        + contracts
         + theirRules + theirContracts + feature.systemLibraries.map { .target(name: $0) } + feature.commands,
       path: "\(feature.folder)/Commands", swiftSettings: swiftSettings),
     .target(
       name: "\(name)Server",
-      dependencies: ["SandboxKit", "DeckSupport", rules, sqlKit, hummingbird, openAPIRuntime] + contracts
+      dependencies: ["SandboxKit", "DeckSupport", "DeckValues", rules, sqlKit, hummingbird, openAPIRuntime] + contracts
         + theirRules + theirServers + feature.server,
       path: "\(feature.folder)/Server", swiftSettings: swiftSettings,
       plugins: feature.data ? [.plugin(name: "EmbedData")] : []),
@@ -159,7 +161,11 @@ let package = Package(
   ],
   targets: [
     // MARK: Shared modules: what both programs link (no NIO, no SQL), and the client's services
-    .target(name: "DeckSupport", path: "Sources/Shared/DeckSupport", swiftSettings: swiftSettings),
+    // Pure values and their text (JSON string quoting, HTML/XML escaping): no I/O, so Rules may use it.
+    .target(name: "DeckValues", path: "Sources/Shared/DeckValues", swiftSettings: swiftSettings),
+    .target(
+      name: "DeckSupport", dependencies: ["DeckValues"], path: "Sources/Shared/DeckSupport",
+      swiftSettings: swiftSettings),
     // YAML: libyaml's parser (Debian: libyaml-dev) under a tree of deck's own, and a writer.
     .systemLibrary(name: "CYAML", path: "Sources/Shared/CYAML"),
     .target(name: "DeckYAML", dependencies: ["CYAML"], path: "Sources/Shared/DeckYAML", swiftSettings: swiftSettings),
@@ -189,7 +195,7 @@ let package = Package(
     // OpenAPIKit checks the shipped documents in the tests) and the check of a response against
     // them, with its own JSON Schema validator.
     .target(
-      name: "ContractCheck", dependencies: ["DeckYAML", "DeckSupport"],
+      name: "ContractCheck", dependencies: ["DeckYAML", "DeckSupport", "DeckValues"],
       path: "Sources/Client/Services/ContractCheck", swiftSettings: swiftSettings),
 
     // MARK: Core: command protocol, registry, context, output
@@ -199,8 +205,8 @@ let package = Package(
     .target(
       name: "DeckCore",
       dependencies: [
-        argumentParser, "DeckSupport", "DeckConfig", "DeckAuth", "DeckNetworking", "SandboxLaunch", "AuthAPI",
-        openAPIRuntime, "CJQ", httpTypes, "DeckYAML",
+        argumentParser, "DeckSupport", "DeckValues", "DeckConfig", "DeckAuth", "DeckNetworking", "SandboxLaunch",
+        "AuthAPI", openAPIRuntime, "CJQ", httpTypes, "DeckYAML",
       ],
       path: "Sources/Client/Kernel/DeckCore", swiftSettings: swiftSettings),
     .target(
@@ -215,8 +221,8 @@ let package = Package(
     .target(
       name: "DeckContract",
       dependencies: [
-        "DeckCore", "ContractCheck", "DeckSupport", "DeckConfig", "DeckNetworking", openAPIRuntime, argumentParser,
-        httpTypes, "DeckYAML",
+        "DeckCore", "ContractCheck", "DeckSupport", "DeckValues", "DeckConfig", "DeckNetworking", openAPIRuntime,
+        argumentParser, httpTypes, "DeckYAML",
       ],
       path: "Sources/Client/Modules/DeckContract", swiftSettings: swiftSettings,
       plugins: [.plugin(name: "EmbedContracts")]),
@@ -224,7 +230,9 @@ let package = Package(
     // (Sources/Features/<name>/QA) are embedded at build time (EmbedScenarios).
     .target(
       name: "DeckQA",
-      dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckNetworking", argumentParser, "DeckYAML"],
+      dependencies: [
+        "DeckCore", "DeckSupport", "DeckValues", "DeckConfig", "DeckNetworking", argumentParser, "DeckYAML",
+      ],
       path: "Sources/Client/Modules/DeckQA", swiftSettings: swiftSettings, plugins: [.plugin(name: "EmbedScenarios")]),
 
     // MARK: The interactive shell: REPL on GNU readline, script mode, completion, plugins
@@ -258,8 +266,8 @@ let package = Package(
       .target(
         name: "SandboxKit",
         dependencies: [
-          "DeckSupport", "AuthAPI", "SandboxAdminAPI", "CSQLite3", openAPIRuntime, httpTypes, hummingbird, sqlKit,
-          jwtKit,
+          "DeckSupport", "DeckValues", "AuthAPI", "SandboxAdminAPI", "CSQLite3", openAPIRuntime, httpTypes,
+          hummingbird, sqlKit, jwtKit,
           .product(name: "PostgresKit", package: "postgres-kit"),
           .product(name: "NIOSSL", package: "swift-nio-ssl"),
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -358,7 +366,7 @@ let package = Package(
       .testTarget(
         name: "DeckCoreTests",
         dependencies: [
-          "DeckCore", "DeckSupport", "DeckNetworking", "SandboxLaunch", "TestFixtures", openAPIRuntime, yams, httpTypes,
+          "DeckCore", "DeckSupport", "DeckNetworking", "SandboxLaunch", "TestFixtures", "DeckValues", openAPIRuntime, yams, httpTypes,
           argumentParser,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
@@ -377,11 +385,14 @@ let package = Package(
         exclude: ["junit.xsd"],
         swiftSettings: swiftSettings),
       .testTarget(
+        name: "DeckValuesTests", dependencies: ["DeckValues", "DeckSupport"], path: "Tests/DeckValuesTests",
+        swiftSettings: swiftSettings),
+      .testTarget(
         name: "DeckYAMLTests", dependencies: ["DeckYAML", yams], path: "Tests/DeckYAMLTests",
         swiftSettings: swiftSettings),
       .testTarget(
         name: "ContractCheckTests",
-        dependencies: ["ContractCheck", .product(name: "OpenAPIKit", package: "OpenAPIKit"), yams],
+        dependencies: ["ContractCheck", "DeckValues", .product(name: "OpenAPIKit", package: "OpenAPIKit"), yams],
         path: "Tests/ContractCheckTests",
         swiftSettings: swiftSettings),
       .testTarget(

@@ -19,7 +19,8 @@ import tempfile
 RULES = {
     "feature-commands": "a feature target depends on another feature's Commands target",
     "repl": "a feature target depends on DeckREPL",
-    "rules": "a Rules target depends on a target that is not a Rules target",
+    "rules": "a Rules target depends on a target that is not a Rules target or the pure value library, or that "
+    "library depends on anything",
     "commands-sandbox": "a Commands target depends on a part of the sandbox server",
     "sandbox-client": "a feature's Server target depends on client code (Sources/Client, a Commands target)",
     "core-feature": "a Client or Server target other than the two that assemble features (Sources/Client/App, "
@@ -52,6 +53,8 @@ SYSTEM_MODULES = {
 PRODUCT_MODULES = {"_NIOFileSystem": {"_NIOFileSystem", "NIOFileSystem"}}
 # The targets that assemble the features into a program: the client's registry and the server's.
 ASSEMBLERS = {"Sources/Client/App", "Sources/Server/SandboxApp"}
+# The library of pure values (no I/O, no dependency) that Rules, client and server share.
+PURE_VALUES = "DeckValues"
 TRANSPORT = "DeckHTTPTransport"  # the one client target that may link NIO and AsyncHTTPClient
 # Foundation's modules beyond FoundationEssentials (they bring ICU), and the products the client
 # could link that import them.
@@ -297,8 +300,10 @@ def check(package, root, allowed):
             if mine and theirs and theirs != mine and (name, dep) not in allowed:
                 report("cross-feature", f"{name} (feature {mine}) depends on {dep} (feature {theirs}), an edge "
                        "docs/ARCHITECTURE.md does not list under 'Allowed cross-feature edges'")
-            if part == "Rules" and m.part(dep) != "Rules":
+            if part == "Rules" and m.part(dep) != "Rules" and dep != PURE_VALUES:
                 report("rules", f"{name} is pure spec logic but depends on {dep}")
+            if name == PURE_VALUES:
+                report("rules", f"{name} holds pure values for Rules but depends on {dep}")
             if part == "Commands" and m.is_server(dep):
                 report("commands-sandbox", f"{name} (a client) depends on {dep}, a part of the sandbox server")
             if part == "Server" and m.is_client(dep):
@@ -337,6 +342,7 @@ def self_test():
 
     a, b, c = "Sources/Features/A", "Sources/Features/B", "Sources/Features/C"
     clean = [
+        target(PURE_VALUES, f"Sources/Shared/{PURE_VALUES}"),
         target("DeckSupport", "Sources/Shared/DeckSupport"),
         target("DeckCore", "Sources/Client/Kernel/DeckCore", "DeckSupport", products=["ArgumentParser"]),
         target("DeckREPL", "Sources/Client/Kernel/DeckREPL", "DeckCore"),
@@ -344,7 +350,7 @@ def self_test():
         target(TRANSPORT, f"Sources/Client/Services/{TRANSPORT}", products=["AsyncHTTPClient", "NIOCore"]),
         target("DeckLive", "Sources/Client/Kernel/DeckLive", "DeckCore", TRANSPORT),
         target("AuthAPI", "Sources/Shared/Contracts/AuthAPI", products=["OpenAPIRuntime"]),
-        target("ARules", f"{a}/Rules"),
+        target("ARules", f"{a}/Rules", PURE_VALUES),
         target("AAPI", f"{a}/API/AAPI", products=["OpenAPIRuntime"]),
         target("CQR", f"{a}/System/CQR", kind="system-target"),
         target("ACommands", f"{a}/Commands", "DeckCore", "ARules", "AAPI", "CQR", products=["ArgumentParser"]),
@@ -391,7 +397,7 @@ def self_test():
     cases = {
         "feature-commands": [variant([with_dep("BCommands", "ACommands")], add_edges={("BCommands", "ACommands")})],
         "repl": [variant([with_dep("ACommands", "DeckREPL")])],
-        "rules": [variant([with_dep("ARules", "DeckSupport")])],
+        "rules": [variant([with_dep("ARules", "DeckSupport")]), variant([with_dep(PURE_VALUES, "DeckSupport")])],
         "commands-sandbox": [variant([with_dep("CCommands", "SandboxKit")])],
         "sandbox-client": [variant([with_dep("CServer", "DeckCore")])],
         "core-feature": [variant([with_dep("DeckCore", "ARules")]), variant([with_dep("SandboxKit", "AAPI")])],

@@ -1,3 +1,4 @@
+import DeckValues
 import Testing
 
 @testable import ContractCheck

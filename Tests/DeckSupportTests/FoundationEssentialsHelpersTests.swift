@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import Foundation
 import Testing
 
@@ -71,18 +72,18 @@ struct FoundationEssentialsHelpersTests {
     #expect(NumberText.short(0.5) == String(format: "%g", 0.5))
   }
 
-  @Test("JSONAny reads any JSON value and writes it back with sorted keys; anything else is not JSON")
-  func jsonAny() throws {
+  @Test("JSONValue reads any JSON value and writes it back with sorted keys; anything else is not JSON")
+  func jsonValue() throws {
     let text = #"{"b":[1,-2,18446744073709551615,1.5,true,null,"x"],"a":{"c":"/"}}"#
-    let value = try JSONDecoder().decode(JSONAny.self, from: Data(text.utf8))
+    let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     #expect(
       String(decoding: try encoder.encode(value), as: UTF8.self)
         == #"{"a":{"c":"/"},"b":[1,-2,18446744073709551615,1.5,true,null,"x"]}"#)
-    #expect(JSONAny.isJSON(Data("42".utf8)))
-    #expect(!JSONAny.isJSON(Data("{".utf8)))
-    #expect(!JSONAny.isJSON(Data("Error: no".utf8)))
+    #expect(JSONValue.isJSON(Data("42".utf8)))
+    #expect(!JSONValue.isJSON(Data("{".utf8)))
+    #expect(!JSONValue.isJSON(Data("Error: no".utf8)))
   }
 
   @Test("ErrorText names where a file's JSON went wrong")

@@ -120,6 +120,21 @@ import Yams
     }
   }
 
+  @Test("text in a flow collection reads back as the same text: `,[]{}` and `:?` are quoted there, not in a block")
+  func flowTextRoundTrips() throws {
+    for text in Self.awkward + ["a:?b", "https://example.com/a?b=c,d", "x]", "a{b"] {
+      let item = YAMLWriter.text(text, inFlow: true)
+      let list = try #require(try YAMLNode.compose(yaml: "k: [" + item + ", " + item + "]\n")?.mapping, "\(item)")
+      #expect(list.first?.value.sequence?.map(\.resolved) == [.string(text), .string(text)], "\(item)")
+      let map = try #require(try YAMLNode.compose(yaml: "{" + item + ": " + item + "}\n")?.mapping, "\(item)")
+      #expect(map.first?.key.resolved == .string(text), "\(item)")
+      #expect(map.first?.value.resolved == .string(text), "\(item)")
+    }
+    #expect(YAMLWriter.text("https://example.com/a?b=c") == "https://example.com/a?b=c")
+    #expect(YAMLWriter.text("a,b", inFlow: true) == "'a,b'")
+    #expect(YAMLWriter.text("a,b") == "a,b")
+  }
+
   /// Found by fuzz/run's yaml target: each printed a document that did not read back.
   @Test(
     "what fuzzing found reads back: combining marks after a quote or at an item's start, keys over 1024 bytes, empty keys, text starting with `...`"

@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import Foundation
 
 // libFuzzer target: `--format csv` (CSVText) on any JSON document. The CSV it writes must read
@@ -8,7 +9,7 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Data(UnsafeBufferPointer(start: data, count: size))
-  guard let tree = try? DeckJSON.decoder.decode(JSONTree.self, from: bytes) else { return 0 }
+  guard let tree = try? DeckJSON.decoder.decode(JSONValue.self, from: bytes) else { return 0 }
   for raw in [false, true] {
     let table = CSVText.table(tree, raw: raw)
     let text = CSVText.text(table, forTerminal: false)

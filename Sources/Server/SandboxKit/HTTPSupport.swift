@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import Foundation
 import Hummingbird
 import OpenAPIRuntime
@@ -31,23 +32,6 @@ package struct SandboxAPIError: Error, HTTPResponseConvertible {
 
   package var response: (HTTPResponse, HTTPBody?) {
     (HTTPResponse(status: status, headerFields: httpHeaderFields), httpBody)
-  }
-
-  package enum JSONValue: Encodable, Sendable {
-    case string(String)
-    case int(Int)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    package func encode(to encoder: any Encoder) throws {
-      var container = encoder.singleValueContainer()
-      switch self {
-      case .string(let value): try container.encode(value)
-      case .int(let value): try container.encode(value)
-      case .array(let value): try container.encode(value)
-      case .object(let value): try container.encode(value)
-      }
-    }
   }
 }
 

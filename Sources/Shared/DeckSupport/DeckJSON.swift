@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// deck's JSON, configured once, here: sorted keys, unescaped slashes, ISO 8601 dates. What
@@ -32,5 +33,23 @@ public enum DeckJSON {
     if indented { encoder.outputFormatting.insert(.prettyPrinted) }
     encoder.dateEncodingStrategy = .iso8601
     return encoder
+  }
+}
+
+extension JSONValue {
+  /// The tree of `value` as `DeckJSON` encodes it (keys sorted), so that YAML and CSV show
+  /// exactly the data `--json` shows.
+  public init<Value: Encodable>(encoding value: Value) throws {
+    self = try DeckJSON.decoder.decode(JSONValue.self, from: DeckJSON.compactEncoder.encode(value))
+  }
+
+  /// The value as one line of `DeckJSON` (for a CSV cell that holds a list or an object).
+  public var compactJSON: String {
+    (try? DeckJSON.compactEncoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  }
+
+  /// Whether the bytes are one JSON value (of any type).
+  public static func isJSON(_ data: Data) -> Bool {
+    (try? JSONDecoder().decode(JSONValue.self, from: data)) != nil
   }
 }

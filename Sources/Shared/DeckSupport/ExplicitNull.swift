@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// An optional property that is encoded as `null` when it has no value, instead of being
@@ -59,65 +60,15 @@ public enum JSONNulls {
   /// key does not (keys sorted); the text unchanged when it is not JSON. A path is keys, `*`
   /// standing for every element of an array: `["categories", "*", "updatedAt"]`.
   public static func fill(_ data: Data, _ paths: [[String]]) -> Data {
-    guard let json = try? JSONDecoder().decode(JSONAny.self, from: data) else { return data }
+    guard let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return data }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return (try? encoder.encode(paths.reduce(json) { $0.filling($1[...]) })) ?? data
   }
 }
 
-/// Any JSON value, as JSONDecoder reads it: integers stay integers, other numbers are doubles.
-public enum JSONAny: Codable, Sendable, Equatable {
-  case null
-  case bool(Bool)
-  case integer(Int64)
-  case unsigned(UInt64)
-  case number(Double)
-  case string(String)
-  case array([JSONAny])
-  case object([String: JSONAny])
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let flag = try? container.decode(Bool.self) {
-      self = .bool(flag)
-    } else if let integer = try? container.decode(Int64.self) {
-      self = .integer(integer)
-    } else if let integer = try? container.decode(UInt64.self) {
-      self = .unsigned(integer)
-    } else if let number = try? container.decode(Double.self) {
-      self = .number(number)
-    } else if let text = try? container.decode(String.self) {
-      self = .string(text)
-    } else if let array = try? container.decode([JSONAny].self) {
-      self = .array(array)
-    } else {
-      self = .object(try container.decode([String: JSONAny].self))
-    }
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    switch self {
-    case .null: try container.encodeNil()
-    case .bool(let flag): try container.encode(flag)
-    case .integer(let integer): try container.encode(integer)
-    case .unsigned(let integer): try container.encode(integer)
-    case .number(let number): try container.encode(number)
-    case .string(let text): try container.encode(text)
-    case .array(let array): try container.encode(array)
-    case .object(let object): try container.encode(object)
-    }
-  }
-
-  /// Whether the bytes are one JSON value (of any type).
-  public static func isJSON(_ data: Data) -> Bool {
-    (try? JSONDecoder().decode(JSONAny.self, from: data)) != nil
-  }
-
-  func filling(_ path: ArraySlice<String>) -> JSONAny {
+extension JSONValue {
+  func filling(_ path: ArraySlice<String>) -> JSONValue {
     guard let key = path.first else { return self }
     if key == "*", case .array(let array) = self { return .array(array.map { $0.filling(path.dropFirst()) }) }
     guard case .object(var object) = self else { return self }

@@ -15,9 +15,19 @@ public enum YAMLWriter {
     return out
   }
 
-  /// Text as a scalar that reads back as that text.
-  public static func text(_ string: String) -> String {
-    if isPlainSafe(string) { return string }
+  /// Text as a scalar that reads back as that text: in a block collection, or `inFlow` (an item
+  /// of `[a, b]` or `{k: v}`, where `,[]{}` end a plain scalar and libyaml refuses `:?`).
+  public static func text(_ string: String, inFlow: Bool = false) -> String {
+    guard isPlainSafe(string) else { return quoted(string) }
+    if inFlow && (string.unicodeScalars.contains { ",[]{}".unicodeScalars.contains($0) } || string.contains(":?")) {
+      return quoted(string)
+    }
+    return string
+  }
+
+  /// Text as a quoted scalar: single-quoted when it only has printable characters, double-quoted
+  /// with escapes otherwise.
+  public static func quoted(_ string: String) -> String {
     if string.unicodeScalars.allSatisfy(isPrintable) {
       // By code points: a quote followed by a combining mark is one Character, but still a quote.
       var quoted = "'"

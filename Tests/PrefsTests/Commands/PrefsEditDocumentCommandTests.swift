@@ -13,7 +13,7 @@ struct PrefsEditDocumentCommandTests {
     player.facebookUrl = "https://facebook.com/slugger"
     player.highSchool = "A/B \"C\"\tD"
     let text = PrefsEditDocument.render(.player(player), owner: "a@b.co", environment: "sandbox")
-    #expect(text.contains(#"facebookUrl: "https://facebook.com/slugger""#), "\(text)")
+    #expect(text.contains("\nfacebookUrl: https://facebook.com/slugger "), "\(text)")
     #expect(text.contains(#""A/B \"C\"\tD""#), "\(text)")
     #expect(!text.contains(#"\/"#))
     #expect(try PrefsEditDocument.parse(text, as: .player).get() == .player(player))

@@ -2,6 +2,7 @@ import ArgumentParser
 import ContractCheck
 import DeckCore
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 
 /// `deck contract fixtures`: starts an environment's fixtures file with values read from its
@@ -59,7 +60,7 @@ struct ContractFixturesCommand: DeckCommand {
       else { continue }
       reached = true
       guard (200..<300).contains(answer.status),
-        let json = try? JSONDecoder().decode(JSONAny.self, from: Data(answer.body))
+        let json = try? JSONDecoder().decode(JSONValue.self, from: Data(answer.body))
       else { continue }
       Self.collect(json) { key, value in
         if found[key] == nil { found[key] = (value, operation.id) }
@@ -109,19 +110,19 @@ struct ContractFixturesCommand: DeckCommand {
   }
 
   /// Calls `found` with each property of `json` that holds a string or a number, breadth first.
-  static func collect(_ json: JSONAny, _ found: (String, String) -> Void) {
-    var queue: [JSONAny] = [json]
+  static func collect(_ json: JSONValue, _ found: (String, String) -> Void) {
+    var queue: [JSONValue] = [json]
     var index = 0
     while index < queue.count, index < 10_000 {
       let node = queue[index]
       index += 1
       switch node {
       case .object(let object):
-        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in object.entries.sorted(by: { $0.key < $1.key }) {
           switch value {
           case .string(let string) where !string.isEmpty && string.count <= 200: found(key, string)
-          case .integer(let number): found(key, String(number))
-          case .unsigned(let number): found(key, String(number))
+          case .number(let number) where Int64(number.literal) != nil || UInt64(number.literal) != nil:
+            found(key, number.literal)
           case .array, .object: queue.append(value)
           default: break
           }

@@ -2,6 +2,7 @@ import ContractCheck
 import DeckCore
 import DeckNetworking
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 
 /// What one operation's probe found.
@@ -277,5 +278,5 @@ struct ContractReport: Encodable, Sendable {
     return xml + "</testsuites>\n"
   }
 
-  static func escape(_ text: String) -> String { XMLText.escape(text) }
+  static func escape(_ text: String) -> String { MarkupText.escape(text) }
 }

@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// Why an OpenAPI document cannot be used: which document, and what is wrong with it.

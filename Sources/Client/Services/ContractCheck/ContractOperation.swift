@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 
 /// A response as it came back from a backend.

@@ -1,3 +1,5 @@
+import DeckValues
+
 /// Why a body is not JSON, and where.
 struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
   let message: String

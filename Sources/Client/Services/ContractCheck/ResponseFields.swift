@@ -1,3 +1,5 @@
+import DeckValues
+
 /// The property names a contract's answers can hold, for `deck sandbox fault add
 /// --drop-field|--retype-field|--enum-value`: a shape rule acts on a property of the real
 /// answer, so one naming a property no answer of the matched operations has can never act.

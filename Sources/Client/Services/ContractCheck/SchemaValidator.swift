@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// One way an instance breaks its schema: where (a JSON path), what the schema says and what the

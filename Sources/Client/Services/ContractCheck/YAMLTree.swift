@@ -1,3 +1,4 @@
+import DeckValues
 import DeckYAML
 
 /// A YAML document as a JSON value, with mappings in document order (the schemas are checked as

@@ -1,3 +1,4 @@
+import DeckValues
 import Foundation
 import Hummingbird
 import KioskAPI
@@ -87,17 +88,17 @@ enum LandingPage {
   static func review(text: String, rating: Int, storeName: String, items: [KioskOrderItem], postURL: String)
     -> String
   {
-    let bought = items.map { escape(KioskRules.describe($0)) }.joined(separator: ", ")
+    let bought = items.map { MarkupText.escape(KioskRules.describe($0)) }.joined(separator: ", ")
     return page(
       title: "Your review of \(storeName)",
       body: """
-        <h1>Your review of \(escape(storeName))</h1>
+        <h1>Your review of \(MarkupText.escape(storeName))</h1>
         <p class="stars" role="img" aria-label="\(rating) out of 5 stars">\(KioskRules.stars(rating))</p>
-        <blockquote id="review">\(escape(text))</blockquote>
+        <blockquote id="review">\(MarkupText.escape(text))</blockquote>
         \(bought.isEmpty ? "" : "<p class=\"bought\">You bought: \(bought)</p>")
         <div class="buttons">
           <button type="button" id="copy" onclick="copyReview()">Copy</button>
-          <a class="button primary" id="post" href="\(escape(postURL))" onclick="copyReview()" target="_blank" rel="noopener">Post</a>
+          <a class="button primary" id="post" href="\(MarkupText.escape(postURL))" onclick="copyReview()" target="_blank" rel="noopener">Post</a>
         </div>
         <p class="hint" id="status">Tap Post, then paste your review.</p>
         <script>
@@ -121,7 +122,7 @@ enum LandingPage {
   }
 
   static func message(_ title: String, _ text: String) -> String {
-    page(title: title, body: "<h1>\(escape(title))</h1>\n<p>\(escape(text))</p>")
+    page(title: title, body: "<h1>\(MarkupText.escape(title))</h1>\n<p>\(MarkupText.escape(text))</p>")
   }
 
   static func page(title: String, body: String) -> String {
@@ -132,7 +133,7 @@ enum LandingPage {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <link rel="icon" href="data:,">
-    <title>\(escape(title))</title>
+    <title>\(MarkupText.escape(title))</title>
     <style>
     body { font-family: -apple-system, system-ui, sans-serif; max-width: 32rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
     h1 { font-size: 1.4rem; }
@@ -150,22 +151,5 @@ enum LandingPage {
     </html>
 
     """
-  }
-
-  /// Escapes text for HTML content and attribute values.
-  static func escape(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.count)
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#39;"
-      default: result.append(character)
-      }
-    }
-    return result
   }
 }

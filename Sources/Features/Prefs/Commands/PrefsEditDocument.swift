@@ -110,25 +110,29 @@ enum PrefsEditDocument {
     return line + padding + "# " + comment
   }
 
-  /// A JSON value as a YAML flow scalar: text double-quoted (JSON's escapes are YAML's), lists in brackets.
-  static func scalar(_ value: JSONValue) -> String {
+  /// A JSON value as a YAML scalar on one line, lists in brackets: text spelled by DeckYAML's
+  /// writer, as `prefs get --format yaml` spells it (plain when it reads back as the same text,
+  /// quoted otherwise).
+  static func scalar(_ value: JSONValue, inFlow: Bool = false) -> String {
     switch value {
     case .null: "null"
     case .bool(let flag): flag ? "true" : "false"
     case .int(let number): String(number)
     case .double(let number): String(number)
-    case .string(let text): quoted(text)
-    case .array(let items): "[" + items.map(scalar).joined(separator: ", ") + "]"
+    case .string(let text): self.text(text, inFlow: inFlow)
+    case .array(let items): "[" + items.map { scalar($0, inFlow: true) }.joined(separator: ", ") + "]"
     case .object(let object):
-      "{" + object.keys.sorted().map { quoted($0) + ": " + scalar(object[$0] ?? .null) }.joined(separator: ", ") + "}"
+      "{"
+        + object.keys.sorted().map { self.text($0, inFlow: true) + ": " + scalar(object[$0] ?? .null, inFlow: true) }
+        .joined(separator: ", ") + "}"
     }
   }
 
-  /// Text double-quoted with JSON's escapes, which are YAML's; `/` is never escaped (`\/` is
-  /// not a YAML escape, and a URL should read as one).
-  static func quoted(_ text: String) -> String {
-    let data = (try? DeckJSON.compactEncoder.encode(text)) ?? Data("\"\"".utf8)
-    return String(decoding: data, as: UTF8.self)
+  /// Text as DeckYAML writes it, but quoted when it has white space at either end: a plain
+  /// scalar is read back through the field's parser, which trims it.
+  static func text(_ text: String, inFlow: Bool) -> String {
+    let spaced = text.first?.isWhitespace == true || text.last?.isWhitespace == true
+    return spaced ? YAMLWriter.quoted(text) : YAMLWriter.text(text, inFlow: inFlow)
   }
 
   // MARK: Reading

@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// A JSON value as decoded, before it is checked against a field's type: the neutral form that stored
@@ -77,20 +78,6 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
   /// `text` in double quotes with JSON escapes, cut to 60 characters.
   static func quoted(_ text: String) -> String {
-    let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
-    var result = "\""
-    for scalar in shown.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      case _ where scalar.value < 0x20:
-        result += (scalar.value < 0x10 ? "\\u000" : "\\u00") + String(scalar.value, radix: 16)
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
+    JSONText.quoted(text.count > 60 ? String(text.prefix(60)) + "…" : text)
   }
 }

@@ -1,3 +1,4 @@
+import DeckValues
 import Foundation
 import Hummingbird
 internal import SQLKit
@@ -50,7 +51,7 @@ enum CheckoutPage {
         title: "Payment complete",
         body: """
           <h1>Payment complete</h1>
-          <p>\(HTMLPage.escape(session.workspaceName)) is now subscribed (\(HTMLPage.escape(session.priceLabel))).</p>
+          <p>\(MarkupText.escape(session.workspaceName)) is now subscribed (\(MarkupText.escape(session.priceLabel))).</p>
           <p>You can close this page.</p>
           """)
     }
@@ -61,14 +62,14 @@ enum CheckoutPage {
       session.status == "open"
       ? """
       <form method="post" action="\(path(session: session.id))">
-        <button type="submit">Pay \(HTMLPage.escape(session.priceLabel))</button>
+        <button type="submit">Pay \(MarkupText.escape(session.priceLabel))</button>
       </form>
       """
       : "<p>This checkout is complete.</p>"
     return """
       <h1>Subscribe to FLYR Pro</h1>
-      <p>Workspace: <strong>\(HTMLPage.escape(session.workspaceName))</strong></p>
-      <p>Plan: \(HTMLPage.escape(session.priceLabel)) (\(HTMLPage.escape(session.priceID)))</p>
+      <p>Workspace: <strong>\(MarkupText.escape(session.workspaceName))</strong></p>
+      <p>Plan: \(MarkupText.escape(session.priceLabel)) (\(MarkupText.escape(session.priceID)))</p>
       \(form)
       <p><small>deck sandbox: no card is charged.</small></p>
       """
@@ -118,8 +119,8 @@ enum JoinPage {
         return HTMLPage.response(
           title: "Join \(name ?? "a workspace")",
           body: """
-            <h1>Join \(HTMLPage.escape(name ?? "a workspace"))</h1>
-            <p>This invite is for <strong>\(HTMLPage.escape(invite.email))</strong> as a \(invite.role).</p>
+            <h1>Join \(MarkupText.escape(name ?? "a workspace"))</h1>
+            <p>This invite is for <strong>\(MarkupText.escape(invite.email))</strong> as a \(invite.role).</p>
             <p>Sign in with that email, then accept it with deck:</p>
             <pre>deck workspace invite accept '&lt;this page's URL&gt;'</pre>
             """)
@@ -141,7 +142,7 @@ enum HTMLPage {
       <html lang="en"><head><meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <link rel="icon" href="data:,">
-      <title>\(escape(title))</title>
+      <title>\(MarkupText.escape(title))</title>
       <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}
       button{font-size:1.1rem;padding:.6rem 1.4rem}</style></head>
       <body>
@@ -151,11 +152,5 @@ enum HTMLPage {
     return Response(
       status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
       body: .init(byteBuffer: ByteBuffer(string: html)))
-  }
-
-  static func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-      .replacingOccurrences(of: "'", with: "&#39;")
   }
 }

@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 
 /// `--format csv`: a result's data as CSV with a header row, fields quoted as RFC 4180 says
 /// (a field with a comma, a double quote or a line break is enclosed in double quotes, and its
@@ -26,7 +27,7 @@ public enum CSVText {
   public static func render<Value: Encodable>(_ value: Value, forTerminal: Bool = false, raw: Bool = false) throws
     -> String
   {
-    text(table(try JSONTree(encoding: value), raw: raw), forTerminal: forTerminal)
+    text(table(try JSONValue(encoding: value), raw: raw), forTerminal: forTerminal)
   }
 
   static func text(_ table: Table, forTerminal: Bool) -> String {
@@ -34,7 +35,7 @@ public enum CSVText {
     return ([table.columns] + table.rows).map { line($0, forTerminal: forTerminal) }.joined()
   }
 
-  static func table(_ tree: JSONTree, raw: Bool = false) -> Table {
+  static func table(_ tree: JSONValue, raw: Bool = false) -> Table {
     switch tree {
     case .array(let items) where !items.isEmpty && items.allSatisfy(\.isObject):
       return records(items.map { fields($0, raw: raw) })
@@ -64,15 +65,15 @@ public enum CSVText {
   }
 
   /// An object's fields, nested objects flattened into `outer.inner` keys (an empty one has none).
-  static func fields(_ tree: JSONTree, raw: Bool = false) -> [(key: String, cell: String)] {
+  static func fields(_ tree: JSONValue, raw: Bool = false) -> [(key: String, cell: String)] {
     guard case .object = tree else { return [(key: "value", cell: cell(tree, raw: raw))] }
     return flattened(tree, raw: raw).map { (key: neutralized($0.key, raw: raw), cell: $0.cell) }
   }
 
   /// An object's fields under their `outer.inner` keys (the keys as they are).
-  private static func flattened(_ tree: JSONTree, raw: Bool) -> [(key: String, cell: String)] {
-    guard case .object(let members) = tree else { return [] }
-    return members.flatMap { member -> [(key: String, cell: String)] in
+  private static func flattened(_ tree: JSONValue, raw: Bool) -> [(key: String, cell: String)] {
+    guard case .object(let object) = tree else { return [] }
+    return object.entries.flatMap { member -> [(key: String, cell: String)] in
       if case .object = member.value {
         return flattened(member.value, raw: raw).map { (key: member.key + "." + $0.key, cell: $0.cell) }
       }
@@ -80,11 +81,11 @@ public enum CSVText {
     }
   }
 
-  static func cell(_ tree: JSONTree, raw: Bool = false) -> String {
+  static func cell(_ tree: JSONValue, raw: Bool = false) -> String {
     switch tree {
     case .null: ""
     case .bool(let flag): flag ? "true" : "false"
-    case .number(let text): text
+    case .number(let number): number.literal
     case .string(let text): neutralized(text, raw: raw)
     case .array, .object: tree.compactJSON
     }
@@ -122,7 +123,7 @@ public enum CSVText {
   }
 }
 
-extension JSONTree {
+extension JSONValue {
   var isObject: Bool {
     if case .object = self { return true }
     return false

@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 import Synchronization
 
@@ -64,7 +65,7 @@ extension Output {
     case .yaml:
       writeOut((stream == nil ? "" : "---\n") + (try YAMLText.render(value)))
     case .csv:
-      let tree = try JSONTree(encoding: value)
+      let tree = try JSONValue(encoding: value)
       guard let stream else {
         return writeOut(CSVText.text(CSVText.table(tree, raw: csvRaw), forTerminal: stdoutIsTerminal))
       }

@@ -1,29 +1,3 @@
-/// Text for an XML document (the JUnit reports of `deck contract check` and `deck qa run`).
-public enum XMLText {
-  /// Text and attribute values, scalar by scalar: the five entities; line breaks, tabs, DEL,
-  /// the C1 controls and the line and paragraph separators as character references (so that
-  /// every element stays on one line of the file, and attribute values keep them); and the
-  /// characters XML 1.0 cannot hold even as references (other C0 controls, U+FFFE, U+FFFF)
-  /// dropped.
-  public static func escape(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      case "\n", "\r", "\t": result += "&#\(scalar.value);"
-      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-      case _ where ReportText.isControl(scalar): result += "&#\(scalar.value);"
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
-  }
-}
-
 /// Text that a report (a file an operator opens, pipes or sources) may hold: no control
 /// character reaches it raw. Everything here works on Unicode scalars, never on Characters
 /// (Swift counts "\r\n" as one Character, so a Character-wise replace of "\n" misses it).

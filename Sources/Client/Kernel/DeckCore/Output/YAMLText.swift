@@ -1,3 +1,4 @@
+import DeckValues
 import DeckYAML
 
 /// `--format yaml`: a result's data as YAML (DeckYAML's writer). Keys in the order of the JSON;
@@ -6,25 +7,25 @@ import DeckYAML
 public enum YAMLText {
   /// The YAML document of the JSON of `value`.
   public static func render<Value: Encodable>(_ value: Value) throws -> String {
-    render(try JSONTree(encoding: value))
+    render(try JSONValue(encoding: value))
   }
 
-  static func render(_ tree: JSONTree) -> String {
+  static func render(_ tree: JSONValue) -> String {
     YAMLWriter.document(node(tree))
   }
 
   /// Numbers, booleans and null are written plain; text is written as text.
-  static func node(_ tree: JSONTree) -> YAMLNode {
+  static func node(_ tree: JSONValue) -> YAMLNode {
     switch tree {
     case .null: .scalar(YAMLNode.Scalar("null"))
     case .bool(let flag): .scalar(YAMLNode.Scalar(flag ? "true" : "false"))
-    case .number(let text): .scalar(YAMLNode.Scalar(text))
+    case .number(let number): .scalar(YAMLNode.Scalar(number.literal))
     case .string(let text): .scalar(YAMLNode.Scalar(text, style: .doubleQuoted))
     case .array(let items): .sequence(YAMLNode.Sequence(items.map(node)))
-    case .object(let members):
+    case .object(let object):
       .mapping(
         YAMLNode.Mapping(
-          members.map { (key: .scalar(YAMLNode.Scalar($0.key, style: .doubleQuoted)), value: node($0.value)) }))
+          object.entries.map { (key: .scalar(YAMLNode.Scalar($0.key, style: .doubleQuoted)), value: node($0.value)) }))
     }
   }
 }

@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import DeckYAML
 import FoundationEssentials
 

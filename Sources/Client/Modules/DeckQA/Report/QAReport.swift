@@ -1,5 +1,6 @@
 import DeckCore
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 
 /// A run's results as JUnit XML, TAP 13 or JSON. Pure: the results are already redacted.
@@ -117,7 +118,7 @@ struct QAReport {
     return xml.joined(separator: "\n") + "\n"
   }
 
-  static func escape(_ text: String) -> String { XMLText.escape(text) }
+  static func escape(_ text: String) -> String { MarkupText.escape(text) }
 
   static func time(_ seconds: Double) -> String {
     NumberText.fixed(max(0, seconds), digits: 3)

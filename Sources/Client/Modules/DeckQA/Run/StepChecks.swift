@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 
 /// A step's expectations against what it did: pure, so every rule is unit-tested.
@@ -117,7 +118,7 @@ enum StepChecks {
   }
 
   static func jqError(_ expression: String, _ error: String, _ stdout: String) -> Failure {
-    let isJSON = JSONAny.isJSON(Data(stdout.utf8))
+    let isJSON = JSONValue.isJSON(Data(stdout.utf8))
     return Failure(
       message: "jq \(expression) failed: \(error)",
       expected: isJSON ? "a JSON value jq \(expression) can read" : "JSON output (add --json to the line)",
