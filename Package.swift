@@ -121,6 +121,7 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
         dependencies: [
           rules, .target(name: "\(name)Module"), .target(name: "\(name)Server"), "TestSupport", "SandboxApp",
           "SandboxKit", "deck", "deck-sandbox", sqlKit, hummingbird, openAPIRuntime, argumentParser,
+          .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         ] + contracts + theirRules,
         path: "Tests/\(name)Tests", swiftSettings: swiftSettings))
   }
@@ -351,7 +352,8 @@ let package = Package(
       // the features' services as fixtures) is TestFixtures: it links no server and no feature.
       .target(name: "TestFixtures", dependencies: ["DeckConfig"], path: "Tests/Fixtures", swiftSettings: swiftSettings),
       .testTarget(
-        name: "DeckSupportTests", dependencies: ["DeckSupport", "TestFixtures"], path: "Tests/DeckSupportTests",
+        name: "DeckSupportTests", dependencies: ["DeckSupport", "DeckValues", "TestFixtures"],
+        path: "Tests/DeckSupportTests",
         swiftSettings: swiftSettings),
       .testTarget(
         name: "DeckConfigTests", dependencies: ["DeckConfig", "DeckAuth", "DeckSupport", "TestFixtures"],
@@ -366,7 +368,8 @@ let package = Package(
       .testTarget(
         name: "DeckCoreTests",
         dependencies: [
-          "DeckCore", "DeckSupport", "DeckNetworking", "SandboxLaunch", "TestFixtures", "DeckValues", openAPIRuntime, yams, httpTypes,
+          "DeckCore", "DeckSupport", "DeckNetworking", "SandboxLaunch", "TestFixtures", "DeckValues", openAPIRuntime,
+          yams, httpTypes,
           argumentParser,
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import KioskSandbox
+@testable import KioskServer
 
 @Suite("The review landing page's HTML")
 struct LandingPageTests {
