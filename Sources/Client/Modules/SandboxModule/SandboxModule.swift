@@ -33,6 +33,7 @@ struct SandboxCommand: ParsableCommand {
         """,
         exits: SandboxOperator.exits + [
           .failure("failure: the sandbox could not start, or what an operator command names does not exist"),
+          .rejected("what an operator command makes exists already"),
           .unavailable("the sandbox cannot be reached or started"),
         ]),
       subcommands: [

@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import SandboxKit
+
+/// Requests the documents allow, answered as documented (schemathesis's cases).
+@Suite("Requests the contracts allow", .serialized, .timeLimit(.minutes(1))) struct ContractConformanceTests {
+  @Test func aQueryWithANulIsAnEmptyResultNotA500() async throws {
+    let server = try await OperatorTests.start()
+    defer { Task { await server.stop() } }
+    let reply = try await OperatorTests.curl([server.base + "/api/brokerages/search?q=n%00abc"])
+    #expect(reply.status == 200)
+    #expect((try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [Any])?.isEmpty == true)
+  }
+
+  @Test func unknownPropertiesMayBeNullButDeclaredOnesMayNot() async throws {
+    let server = try await OperatorTests.start()
+    defer { Task { await server.stop() } }
+    let purchases = "/__sandbox/v1/kiosk/stores/store_demo/purchases"
+    let extra = try await server.admin("POST", purchases, body: #"{"other": null}"#)
+    #expect(extra.status == 201)
+    let declared = try await server.admin("POST", purchases, body: #"{"items": null}"#)
+    #expect(declared.status == 400)
+  }
+
+  @Test func timestampsFollowTheDocumentedPattern() {
+    #expect(ContractText.parseTimestamp("2026-02-30") != nil, "rolls over to March")
+    #expect(ContractText.parseTimestamp("2026-01-01T10:00Z") != nil)
+    #expect(ContractText.parseTimestamp("2026-01-01T10:00:00.5+02:00") != nil)
+    #expect(ContractText.parseTimestamp("2026-01-01T10:00") == nil, "a time needs a zone")
+    #expect(ContractText.parseTimestamp("") == nil)
+    #expect(ContractText.isEmail("a@b.co"))
+    #expect(!ContractText.isEmail(" a@b.co"))
+    #expect(!ContractText.isEmail("a@b..co"))
+  }
+}
