@@ -38,7 +38,8 @@ struct HumanOutputSweepTests {
       "prefs school add", "prefs school move", "prefs school remove", "prefs dashboard show", "prefs dashboard hide",
       "prefs location set", "prefs import", "prefs photo set", "prefs photo get", "prefs photo remove",
       "sandbox stop", "sandbox seed", "sandbox reset", "sandbox delay", "sandbox trigger subscription",
-      "sandbox trigger invite-expiry", "sandbox trigger purchase", "sandbox fault add", "sandbox fault clear",
+      "sandbox trigger invite-expiry", "sandbox trigger purchase", "sandbox trigger store", "sandbox fault add",
+      "sandbox fault clear",
       "contract fixtures",
     ].map { ($0, "changes state") }
       + [

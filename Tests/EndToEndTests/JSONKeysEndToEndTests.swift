@@ -65,7 +65,7 @@ struct JSONKeysEndToEndTests {
     "sandbox reset": .skip(writes), "sandbox seed": .skip(writes), "sandbox serve": .skip("runs a server"),
     "sandbox stop": .skip(writes), "sandbox status": .run(.athlete, [[]]),
     "sandbox trigger invite-expiry": .skip(writes), "sandbox trigger purchase": .skip(writes),
-    "sandbox trigger subscription": .skip(writes),
+    "sandbox trigger subscription": .skip(writes), "sandbox trigger store": .skip(writes),
     "workspace access": .run(.owner, [[]]), "workspace route": .run(.owner, [[]]),
     "workspace invite validate": .run(.owner, [["$LINK"]]),
     "workspace invite accept": .skip(writes), "workspace onboard": .skip(writes),
