@@ -64,7 +64,7 @@ package struct BrokerageWriter {
   private func insert(_ batch: [(id: String, name: String)]) async throws -> Int {
     let rows = try await db.fetchAll(
       Inserted.self,
-      "INSERT INTO brokerages (id, name) VALUES \(Self.values("(?, ?)", count: batch.count))"
+      "INSERT INTO brokerages (id, name) VALUES \(SQLRows.values("(?, ?)", count: batch.count))"
         + " ON CONFLICT DO NOTHING RETURNING rowid, id, name",
       batch.flatMap { id, name -> [any Encodable & Sendable] in [id, name] })
     guard !rows.isEmpty else { return 0 }
@@ -79,19 +79,14 @@ package struct BrokerageWriter {
     // PostgreSQL's trigram index is on brokerages itself.
     if !db.isPostgreSQL {
       try await db.execute(
-        "INSERT INTO brokerage_trigrams (rowid, name) VALUES \(Self.values("(?, ?)", count: rows.count))", trigrams)
+        "INSERT INTO brokerage_trigrams (rowid, name) VALUES \(SQLRows.values("(?, ?)", count: rows.count))", trigrams)
     }
     if !words.isEmpty {
       try await db.execute(
         "INSERT INTO brokerage_words (word, brokerage_id, position, name_length) VALUES "
-          + Self.values("(?, ?, ?, length(?))", count: words.count / 4), words)
+          + SQLRows.values("(?, ?, ?, length(?))", count: words.count / 4), words)
     }
     return rows.count
-  }
-
-  /// `row` `count` times, separated by commas: the rows of a multi-row VALUES.
-  private static func values(_ row: String, count: Int) -> String {
-    Array(repeating: row, count: count).joined(separator: ", ")
   }
 }
 

@@ -129,7 +129,7 @@ enum PrefsStore {
     let now = Timestamps.now()
     // One statement for every change: a round trip per row made a 200-change import take
     // seconds on PostgreSQL. Ids are assigned in the order of the VALUES rows.
-    let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: changes.count).joined(separator: ", ")
+    let values = SQLRows.values("(?, ?, ?, ?, ?, ?, ?)", count: changes.count)
     let binds: [any Encodable & Sendable] = changes.flatMap { change -> [any Encodable & Sendable] in
       [userID, category.rawValue, change.field, change.old, change.new, now, email]
     }

@@ -244,3 +244,10 @@ private final class RowCollector: Sendable {
 
   var rows: [any SQLRow] { collected.withLock { $0 } }
 }
+
+/// The rows of a multi-row `VALUES`: `row` (its placeholders) `count` times, separated by commas.
+package enum SQLRows {
+  package static func values(_ row: String, count: Int) -> String {
+    Array(repeating: row, count: count).joined(separator: ", ")
+  }
+}
