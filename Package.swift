@@ -318,18 +318,6 @@ let package = Package(
         path: "Sources/Client/deck", swiftSettings: swiftSettings),
 
       // MARK: Plugins
-      .plugin(
-        name: "GenerateCompletions",
-        capability: .command(
-          intent: .custom(
-            verb: "generate-completions", description: "Write deck's bash, zsh and fish completion scripts"),
-          permissions: [
-            .writeToPackageDirectory(
-              reason: "Writes completions/deck.bash, completions/_deck, completions/deck.fish and docs/man/")
-          ]
-        ),
-        path: "Plugins/GenerateCompletions"),
-
       // Generates the registries of Sources/Client/App and SandboxApp from their feature dependencies
       // (the `features` list above), so a feature is named once.
       .plugin(name: "FeatureRegistry", capability: .buildTool(), path: "Plugins/FeatureRegistry"),

@@ -10,7 +10,8 @@ import Testing
 /// previous or the new file, never a torn one, and loses nothing already written.
 @Suite("Crash safety: kill -9 while writing", .serialized, .endToEndTimeLimit)
 struct CrashSafetyTests {
-  static let loops = 200
+  /// Kills per file: 100 (each aimed at the write), or DECK_CRASH_LOOPS for a longer hunt.
+  static let loops = Int(ProcessInfo.processInfo.environment["DECK_CRASH_LOOPS"] ?? "") ?? 100
 
   /// How long (µs) a whole run of this command takes here: kills are aimed around its end,
   /// where the write happens, so that some land before, some during and some after it.

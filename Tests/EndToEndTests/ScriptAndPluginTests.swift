@@ -237,7 +237,7 @@ struct ShellCompletionTests {
     let committed = try String(contentsOf: root.appendingPathComponent("completions/\(file)"), encoding: .utf8)
     #expect(
       committed == script.stdout,
-      "completions/\(file) is stale: swift package --allow-writing-to-package-directory generate-completions")
+      "completions/\(file) is stale: run scripts/generate-docs")
   }
 
   @Test func shellCallbackOffersBrokerageNamesFromTheBackend() throws {
