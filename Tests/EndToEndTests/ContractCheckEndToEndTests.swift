@@ -88,11 +88,61 @@ struct ContractCheckEndToEndTests {
     let known = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline])
     #expect(known.status == 0, "\(known.stdout)\n\(known.stderr)")
     #expect(known.stdout.contains("1 accepted by the baseline"))
+    // Accepted drift is no plain pass: the table, the JSON and the JUnit report say so.
+    #expect(known.stdout.contains("~ flyr searchBrokerages"), "\(known.stdout)")
+    #expect(known.stdout.contains("accepted: $[0].name"), "\(known.stdout)")
+    let accepted = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline, "--json"])
+    let search = Self.operations(try Self.report(accepted)).first { $0["operation"] as? String == "searchBrokerages" }
+    #expect(search?["result"] as? String == "accepted", "\(search ?? [:])")
+    #expect((search?["accepted"] as? [Any])?.count == 1)
+    let junit = deck.home + "/accepted.xml"
+    _ = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline, "--report", "junit", "--out", junit])
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains(#"<skipped message="accepted: 1 finding accepted by the baseline"/>"#), "\(xml)")
+    try Self.expectValidJUnit(junit, deck)
+
     _ = try deck.run(["sandbox", "fault", "add", "/api/access/state", "--drop-field", "hasAccess"])
     let new = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline])
     #expect(new.status == 1)
     #expect(new.stdout.contains("$.hasAccess"), "\(new.stdout)")
     _ = server
+  }
+
+  /// An entry of the baseline that no answer shows any more is reported, in every form.
+  @Test func aBaselineEntryThatMatchesNothingIsStale() throws {
+    let (server, deck) = try Self.setUp()
+    let baseline = deck.home + "/baseline.json"
+    _ = try deck.run(["sandbox", "fault", "add", "/api/brokerages/search", "--drop-field", "name"])
+    _ = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline, "--write-baseline"])
+    _ = try deck.run(["sandbox", "fault", "clear"])
+    let fixed = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline])
+    #expect(fixed.status == 0, "\(fixed.stderr)")
+    #expect(
+      fixed.stdout.contains("stale baseline entry: searchBrokerages $[0].name"), "\(fixed.stdout)")
+    #expect(fixed.stdout.contains("1 stale baseline entry"), "\(fixed.stdout)")
+    let report = try Self.report(try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline, "--json"]))
+    let stale = try #require(report["stale"] as? [[String: Any]])
+    #expect(stale.count == 1 && stale.first?["operation"] as? String == "searchBrokerages", "\(stale)")
+    #expect((report["counts"] as? [String: Any])?["stale"] as? Int == 1)
+    let junit = deck.home + "/stale.xml"
+    _ = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline, "--report", "junit", "--out", junit])
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains(#"<property name="stale-baseline-entry" value="searchBrokerages"#), "\(xml)")
+    try Self.expectValidJUnit(junit, deck)
+    // An entry whose operation was not checked this time is not stale.
+    let other = try deck.run(["contract", "check", "--rate", "50", "--baseline", baseline, "--service", "nudge"])
+    #expect(!other.stdout.contains("stale"), "\(other.stdout)")
+    _ = server
+  }
+
+  /// The report validates against the JUnit schema the QA reports are checked with.
+  static func expectValidJUnit(_ path: String, _ deck: DeckCLI) throws {
+    let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("QATests/junit.xsd").path
+    let lint = try DeckCLI.execute(
+      "/usr/bin/xmllint", ["--noout", "--schema", schema, path], stdin: nil, environment: deck.environment,
+      in: deck.home)
+    #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
   }
 
   @Test func reportsAreJUnitOrJSONFilesWithoutTokens() throws {
@@ -109,6 +159,7 @@ struct ContractCheckEndToEndTests {
       document.testcases
         == Self.operations(try Self.report(try deck.run(["contract", "check", "--rate", "50", "--json"]))).count)
     #expect(xml.contains(#"<failure message="1 finding""#))
+    try Self.expectValidJUnit(junit, deck)
     // The token went out (signed-in operations passed) but is in no report or trace.
     let token = try deck.run(["auth", "token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(token.count > 20)
@@ -147,14 +198,23 @@ struct ContractCheckEndToEndTests {
     _ = server
   }
 
-  @Test func anOperationThatNeedsATokenNeedsASignIn() throws {
+  /// Signed out, the public operations are checked and the rest are skipped, saying why.
+  @Test func signedOutTheCheckSkipsWhatNeedsAToken() throws {
     let server = try SandboxProcess()
     let deck = try DeckCLI(server: server)
-    let result = try deck.run(["contract", "check", "--operation", "getUser"])
-    #expect(result.status == 77, "\(result.stderr)")
-    #expect(result.stderr.contains("Not signed in"))
     let fixtures = try deck.run(["contract", "fixtures"])
     #expect(fixtures.status == 0, "public operations only: \(fixtures.stderr)")
+    let result = try deck.run(["contract", "check", "--rate", "50", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let operations = Self.operations(try Self.report(result))
+    let getUser = operations.first { $0["operation"] as? String == "getUser" }
+    #expect(getUser?["result"] as? String == "skipped", "\(getUser ?? [:])")
+    #expect((getUser?["reason"] as? String)?.hasPrefix("sign in to check") == true, "\(getUser ?? [:])")
+    let search = operations.first { $0["operation"] as? String == "searchBrokerages" }
+    #expect(search?["result"] as? String == "passed", "\(search ?? [:])")
+    let one = try deck.run(["contract", "check", "--operation", "getUser"])
+    #expect(one.status == 0, "\(one.stderr)")
+    #expect(one.stdout.contains("sign in to check"), "\(one.stdout)")
   }
 
   @Test func nothingListeningIsUnavailable() throws {

@@ -47,7 +47,9 @@ struct HumanOutputSweepTests {
       ].map { ($0, "interactive or long-running: its own terminal tests cover it") }
       + [
         ("sandbox inspect session", "needs a kiosk session's id"), ("sandbox inspect store", "needs a paired store"),
-        ("completion", "prints a shell script"), ("contract check", "its end-to-end tests cover it"),
+        ("completion", "prints a shell script"),
+        ("api", "prints the service's answer as it came: its end-to-end tests cover it"),
+        ("contract check", "its end-to-end tests cover it"),
         ("qa run", "runs the suite: its end-to-end tests cover it"),
       ])
 

@@ -120,6 +120,8 @@ struct QAEndToEndTests {
     #expect(rows.allSatisfy { ["covered", "not-applicable"].contains($0["status"] as? String) })
     #expect(rows.filter { $0["status"] as? String == "not-applicable" }.allSatisfy { $0["reason"] is String })
     #expect(coverage.stderr.contains("100% of the applicable rows"))
+    // Each row says where its behaviour lives (issue 49).
+    #expect(rows.allSatisfy { ["backend", "client", "both"].contains($0["kind"] as? String) }, "\(rows)")
     let unknown = try deck.run(["qa", "coverage", "nosuch"])
     #expect(unknown.status == 64)
   }

@@ -135,6 +135,20 @@ import Testing
       """, file: "rows.yaml")
     #expect(rows.rows.map(\.id) == ["prefs-6.1", "prefs-6.2"])
     #expect(rows.rows[1].notApplicable == "no screen reader")
+    #expect(rows.rows[0].kind == nil)
+  }
+
+  /// A row says where its behaviour lives: backend, client or both, and nothing else.
+  @Test func aRowsKindIsBackendClientOrBoth() throws {
+    let rows = try ScenarioParser.rows(
+      "module: w\nspec: w.md\nrows:\n  - {id: w-1, kind: backend, text: A}\n  - {id: w-2, kind: both, text: B}\n",
+      file: "rows.yaml")
+    #expect(rows.rows.map(\.kind) == [.backend, .both])
+    #expect {
+      try ScenarioParser.rows("module: w\nspec: w.md\nrows:\n  - {id: w-1, kind: server, text: A}\n", file: "rows.yaml")
+    } throws: { error in
+      (error as? DeckError)?.message.contains("rows[0].kind: \"server\" is not a kind: backend, client, both") == true
+    }
   }
 
   @Test func idPatternsMatchAsTheShellDoes() {

@@ -16,6 +16,9 @@ import Testing
       let mine = scenarios.filter { $0.module == spec.module }
       let covered = Set(mine.flatMap(\.rows))
       let listed = Set(spec.rows.map(\.id))
+      for row in spec.rows {
+        #expect(row.kind != nil, "\(row.id) does not say its kind (backend, client or both)")
+      }
       for row in spec.rows where row.notApplicable == nil {
         #expect(covered.contains(row.id), "\(row.id) is neither covered nor marked not applicable")
       }

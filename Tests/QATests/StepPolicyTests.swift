@@ -106,6 +106,12 @@ import Testing
     #expect(!reads("mbti submit -"))
     #expect(!reads("prefs import \(Self.run)/files/export.json"))
     #expect(!reads("brokerage search /etc/passwd"))
+    // deck api reads --input and -F key=@FILE.
+    #expect(reads("api /api/invites/accept --input /home/op/.netrc"))
+    #expect(reads("api /api/invites/accept -F token=@/home/op/.ssh/id_ed25519"))
+    #expect(reads("api /api/invites/accept --field=token=@/etc/shadow"))
+    #expect(!reads("api /api/invites/accept -F token=@- -F n=1 -f email=a@b.test"))
+    #expect(!reads("api /api/invites/accept --input \(Self.run)/body.json"))
   }
 
   @Test func withheldStepsShowNoOutput() {

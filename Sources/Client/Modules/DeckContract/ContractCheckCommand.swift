@@ -11,7 +11,7 @@ struct ContractCheckCommand: DeckCommand {
     .failure("drift: an answer does not match its contract (findings the baseline accepts do not count)"),
     .usage("a bad option, fixtures file or baseline file (nothing was sent)"),
     .unavailable("the environment could not be reached, or it answered 429 three times in a row"),
-    .unauthorized("an operation asked for needs a signed-in account"),
+    .unauthorized("the signed-in account's session expired and could not be refreshed"),
   ]
 
   static let configuration = CommandConfiguration(
@@ -27,8 +27,9 @@ struct ContractCheckCommand: DeckCommand {
 
       Each answer is checked: the status is documented, the content type is the documented \
       one, documented required headers are there, and the body validates against the \
-      response schema. A finding names the operation, the JSON path, what the contract says \
-      and what came back. 401, 403 and 429 are inconclusive, not drift.
+      response schema. Signed out, the public operations are checked and those that need a \
+      token are skipped (sign in to check). A finding names the operation, the JSON path, \
+      what the contract says and what came back. 401, 403 and 429 are inconclusive, not drift.
 
       Safe against production by construction: nothing but GET and HEAD is ever sent (a \
       fixture or --operation naming an operation that writes is refused), at most \
@@ -36,7 +37,9 @@ struct ContractCheckCommand: DeckCommand {
       row stop the check, redirects are not followed, and tokens never appear in a report.
 
       A baseline accepts known findings: --baseline FILE --write-baseline records the current \
-      ones; with --baseline FILE only new findings fail.
+      ones; with --baseline FILE only new findings fail. An operation whose findings the \
+      baseline all accepts shows as accepted (skipped, with the reason, in JUnit), and an entry \
+      no answer shows any more is reported as stale.
       """, exits: exits))
 
   @OptionGroup var global: GlobalOptions
@@ -107,15 +110,17 @@ struct ContractCheckCommand: DeckCommand {
       path: fixturesPath, safeOperations: Set(all.filter(\.isSafe).map(\.id)), allOperations: Set(all.map(\.id)))
     let accepted = try baseline.flatMap { writeBaseline ? nil : try ContractBaseline.load($0) }
 
-    // Sign-in first: an operation that needs a token fails here, before anything is sent.
-    for (entry, operation) in selected where operation.isSafe && operation.requiresAuth {
+    // Signed out, the operations that need a token are skipped ("sign in to check"); signed
+    // in, the session is refreshed here if it must be, before anything is sent.
+    let signedIn = try ContractProbe.signedIn(context)
+    for (entry, operation) in selected where signedIn && operation.isSafe && operation.requiresAuth {
       _ = try await context.client(entry.service, auth: .required) { _, _, _ in () }
       break
     }
     let probe = ContractProbe(
       context: context,
       settings: .init(rate: requestsPerSecond ?? 2, budget: maxRequests),
-      fixtures: loaded, fixturesPath: fixturesPath)
+      fixtures: loaded, fixturesPath: fixturesPath, signedIn: signedIn)
     var run = try await probe.run(selected)
 
     let sent = run.results.filter { if case .skipped = $0.outcome { false } else { true } }

@@ -2,10 +2,11 @@ import ArgumentParser
 import DeckCore
 
 /// `deck contract`: does an environment still speak deck's contracts? (`deck doctor` says
-/// whether deck can talk to it at all.)
+/// whether deck can talk to it at all.) And `deck api`, one raw request to a service the
+/// contracts name.
 public enum ContractModule: DeckModule {
   public static let name = "contract"
-  public static var commands: [any ParsableCommand.Type] { [ContractCommand.self] }
+  public static var commands: [any ParsableCommand.Type] { [ContractCommand.self, ApiCommand.self] }
 }
 
 struct ContractCommand: ParsableCommand {

@@ -28,6 +28,17 @@ struct ContractProbe {
   let settings: Settings
   let fixtures: ContractFixtures
   let fixturesPath: String
+  /// Whether a token is there to send; without one, the operations that need it are skipped.
+  var signedIn = true
+
+  /// Why an operation that needs a token is not sent while nobody is signed in.
+  static let signInToCheck = "sign in to check: the operation needs a signed-in account (deck auth login)"
+
+  /// Whether the context has a token to send: `DECK_TOKEN`, or the environment's active account.
+  static func signedIn(_ context: DeckContext) throws -> Bool {
+    if let token = context.session.processEnvironment["DECK_TOKEN"], !token.isEmpty { return true }
+    return try context.tokenStore.accounts(in: context.environment().name).activeSession != nil
+  }
 
   /// Sends `operations` one after the other and returns one result each.
   func run(_ operations: [(ContractCatalog.Entry, ContractOperation)]) async throws -> ContractRun {
@@ -46,6 +57,11 @@ struct ContractProbe {
       }
       guard operation.isSafe else {
         result.outcome = .skipped("\(operation.method) changes data: only GET and HEAD are sent")
+        results.append(result)
+        continue
+      }
+      guard signedIn || !operation.requiresAuth else {
+        result.outcome = .skipped(Self.signInToCheck)
         results.append(result)
         continue
       }
@@ -200,13 +216,13 @@ struct ContractProbe {
   }
 }
 
-/// A generated client's stack, for requests the contract check builds itself.
+/// A generated client's stack, for requests deck builds itself (`contract check`, `deck api`).
 struct RawClient: Sendable {
   let serverURL: URL
   let transport: any ClientTransport
   let middlewares: [any ClientMiddleware]
 
-  func send(_ request: HTTPRequest, operationID: String) async throws -> ContractResponse {
+  func send(_ request: HTTPRequest, body: HTTPBody? = nil, operationID: String) async throws -> ContractResponse {
     let transport = transport
     var next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?) = {
       try await transport.send($0, body: $1, baseURL: $2, operationID: operationID)
@@ -217,7 +233,7 @@ struct RawClient: Sendable {
     }
     // The transport stops reading at the limit, while the body streams in.
     let (response, bytes) = try await ResponseBodyLimit.$bytes.withValue(ContractProbe.Settings.bodyLimit) {
-      let (response, body) = try await next(request, nil, serverURL)
+      let (response, body) = try await next(request, body, serverURL)
       guard let body else { return (response, [UInt8]()) }
       return (response, Array(try await Data(collecting: body, upTo: ContractProbe.Settings.bodyLimit)))
     }

@@ -10,6 +10,8 @@ struct ContractResult: Sendable {
   enum Outcome: Sendable {
     case passed
     case drift([ContractFinding])
+    /// Every finding is one the baseline accepts (`accepted`).
+    case accepted
     /// The answer says nothing about the contract (401, 403, 429).
     case inconclusive(String)
     /// Nothing answered (connection refused, timeout).
@@ -48,17 +50,29 @@ struct ContractRun: Sendable {
   var results: [ContractResult]
   var requests: Int
   var stoppedByRateLimit: Bool
+  /// The baseline's entries no answer showed, though their operation was checked: the drift
+  /// they accepted is gone (or changed), and the entry could hide it coming back.
+  var stale: [ContractBaseline.Key] = []
 
-  /// Moves the findings the baseline lists out of the drift.
+  /// Moves the findings the baseline lists out of the drift, and finds its stale entries.
   mutating func apply(_ baseline: ContractBaseline) {
+    var checked = Set<String>()
+    var found = Set<ContractBaseline.Key>()
     for index in results.indices {
-      guard case .drift(let findings) = results[index].outcome else { continue }
-      let (accepted, new) = findings.reduce(into: ([ContractFinding](), [ContractFinding]())) { split, finding in
-        if baseline.accepts(finding) { split.0.append(finding) } else { split.1.append(finding) }
+      switch results[index].outcome {
+      case .passed, .accepted: checked.insert(results[index].operation)
+      case .drift(let findings):
+        checked.insert(results[index].operation)
+        found.formUnion(findings.map(ContractBaseline.key))
+        let (accepted, new) = findings.reduce(into: ([ContractFinding](), [ContractFinding]())) { split, finding in
+          if baseline.accepts(finding) { split.0.append(finding) } else { split.1.append(finding) }
+        }
+        results[index].accepted = accepted
+        results[index].outcome = new.isEmpty ? .accepted : .drift(new)
+      case .inconclusive, .unreachable, .skipped: continue
       }
-      results[index].accepted = accepted
-      results[index].outcome = new.isEmpty ? .passed : .drift(new)
     }
+    stale = baseline.accepted.filter { checked.contains($0.operation) && !found.contains($0) }
   }
 
   var counts: ContractReport.Counts {
@@ -67,6 +81,7 @@ struct ContractRun: Sendable {
       counts.accepted += result.accepted.count
       switch result.outcome {
       case .passed: counts.passed += 1
+      case .accepted: counts.acceptedOperations += 1
       case .drift(let findings):
         counts.drifted += 1
         counts.findings += findings.count
@@ -128,7 +143,11 @@ struct ContractReport: Encodable, Sendable {
     var inconclusive = 0
     var unreachable = 0
     var skipped = 0
+    /// Findings the baseline accepts, and the operations whose findings it all accepts.
     var accepted = 0
+    var acceptedOperations = 0
+    /// Baseline entries no answer showed.
+    var stale = 0
   }
 
   struct Operation: Encodable, Sendable {
@@ -139,7 +158,8 @@ struct ContractReport: Encodable, Sendable {
     var path: String
     var request: String?
     var status: Int?
-    /// passed, drift, inconclusive, unreachable or skipped.
+    /// passed, drift, accepted (every finding in the baseline), inconclusive, unreachable or
+    /// skipped.
     var result: String
     var reason: String?
     var findings: [Finding]
@@ -158,6 +178,8 @@ struct ContractReport: Encodable, Sendable {
   var requests: Int
   var counts: Counts
   var operations: [Operation]
+  /// The baseline's entries that matched no finding of an operation that was checked.
+  var stale: [ContractBaseline.Key]
 
   /// `secrets`: the values a report must never show, in any encoding (the tokens deck holds
   /// for the environment: a server may reflect one that is no JSON Web Token).
@@ -165,12 +187,19 @@ struct ContractReport: Encodable, Sendable {
     self.environment = environment
     requests = run.requests
     counts = run.counts
+    counts.stale = run.stale.count
+    stale = run.stale
     let redact = { (text: String) in Self.redact(text, secrets: secrets) }
     operations = run.results.map { result in
       let (name, reason): (String, String?) =
         switch result.outcome {
         case .passed: ("passed", nil)
         case .drift: ("drift", nil)
+        case .accepted:
+          (
+            "accepted",
+            "\(result.accepted.count) finding\(result.accepted.count == 1 ? "" : "s") accepted by the baseline"
+          )
         case .inconclusive(let why): ("inconclusive", why)
         case .unreachable(let why): ("unreachable", why)
         case .skipped(let why): ("skipped", why)
@@ -207,9 +236,13 @@ struct ContractReport: Encodable, Sendable {
     }
     if counts.inconclusive > 0 { parts.append("\(counts.inconclusive) inconclusive") }
     if counts.unreachable > 0 { parts.append("\(counts.unreachable) unreachable") }
+    if counts.acceptedOperations > 0 { parts.append("\(counts.acceptedOperations) accepted") }
     if counts.skipped > 0 { parts.append("\(counts.skipped) skipped") }
     var text = parts.joined(separator: ", ")
     if counts.accepted > 0 { text += "; \(counts.accepted) accepted by the baseline" }
+    if counts.stale > 0 {
+      text += "; \(counts.stale) stale baseline entr\(counts.stale == 1 ? "y" : "ies") (no longer found)"
+    }
     return text + " (\(requests) request\(requests == 1 ? "" : "s") to \(environment))."
   }
 
@@ -222,6 +255,7 @@ struct ContractReport: Encodable, Sendable {
         case "passed": ("✓", "green")
         case "drift": ("✗", "red")
         case "skipped": ("-", "plain")
+        case "accepted": ("~", "yellow")
         default: ("?", "yellow")
         }
       let text = ReportText.oneLine
@@ -235,27 +269,50 @@ struct ContractReport: Encodable, Sendable {
           "    \(text(finding.path.isEmpty ? finding.kind : finding.path)): expected \(text(finding.expected)), got \(text(finding.actual))"
         )
       }
+      for finding in operation.accepted {
+        lines.append(
+          "    accepted: \(text(finding.path.isEmpty ? finding.kind : finding.path)): expected \(text(finding.expected)), got \(text(finding.actual))"
+        )
+      }
+    }
+    for entry in stale {
+      let text = ReportText.oneLine
+      lines.append(
+        "\(style("!", "yellow")) stale baseline entry: \(text(entry.operation)) \(text(entry.path.isEmpty ? entry.kind : entry.path)): expected \(text(entry.expected)); no answer shows it now (write the baseline again to drop it)"
+      )
     }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// JUnit XML: one testsuite per service, one testcase per operation (classname: the service
-  /// and document), `failure` for drift, `error` for an operation nothing answered, `skipped`
-  /// for the inconclusive and the skipped.
+  /// JUnit XML (Tests/QATests/junit.xsd, as the QA reports): one testsuite per service, one
+  /// testcase per operation (classname: the service and document), `failure` for drift,
+  /// `error` for an operation nothing answered, `skipped` for the inconclusive, the skipped and
+  /// the accepted (its reason says so); a stale baseline entry is a property of its service's
+  /// suite.
   func junit() -> String {
     let byService = Dictionary(grouping: operations, by: \.service)
     var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     xml +=
-      #"<testsuites name="deck contract check" tests="\#(operations.count)" failures="\#(counts.drifted)" errors="\#(counts.unreachable)" skipped="\#(counts.inconclusive + counts.skipped)">"#
+      #"<testsuites name="deck contract check" tests="\#(operations.count)" failures="\#(counts.drifted)" errors="\#(counts.unreachable)">"#
       + "\n"
     for service in byService.keys.sorted() {
       let cases = byService[service] ?? []
       let failures = cases.filter { $0.result == "drift" }.count
       let errors = cases.filter { $0.result == "unreachable" }.count
-      let skipped = cases.filter { $0.result == "inconclusive" || $0.result == "skipped" }.count
+      let skipped = cases.filter { ["inconclusive", "skipped", "accepted"].contains($0.result) }.count
       xml +=
         #"  <testsuite name="\#(Self.escape(service))" tests="\#(cases.count)" failures="\#(failures)" errors="\#(errors)" skipped="\#(skipped)">"#
         + "\n"
+      let ids = Set(cases.map(\.operation))
+      let staleHere = stale.filter { ids.contains($0.operation) }
+      if !staleHere.isEmpty {
+        xml += "    <properties>\n"
+        for entry in staleHere {
+          let value = "\(entry.operation) \(entry.kind) \(entry.path): expected \(entry.expected)"
+          xml += "      <property name=\"stale-baseline-entry\" value=\"\(Self.escape(value))\"/>\n"
+        }
+        xml += "    </properties>\n"
+      }
       for operation in cases {
         xml +=
           #"    <testcase classname="\#(Self.escape("\(environment).\(operation.service).\(operation.document)"))" name="\#(Self.escape("\(operation.operation) \(operation.method) \(operation.path)"))">"#
@@ -266,7 +323,7 @@ struct ContractReport: Encodable, Sendable {
             "\n      <failure message=\"\(Self.escape("\(operation.findings.count) finding\(operation.findings.count == 1 ? "" : "s")"))\" type=\"drift\">\(Self.escape(details))</failure>\n    "
         case "unreachable":
           xml += "\n      <error message=\"\(Self.escape(operation.reason ?? ""))\" type=\"unreachable\"/>\n    "
-        case "inconclusive", "skipped":
+        case "inconclusive", "skipped", "accepted":
           xml += "\n      <skipped message=\"\(Self.escape("\(operation.result): \(operation.reason ?? "")"))\"/>\n    "
         default:
           break

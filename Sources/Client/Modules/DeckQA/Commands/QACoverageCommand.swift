@@ -10,7 +10,9 @@ struct QACoverageCommand: DeckCommand {
     discussion: HelpText.discussion(
       """
       Rows come from each module's rows.yaml (docs/QA.md); a scenario covers the row named by \
-      its id and those in its covers list.
+      its id and those in its covers list. KIND says where the row's behaviour lives: backend \
+      (a scenario reaches it without deck's client in between, with deck api), client (a \
+      scenario drives deck as a user does) or both.
       """,
       exits: [
         .failure(
@@ -29,6 +31,8 @@ struct QACoverageCommand: DeckCommand {
     var text: String
     /// covered, not-applicable or uncovered.
     var status: String
+    /// backend, client or both (rows.yaml's `kind`), nil when the row does not say.
+    var kind: String?
     var scenarios: [String]
     var reason: String?
   }
@@ -52,7 +56,7 @@ struct QACoverageCommand: DeckCommand {
         let status = !by.isEmpty ? "covered" : row.notApplicable != nil ? "not-applicable" : "uncovered"
         rows.append(
           Row(
-            module: spec.module, row: row.id, text: row.text, status: status, scenarios: by,
+            module: spec.module, row: row.id, text: row.text, status: status, kind: row.kind?.rawValue, scenarios: by,
             reason: by.isEmpty ? row.notApplicable : nil))
       }
       let listed = Set(spec.rows.map(\.id))
@@ -63,10 +67,10 @@ struct QACoverageCommand: DeckCommand {
     let output = context.output
     try output.emit(rows) {
       output.table(
-        ["ROW", "STATUS", "SCENARIOS / REASON", "TEXT"],
+        ["ROW", "STATUS", "KIND", "SCENARIOS / REASON", "TEXT"],
         rows.map {
           [
-            $0.row, $0.status == "uncovered" ? "UNCOVERED" : $0.status,
+            $0.row, $0.status == "uncovered" ? "UNCOVERED" : $0.status, Self.kindCell($0.kind),
             $0.scenarios.isEmpty ? ($0.reason ?? "-") : $0.scenarios.joined(separator: ", "), $0.text,
           ]
         }, cellStyle: { _, column, text in column == 1 && text == "UNCOVERED" ? .red : nil })
@@ -91,4 +95,7 @@ struct QACoverageCommand: DeckCommand {
         hint: "Add a scenario for each uncovered row, or mark it not-applicable with the reason in rows.yaml.")
     }
   }
+
+  /// The KIND column: where the row's behaviour lives (backend, client, both), `-` unsaid.
+  static func kindCell(_ kind: String?) -> String { kind ?? "-" }
 }

@@ -320,14 +320,15 @@ public enum ScenarioParser {
         var ids = Set<String>()
         rows.rows = try sequence(value, file: file, field: "rows").enumerated().map { index, item in
           let path = "rows[\(index)]"
-          var row = SpecRows.Row(id: "", text: "", notApplicable: nil)
+          var row = SpecRows.Row(id: "", text: "", notApplicable: nil, kind: nil)
           for (key, keyNode, value) in try mapping(item, file: file, field: path) {
             switch key {
             case "id": row.id = try name(value, file: file, field: "\(path).id")
             case "text": row.text = try string(value, file: file, field: "\(path).text")
             case "not-applicable": row.notApplicable = try string(value, file: file, field: "\(path).not-applicable")
+            case "kind": row.kind = try rowKind(value, file: file, field: "\(path).kind")
             default:
-              throw unknown(key, keyNode, file: file, field: path, known: ["id", "text", "not-applicable"])
+              throw unknown(key, keyNode, file: file, field: path, known: ["id", "text", "not-applicable", "kind"])
             }
           }
           guard !row.id.isEmpty else { throw problem(file, item, "\(path).id", "missing") }
@@ -342,6 +343,17 @@ public enum ScenarioParser {
     guard !rows.module.isEmpty else { throw problem(file, nil, "module", "missing") }
     return rows
   }
+
+  /// A row's `kind`: what its behaviour lives in.
+  static func rowKind(_ node: YAMLNode, file: String, field: String) throws -> SpecRows.Kind {
+    let text = try string(node, file: file, field: field)
+    guard let kind = SpecRows.Kind(rawValue: text) else {
+      throw problem(
+        file, node, field,
+        "\"\(text)\" is not a kind: \(SpecRows.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return kind
+  }
 }
 
 /// A module's spec checklist: the rows `deck qa coverage` reports on.
@@ -351,6 +363,14 @@ public struct SpecRows: Sendable, Equatable {
     public var text: String
     /// Why a terminal cannot exercise it, if it cannot.
     public var notApplicable: String?
+    /// Where its behaviour lives, so where a scenario must reach to test it (nil: not said).
+    public var kind: Kind?
+  }
+
+  /// Where a row's behaviour lives: the backend (a scenario reaches it without deck's client
+  /// in between: `deck api`, raw input), the client (a scenario drives deck as a user does) or both.
+  public enum Kind: String, Sendable, Equatable, CaseIterable, Encodable {
+    case backend, client, both
   }
 
   public var module: String

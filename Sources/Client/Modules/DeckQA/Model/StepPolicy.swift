@@ -33,8 +33,11 @@ struct StepPolicy: Sendable {
     (["sandbox", "serve"], ["--database"]),
     (["qa", "run"], ["--out"]),
   ]
-  /// Options that name a file deck reads (and may quote in an error).
-  static let readOptions: [(command: [String], names: [String])] = [(["contract", "check"], ["--fixtures"])]
+  /// Options that name a file deck reads (and may quote in an error); `deck api`'s `-F` and
+  /// `--field` read one when their value is `key=@FILE`.
+  static let readOptions: [(command: [String], names: [String])] = [
+    (["contract", "check"], ["--fixtures"]), (["api"], ["--input", "-F", "--field"]),
+  ]
   /// Commands whose first argument is a file deck reads (`-`: the step's stdin).
   static let readArguments: [[String]] = [["mbti", "submit"], ["prefs", "import"], ["prefs", "photo", "set"]]
   /// deck's options that take a value (the global ones), besides those above.
@@ -163,7 +166,10 @@ struct StepPolicy: Sendable {
   /// Whether a file the line reads is outside ``writable`` (`-`, the step's stdin, is not).
   func readsOutside(_ words: [String]) -> Bool {
     let line = Line(words)
-    var files = line.values(Self.readOptions).map(\.value)
+    var files = line.values(Self.readOptions).compactMap { option in
+      guard option.name == "-F" || option.name == "--field" else { return option.value }
+      return option.value.firstRange(of: "=@").map { String(option.value[$0.upperBound...]) }
+    }
     for command in Self.readArguments where line.names(command) {
       files += line.positional.dropFirst(command.count).prefix(1)
     }
