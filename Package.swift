@@ -120,6 +120,7 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
         name: "\(name)Tests",
         dependencies: [
           rules, .target(name: "\(name)Module"), .target(name: "\(name)Server"), "TestSupport", "SandboxApp",
+          "DeckValues",
           "SandboxKit", "deck", "deck-sandbox", sqlKit, hummingbird, openAPIRuntime, argumentParser,
           .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         ] + contracts + theirRules,
