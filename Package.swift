@@ -120,6 +120,7 @@ let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
         name: "\(name)Tests",
         dependencies: [
           rules, .target(name: "\(name)Module"), .target(name: "\(name)Server"), "TestSupport", "SandboxApp",
+          "DeckValues",
           "SandboxKit", "deck", "deck-sandbox", sqlKit, hummingbird, openAPIRuntime, argumentParser,
           .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         ] + contracts + theirRules,
@@ -139,7 +140,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
     .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
@@ -171,12 +171,8 @@ let package = Package(
     .systemLibrary(name: "CYAML", path: "Sources/Shared/CYAML"),
     .target(name: "DeckYAML", dependencies: ["CYAML"], path: "Sources/Shared/DeckYAML", swiftSettings: swiftSettings),
     .target(
-      name: "DeckConfig",
-      dependencies: [
-        .product(name: "Configuration", package: "swift-configuration"),
-        "DeckYAML", "DeckSupport",
-      ],
-      path: "Sources/Client/Services/DeckConfig", swiftSettings: swiftSettings),
+      name: "DeckConfig", dependencies: ["DeckYAML", "DeckSupport"], path: "Sources/Client/Services/DeckConfig",
+      swiftSettings: swiftSettings),
     .target(
       name: "DeckAuth", dependencies: ["DeckSupport"], path: "Sources/Client/Services/DeckAuth",
       swiftSettings: swiftSettings),

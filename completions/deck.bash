@@ -2363,8 +2363,8 @@ _deck_sandbox_stop() {
 _deck_sandbox_seed() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --version -h --help)
-    repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout --brokerages)
+    repeating_options=(--synthetic)
+    non_repeating_options=(--env --format --jq --timeout)
     __deck_offer_flags_options 0
 
     # Offer option value completions
@@ -2383,7 +2383,7 @@ _deck_sandbox_seed() {
     '--timeout')
         return
         ;;
-    '--brokerages')
+    '--synthetic')
         return
         ;;
     esac

@@ -24,6 +24,13 @@ import Testing
     #expect(declared.status == 400)
   }
 
+  @Test func aSeedsSyntheticCountsMayNotBeNull() async throws {
+    let server = try await OperatorTests.start()
+    defer { Task { await server.stop() } }
+    let refused = try await server.admin("POST", "/__sandbox/v1/seed", body: #"{"synthetic": null}"#)
+    #expect(refused.status == 400, "\(refused.body)")
+  }
+
   @Test func timestampsFollowTheDocumentedPattern() {
     #expect(ContractText.parseTimestamp("2026-02-30") != nil, "rolls over to March")
     #expect(ContractText.parseTimestamp("2026-01-01T10:00Z") != nil)

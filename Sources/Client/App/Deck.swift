@@ -6,7 +6,7 @@ import DeckSupport
 public struct Deck: AsyncParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "deck",
-    abstract: "Drive the backends of the brokerage, workspace, kiosk, preferences and MBTI features.",
+    abstract: "Drive the backends of deck's features: \(HelpText.list(FeatureRegistry.modules.map { $0.name })).",
     discussion: HelpText.discussion(
       """
       Environments: sandbox (the default: a local sandbox deck starts on demand), local (deck sandbox serve), dev, staging,

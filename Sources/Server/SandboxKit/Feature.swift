@@ -35,8 +35,8 @@ package protocol SandboxFeature: SendableMetatype {
   /// Row counts for `deck sandbox status`, e.g. `["brokerages": 250]`.
   static func counts(_ db: any SQLDatabase) async throws -> [String: Int]
 
-  /// Generators of synthetic data for benchmarks, by kind (`deck sandbox seed --brokerages N`
-  /// asks for the kind `brokerages`). Each adds that many rows, continuing its sequence.
+  /// Generators of synthetic data for benchmarks, by kind (`deck sandbox seed --synthetic KIND=N`
+  /// asks for N rows of KIND). Each adds that many rows, continuing its sequence.
   static var syntheticData: [String: SyntheticData] { get }
 }
 

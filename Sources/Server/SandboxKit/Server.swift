@@ -124,7 +124,7 @@ public enum SandboxServer {
         ErrorResponseMiddleware(requestError: AdminHandlers.requestError),
         RejectNullsMiddleware(
           operations: [
-            "seed": ["brokerages"], "setDelay": ["milliseconds"], "clearFaults": ["id"],
+            "seed": ["synthetic"], "setDelay": ["milliseconds"], "clearFaults": ["id"],
             "addFault": [
               "method", "path", "action", "field", "value", "status", "retryAfter", "latencyMs", "times", "probability",
             ],

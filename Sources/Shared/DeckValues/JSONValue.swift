@@ -14,6 +14,10 @@ public enum JSONValue: Sendable, Equatable {
   /// An integer.
   public static func int(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
 
+  /// A Double, spelled as Swift spells it (`7.0`, `3.5`), as a decoder reads a number that is no
+  /// integer: its `int` is nil even when the value is whole.
+  public static func double(_ value: Double) -> JSONValue { .number(JSONNumber(literal: String(value))) }
+
   /// The JSON Schema type name of this value ("integer" for an integral number).
   public var typeName: String {
     switch self {

@@ -1,3 +1,4 @@
+import DeckValues
 import Foundation
 import PrefsRules
 import Testing
@@ -35,10 +36,10 @@ struct DashboardTests {
     #expect(Set(object.keys) == ["statsCards", "widgets"])
     #expect(
       object["statsCards"]
-        == .object(Dictionary(uniqueKeysWithValues: StatsCard.allCases.map { ($0.rawValue, .bool(true)) })))
+        == .object(JSONObject(StatsCard.allCases.map { ($0.rawValue, .bool(true)) })))
     #expect(
       object["widgets"]
-        == .object(Dictionary(uniqueKeysWithValues: DashboardWidget.allCases.map { ($0.rawValue, .bool(true)) })))
+        == .object(JSONObject(DashboardWidget.allCases.map { ($0.rawValue, .bool(true)) })))
   }
 
   @Test("hidden items round-trip; missing items read as shown")

@@ -1,3 +1,4 @@
+import DeckValues
 import Foundation
 import PrefsRules
 import Testing

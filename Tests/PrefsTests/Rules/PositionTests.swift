@@ -1,3 +1,4 @@
+import DeckValues
 import PrefsRules
 import Testing
 

@@ -1,3 +1,4 @@
+import DeckValues
 import Foundation
 import PrefsRules
 
@@ -27,8 +28,8 @@ func encodedJSON(_ value: some Encodable) throws -> JSONValue {
 }
 
 /// The top-level object of `value`'s encoding.
-func encodedObject(_ value: some Encodable) throws -> [String: JSONValue] {
-  guard case .object(let object) = try encodedJSON(value) else { return [:] }
+func encodedObject(_ value: some Encodable) throws -> JSONObject {
+  guard case .object(let object) = try encodedJSON(value) else { return JSONObject() }
   return object
 }
 

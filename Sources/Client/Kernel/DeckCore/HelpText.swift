@@ -54,6 +54,12 @@ public enum HelpText {
     return paragraphs.joined(separator: "\n\n")
   }
 
+  /// Names as a sentence lists them: `a`, `a and b`, `a, b and c` (empty for none).
+  public static func list(_ names: [String]) -> String {
+    guard let last = names.last else { return "" }
+    return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
+  }
+
   /// "Exit codes:" and one line per code, in order of code, 0 first.
   static func exitCodes(_ exits: [ExitDoc]) -> String {
     var meanings: [Int32: String] = [:]

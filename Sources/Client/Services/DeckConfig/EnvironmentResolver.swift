@@ -1,4 +1,3 @@
-import Configuration
 import DeckSupport
 
 /// Which layer chose the current environment (highest precedence first).
@@ -45,8 +44,6 @@ public struct ResolvedEnvironment: Sendable, Equatable {
 /// Applies deck's configuration layers, highest precedence first:
 /// the `--env` flag, then `DECK_ENV`, then the config file's `current`, then `sandbox`;
 /// for each service URL, `DECK_<SERVICE>_URL`, then the file's entry, then the built-in value.
-///
-/// The layered lookup is swift-configuration's `ConfigReader` over one provider per layer.
 public struct EnvironmentResolver: Sendable {
   public let file: ConfigFile
   private let variables: [String: String]
@@ -118,11 +115,11 @@ public struct EnvironmentResolver: Sendable {
         .usage, "Unknown environment \"\(TerminalText.sanitize(name))\" (selected by \(source.rawValue)).",
         hint: "Known environments: \(known). Add one with: deck env add \(name) --from local")
     }
-    let reader = urlReader(for: definition)
     var overridden = Set<Service>()
     for service in Service.allCases {
-      guard let url = reader.string(forKey: ConfigKey(service.rawValue + ".url")) else { continue }
-      if variables[service.overrideVariable] != nil {
+      let override = variables[service.overrideVariable]
+      guard let url = override ?? definition.urls[service] else { continue }
+      if override != nil {
         overridden.insert(service)
         if case .failure(let problem) = ParsedURL.parse(url) {
           throw DeckError.configuration(
@@ -141,41 +138,9 @@ public struct EnvironmentResolver: Sendable {
 
   /// The current environment's name, and the layer that chose it.
   public func currentName(flag: String?) -> (String, EnvironmentSource) {
-    let layers: [(EnvironmentSource, any ConfigProvider)] = [
-      (
-        .flag,
-        InMemoryProvider(name: "flag", values: flag.map { ["env": ConfigValue(.string($0), isSecret: false)] } ?? [:])
-      ),
-      (.variable, deckVariables),
-      (
-        .file,
-        InMemoryProvider(
-          name: "file", values: file.current.map { ["env": ConfigValue(.string($0), isSecret: false)] } ?? [:])
-      ),
-      (
-        .builtinDefault,
-        InMemoryProvider(
-          name: "default", values: ["env": ConfigValue(.string(BuiltinEnvironments.defaultName), isSecret: false)])
-      ),
-    ]
-    let name = ConfigReader(providers: layers.map(\.1)).string(forKey: "env") ?? BuiltinEnvironments.defaultName
-    let source =
-      layers.first { layer in
-        (try? layer.1.value(forKey: AbsoluteConfigKey(["env"]), type: .string).value) != nil
-      }?.0 ?? .builtinDefault
-    return (name, source)
-  }
-
-  /// `DECK_*` variables, read under the `deck.` prefix: `env` is `DECK_ENV`, `flyr.url` is `DECK_FLYR_URL`.
-  private var deckVariables: any ConfigProvider {
-    EnvironmentVariablesProvider(environmentVariables: variables).prefixKeys(with: "deck")
-  }
-
-  private func urlReader(for definition: EnvironmentDefinition) -> ConfigReader {
-    var values: [AbsoluteConfigKey: ConfigValue] = [:]
-    for (service, url) in definition.urls {
-      values[AbsoluteConfigKey([service.rawValue, "url"])] = ConfigValue(.string(url), isSecret: false)
-    }
-    return ConfigReader(providers: [deckVariables, InMemoryProvider(name: definition.name, values: values)])
+    if let flag { return (flag, .flag) }
+    if let variable = variables["DECK_ENV"] { return (variable, .variable) }
+    if let current = file.current { return (current, .file) }
+    return (BuiltinEnvironments.defaultName, .builtinDefault)
   }
 }

@@ -1,6 +1,7 @@
 import DeckAuth
 import DeckCore
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 import PrefsRules
 

@@ -1,4 +1,5 @@
 import DeckSupport
+import DeckValues
 import DeckYAML
 import FoundationEssentials
 import PrefsRules
@@ -117,8 +118,7 @@ enum PrefsEditDocument {
     switch value {
     case .null: "null"
     case .bool(let flag): flag ? "true" : "false"
-    case .int(let number): String(number)
-    case .double(let number): String(number)
+    case .number(let number): number.literal
     case .string(let text): self.text(text, inFlow: inFlow)
     case .array(let items): "[" + items.map { scalar($0, inFlow: true) }.joined(separator: ", ") + "]"
     case .object(let object):
@@ -198,8 +198,8 @@ enum PrefsEditDocument {
     return kinds
   }
 
-  static func object(_ mapping: YAMLNode.Mapping, kinds: [String: Kind]) -> [String: JSONValue] {
-    var object: [String: JSONValue] = [:]
+  static func object(_ mapping: YAMLNode.Mapping, kinds: [String: Kind]) -> JSONObject {
+    var object = JSONObject()
     for (key, value) in mapping {
       let name = key.scalar?.string ?? "\(key)"
       object[name] = json(value, kinds[name])
@@ -240,7 +240,7 @@ enum PrefsEditDocument {
   /// The school list: each item's value typed by its type; priorities from the order, categories
   /// from the types, ids made for new items.
   static func schoolJSON(_ mapping: YAMLNode.Mapping) -> JSONValue {
-    var object: [String: JSONValue] = [:]
+    var object = JSONObject()
     for (key, value) in mapping {
       let name = key.scalar?.string ?? "\(key)"
       guard name == "preferences", case .sequence(let items) = value else {

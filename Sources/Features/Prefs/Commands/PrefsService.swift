@@ -1,6 +1,7 @@
 import DeckAuth
 import DeckCore
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 import HTTPTypes
 import OpenAPIRuntime
@@ -119,7 +120,9 @@ struct PrefsService: Sendable {
       let old = (previous.model as? PlayerDetails) ?? PlayerDetails()
       let patch = old.mergePatch(to: player)
       let nulls: [String] =
-        if case .object(let object) = patch { object.filter { $0.value == .null }.keys.sorted() } else { [] }
+        if case .object(let object) = patch { object.entries.filter { $0.value == .null }.map(\.key).sorted() } else {
+          []
+        }
       let body = try PrefsBody.typed(Schemas.PlayerDetails.self, from: patch)
       envelope = try await client(nulls: nulls).patchPlayerDetails(body: .json(body)).ok.body.json
     case .school(let school):

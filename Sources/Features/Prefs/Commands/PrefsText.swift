@@ -1,5 +1,6 @@
 import DeckCore
 import DeckSupport
+import DeckValues
 import FoundationEssentials
 import PrefsRules
 
@@ -10,15 +11,15 @@ struct PrefsText {
   let output: Output
 
   /// The value's JSON object (the shape the API and export files use).
-  static func object(_ value: PrefsValue) -> [String: JSONValue] {
+  static func object(_ value: PrefsValue) -> JSONObject {
     guard let data = try? JSONEncoder().encode(value), case .object(let object)? = JSONValue.parse(data) else {
-      return [:]
+      return JSONObject()
     }
     return object
   }
 
   /// A field's value in `object` (inside its container, if it has one); `.null` when unset.
-  static func value(_ spec: FieldSpec, in object: [String: JSONValue]) -> JSONValue {
+  static func value(_ spec: FieldSpec, in object: JSONObject) -> JSONValue {
     guard let container = spec.container else { return object[spec.key] ?? .null }
     guard case .object(let inner)? = object[container] else { return .null }
     return inner[spec.key] ?? .null

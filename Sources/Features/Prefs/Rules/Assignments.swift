@@ -1,3 +1,5 @@
+import DeckValues
+
 /// One `key=value` of `deck prefs set CATEGORY key=value …`, resolved against the catalog.
 public struct Assignment: Sendable, Equatable {
   /// The catalog key.

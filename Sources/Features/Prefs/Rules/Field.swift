@@ -1,3 +1,5 @@
+import DeckValues
+
 /// One settable key of a category, as the catalog describes it: JSON key and type, the form section
 /// it sits in, a label, what it accepts and how it nests. Completion, editor comments, grouped
 /// output, the `key=value` parser, JSON coding, normalisation, validation and the diff all read it.
@@ -63,7 +65,7 @@ public struct FieldSpec: Sendable, Equatable {
   func coerce(_ value: JSONValue, field: String? = nil) -> Result<JSONValue, ValidationIssue> {
     if value == .null { return .success(.null) }
     guard let typed = kind.coerce(value) else {
-      let nonFinite = if case .double(let number) = value { !number.isFinite } else { false }
+      let nonFinite = value.doubleNumber.map { !$0.isFinite } ?? false
       let expected = nonFinite ? "a finite number" : kind.noun
       return .failure(.wrongType(field ?? key, value.literal, expected: expected, allowed: allowed))
     }
@@ -158,7 +160,7 @@ extension Int: FieldValue {
   static var kind: FieldKind { .int }
   var json: JSONValue { .int(self) }
   init?(json: JSONValue) {
-    guard case .int(let value) = json else { return nil }
+    guard let value = json.wholeNumber else { return nil }
     self = value
   }
 }
@@ -167,7 +169,7 @@ extension Double: FieldValue {
   static var kind: FieldKind { .double }
   var json: JSONValue { .double(self) }
   init?(json: JSONValue) {
-    guard case .double(let value) = json else { return nil }
+    guard let value = json.doubleNumber else { return nil }
     self = value
   }
 }

@@ -1,3 +1,5 @@
+import DeckValues
+
 /// One difference between two values of a category: the field (JSON key, or the preference type for
 /// school) and its old and new values as shown to users; nil means unset, added or removed.
 /// Printed as "what changed" and written as history entries.

@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// The JSON type of a field's value (and of a school preference's value).
@@ -26,10 +27,15 @@ public enum FieldKind: String, Sendable, Equatable, Codable, CaseIterable {
   /// integer 5 and an integer as a number; non-finite numbers and out-of-range integers are refused.
   public func coerce(_ value: JSONValue) -> JSONValue? {
     switch (self, value) {
-    case (.int, .int), (.bool, .bool), (.string, .string): value
-    case (.int, .double(let number)): Int(exactly: number).map(JSONValue.int)
-    case (.double, .double(let number)): number.isFinite ? value : nil
-    case (.double, .int(let number)): .double(Double(number))
+    case (.bool, .bool), (.string, .string): value
+    case (.int, .number):
+      value.wholeNumber != nil ? value : value.doubleNumber.flatMap { Int(exactly: $0) }.map(JSONValue.int)
+    case (.double, .number):
+      if let number = value.doubleNumber {
+        number.isFinite ? value : nil
+      } else {
+        value.wholeNumber.map { .double(Double($0)) }
+      }
     case (.stringList, .array(let items)):
       items.allSatisfy { if case .string = $0 { true } else { false } } ? value : nil
     default: nil

@@ -1,3 +1,5 @@
+import DeckValues
+
 /// What a field accepts beyond its JSON type. One description serves validation, the `allowed`
 /// text of messages and editor comments, normalisation of input, parsing of typed text and completion.
 public enum FieldRule: Sendable, Equatable {
@@ -102,13 +104,14 @@ public enum FieldRule: Sendable, Equatable {
   /// The problems of a value already of the field's kind; `field` names it in the messages.
   func check(_ value: JSONValue, field: String, kind: FieldKind) -> [ValidationIssue] {
     let allowed = allowed(for: kind)
+    let outOfRange: [ValidationIssue] = [.outOfRange(field, value.literal, allowed: allowed)]
+    switch (self, value.wholeNumber, value.doubleNumber) {
+    case (.intRange(let range), let number?, _): return range.contains(number) ? [] : outOfRange
+    case (.height, let number?, _): return Height.range.contains(number) ? [] : outOfRange
+    case (.doubleRange(let range), _, let number?): return range.contains(number) ? [] : outOfRange
+    default: break
+    }
     switch (self, value) {
-    case (.intRange(let range), .int(let number)):
-      return range.contains(number) ? [] : [.outOfRange(field, value.literal, allowed: allowed)]
-    case (.height, .int(let number)):
-      return Height.range.contains(number) ? [] : [.outOfRange(field, value.literal, allowed: allowed)]
-    case (.doubleRange(let range), .double(let number)):
-      return range.contains(number) ? [] : [.outOfRange(field, value.literal, allowed: allowed)]
     case (_, .string(let text)):
       return checkText(text, field: field, allowed: allowed).map { [$0] } ?? []
     case (_, .array(let items)) where items.isEmpty:
@@ -148,13 +151,13 @@ public enum FieldRule: Sendable, Equatable {
 
   /// A value as shown in change lists: text plain, lists comma-separated, heights as `5'11"`.
   func display(_ value: JSONValue) -> String? {
-    switch value {
+    if self == .height, let inches = value.wholeNumber { return Height.format(inches: inches) }
+    return switch value {
     case .null: nil
     case .string(let text): text
-    case .int(let number) where self == .height: Height.format(inches: number)
     case .array(let items): items.compactMap { display($0) }.joined(separator: ", ")
     case .object: value.literal
-    case .bool, .int, .double: value.literal
+    case .bool, .number: value.literal
     }
   }
 

@@ -1,3 +1,5 @@
+import DeckValues
+
 /// Matching names typed by users against a list of valid names: exact, then ignoring case, `-`, `_`,
 /// `.` and spaces (so `social-media` and `Social Media` find `socialMedia`), and otherwise suggesting
 /// the nearest valid names by edit distance.

@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// An export file: `{"version": 1, "categories": {"player": {…}, "school": {…}, …}}` with any subset
@@ -70,7 +71,7 @@ public struct PrefsExport: Sendable, Equatable, Codable {
     case nil, .null:
       problems.document.append(.missing("categories", allowed: "an object of categories, e.g. \(shape)"))
     case .object(let values):
-      for (name, json) in values.sorted(by: { $0.key < $1.key }) {
+      for (name, json) in values.entries.sorted(by: { $0.key < $1.key }) {
         guard let category = PrefsCategory(rawValue: name) else {
           let names = PrefsCategory.allCases.map(\.rawValue)
           problems.document.append(NameMatching.unknown(name, what: "category", candidates: names))

@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// The preferences of one category (`PlayerDetails`, `SchoolPreferences`, `NotificationSettings`,
@@ -107,18 +108,18 @@ extension FieldRecord {
 
   /// The value as a JSON object in the spec's shape, unset optionals left out.
   public var json: JSONValue {
-    var object: [String: JSONValue] = [:]
-    var containers: [String: [String: JSONValue]] = [:]
+    var object = JSONObject()
     for field in Self.fields {
       let value = field.read(self)
       guard value != .null else { continue }
       if let container = field.spec.container {
-        containers[container, default: [:]][field.spec.key] = value
+        var inner = object[container]?.objectValue ?? JSONObject()
+        inner[field.spec.key] = value
+        object[container] = .object(inner)
       } else {
         object[field.spec.key] = value
       }
     }
-    for (key, inner) in containers { object[key] = .object(inner) }
     return .object(object)
   }
 

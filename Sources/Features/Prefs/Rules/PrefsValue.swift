@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// A value of any category, tagged with it: for code that picks the category at run time (the CLI's

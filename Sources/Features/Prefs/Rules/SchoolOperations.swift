@@ -1,3 +1,5 @@
+import DeckValues
+
 /// A school preference criterion without its place in the list: a type and a value of that type.
 /// What the add dialog (and `school add TYPE VALUE`) produces, and what templates are made of.
 public struct SchoolCriterion: Sendable, Equatable {
@@ -149,10 +151,8 @@ extension SchoolPreferences {
   public static func numberingNewRows(_ json: JSONValue, newID: () -> String) -> JSONValue {
     guard case .object(var object) = json, case .array(let items) = object["preferences"] else { return json }
     let given = items.compactMap { item -> Int? in
-      guard case .object(let preference) = item, let raw = preference["priority"],
-        case .int(let priority)? = FieldKind.int.coerce(raw)
-      else { return nil }
-      return priority
+      guard case .object(let preference) = item, let raw = preference["priority"] else { return nil }
+      return FieldKind.int.coerce(raw)?.wholeNumber
     }
     var next = (given.max() ?? 0).addingReportingOverflow(1)
     object["preferences"] = .array(

@@ -1,3 +1,5 @@
+import DeckValues
+
 /// The value of a school preference. It is the plain JSON value (`300`, `["D1", "D3"]`, `"medium"`,
 /// `true`), not a wrapper object; which case a JSON value reads as depends on the preference type.
 public enum PreferenceValue: Sendable, Equatable, Codable {
@@ -28,7 +30,9 @@ public enum PreferenceValue: Sendable, Equatable, Codable {
   /// `json` read as a value of `kind` (see `FieldKind.coerce`), or nil when it has another type.
   public init?(json: JSONValue, kind: FieldKind) {
     switch kind.coerce(json) {
-    case .int(let value): self = .int(value)
+    case .number(let number)?:
+      guard let value = number.int else { return nil }
+      self = .int(value)
     case .string(let value): self = .string(value)
     case .bool(let value): self = .bool(value)
     case .some(let list) where kind == .stringList:

@@ -1,3 +1,5 @@
+import DeckValues
+
 /// Normalisation and validation of the school preference list.
 extension SchoolPreferences {
   /// Values normalised for their type (text trimmed, enumerated values in their canonical spelling,

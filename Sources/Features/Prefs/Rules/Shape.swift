@@ -1,3 +1,5 @@
+import DeckValues
+
 /// How strictly a JSON document's keys are checked beyond `read(_:)`, which ignores unknown keys
 /// and takes defaults for missing ones (the leniency stored data gets: the spec's fallback).
 public enum ShapeCheck: Sendable, Equatable {
@@ -78,7 +80,7 @@ extension FieldRecord {
   /// The merge patch that turns `self` into `new`: each field that differs, with its new value or
   /// `null` where `new` has none. `patched(with:)` of it gives `new`.
   public func mergePatch(to new: Self) -> JSONValue {
-    var object: [String: JSONValue] = [:]
+    var object = JSONObject()
     for field in Self.fields where field.spec.container == nil {
       let updated = field.read(new)
       if field.read(self) != updated { object[field.spec.key] = updated }
@@ -133,7 +135,7 @@ extension SchoolPreferences {
         default: break
         }
       }
-      if let raw = preference["priority"], case .int(let priority)? = FieldKind.int.coerce(raw),
+      if let raw = preference["priority"], let priority = FieldKind.int.coerce(raw)?.wholeNumber,
         !(1...maximumCount).contains(priority)
       {
         issues.append(

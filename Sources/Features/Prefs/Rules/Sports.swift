@@ -1,3 +1,5 @@
+import DeckValues
+
 /// A sport of the player details' Sport picker and the positions it offers (preferences.md 2A:
 /// "primary position (picker filtered by sport), all positions (multi-select chips)"). The
 /// positions are the app's full names; baseball and softball also take their scorebook

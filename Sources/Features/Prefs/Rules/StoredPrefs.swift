@@ -1,3 +1,4 @@
+import DeckValues
 import FoundationEssentials
 
 /// A category's value read from storage, and what was wrong with what was stored.

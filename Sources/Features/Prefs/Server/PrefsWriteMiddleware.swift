@@ -1,3 +1,4 @@
+import DeckValues
 import Foundation
 import Hummingbird
 import OpenAPIRuntime

@@ -16,8 +16,8 @@ struct QACommand: ParsableCommand {
     discussion: HelpText.discussion(
       """
       A scenario is a YAML list of deck lines, each with what it must do: its exit code, text \
-      in its output, jq expressions on its JSON. deck ships scenarios for every row of the five \
-      specs' checklists that a terminal can exercise (`deck qa list`, `deck qa coverage`); you \
+      in its output, jq expressions on its JSON. deck ships scenarios for every row of each \
+      feature spec's checklist that a terminal can exercise (`deck qa list`, `deck qa coverage`); you \
       can write your own (docs/QA.md) and run them the same way.
       """, exits: QARunCommand.exits),
     subcommands: [QARunCommand.self, QAListCommand.self, QACoverageCommand.self])
@@ -27,7 +27,7 @@ struct QACommand: ParsableCommand {
 struct ScenarioSelection: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "Modules (brokerage, workspace, kiosk, prefs, mbti) or scenario files; all shipped scenarios when none.",
+      "Modules (\(ScenarioCatalog.shippedModules.joined(separator: ", "))) or scenario files; all shipped scenarios when none.",
       valueName: "module-or-file"),
     completion: ScenarioSourceCompletion.completion)
   var sources: [String] = []
@@ -64,8 +64,7 @@ enum ScenarioSourceCompletion {
   static let completion = CompletionKind.custom { _, _, prefix in candidates(prefix: prefix) }
 
   static func candidates(prefix: String) -> [String] {
-    let modules = Set(EmbeddedScenarios.files.compactMap { $0.name.split(separator: "/").first?.lowercased() })
-    var result = modules.sorted().filter { $0.hasPrefix(prefix) }
+    var result = ScenarioCatalog.shippedModules.sorted().filter { $0.hasPrefix(prefix) }
     let directory = prefix.lastIndex(of: "/").map { String(prefix[...$0]) } ?? ""
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)) ?? []
     for name in names.sorted() where !name.hasPrefix(".") {

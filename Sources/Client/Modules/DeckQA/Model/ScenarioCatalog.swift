@@ -8,6 +8,13 @@ enum ScenarioCatalog {
   /// scenarios from there instead of the copy built in (for writing them: no rebuild).
   static let sourcesVariable = "DECK_QA_SOURCES"
 
+  /// The modules deck ships scenarios for, in the order they are built in: each feature's
+  /// folder, lowercased (`brokerage` for Sources/Features/Brokerage/QA).
+  static let shippedModules: [String] = EmbeddedScenarios.files.reduce(into: []) { modules, file in
+    guard let module = file.name.split(separator: "/").first?.lowercased(), !modules.contains(module) else { return }
+    modules.append(module)
+  }
+
   /// The shipped files: path under Sources/Features, and text.
   static func files() throws -> [(path: String, yaml: String)] {
     guard let root = ProcessInfo.processInfo.environment[sourcesVariable], !root.isEmpty else {
