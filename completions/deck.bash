@@ -3180,13 +3180,13 @@ _deck_qa() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|list|coverage)
+    run|list|coverage|show|export)
         # Offer subcommand argument completions
         "_deck_qa_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run list coverage' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'run list coverage show export' -- "${cur}"))
         ;;
     esac
 }
@@ -3195,7 +3195,7 @@ _deck_qa_run() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --fail-fast --allow-writes --version -h --help)
     repeating_options=(--tag --id --allow-writes-outside)
-    non_repeating_options=(--env --format --jq --timeout --jobs --report --out)
+    non_repeating_options=(--env --format --jq --timeout --jobs --report --out --data)
     __deck_offer_flags_options -1
 
     # Offer option value completions
@@ -3225,9 +3225,14 @@ _deck_qa_run() {
         return
         ;;
     '--report')
+        __deck_add_completions -W 'junit'$'\n''tap'$'\n''json'$'\n''html'
         return
         ;;
     '--out')
+        return
+        ;;
+    '--data')
+        __deck_add_completions -o plusdirs -fX '!*.@(csv|yaml|yml)'
         return
         ;;
     '--allow-writes-outside')
@@ -3290,7 +3295,7 @@ _deck_qa_coverage() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --version -h --help)
     repeating_options=()
-    non_repeating_options=(--env --format --jq --timeout)
+    non_repeating_options=(--env --format --jq --timeout --results)
     __deck_offer_flags_options -1
 
     # Offer option value completions
@@ -3307,6 +3312,86 @@ _deck_qa_coverage() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--results')
+        __deck_add_completions -o plusdirs -fX '!*.@(json)'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa coverage -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_deck_qa_show() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa show -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa show -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_deck_qa_export() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace --force --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion qa export -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_completions -d
         return
         ;;
     esac

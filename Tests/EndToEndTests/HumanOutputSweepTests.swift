@@ -22,11 +22,12 @@ struct HumanOutputSweepTests {
     "sandbox status": [[]], "sandbox outbox": [[]], "sandbox fault list": [[]],
     "sandbox inspect workspace": [[email]], "sandbox inspect events": [[]], "sandbox inspect prefs": [[email]],
     "plugins": [[]], "doctor": [[]], "contract list": [[]], "qa list": [[]], "qa coverage": [[]],
+    "qa show": [["prefs-5.edge.3"]],
   ]
 
   /// Read-only commands whose output is a document for another program (a token, JSON), where
   /// a line is as long as its data.
-  static let documents: Set<String> = ["auth token", "prefs export"]
+  static let documents: Set<String> = ["auth token", "prefs export", "qa show"]
 
   /// Commands the sweep does not run, and why.
   static let notRun: [String: String] = Dictionary(
@@ -40,7 +41,7 @@ struct HumanOutputSweepTests {
       "sandbox stop", "sandbox seed", "sandbox reset", "sandbox delay", "sandbox trigger subscription",
       "sandbox trigger invite-expiry", "sandbox trigger purchase", "sandbox trigger store", "sandbox fault add",
       "sandbox fault clear",
-      "contract fixtures",
+      "contract fixtures", "qa export",
     ].map { ($0, "changes state") }
       + [
         "kiosk run", "mbti quiz", "prefs edit", "repl", "run", "sandbox serve",

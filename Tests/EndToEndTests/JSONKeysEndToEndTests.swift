@@ -54,6 +54,7 @@ struct JSONKeysEndToEndTests {
     "prefs get": .run(.athlete, [["player"], ["notifications"], ["dashboard"], ["location"], ["school"]]),
     "prefs school list": .run(.athlete, [[]]),
     "qa coverage": .run(.athlete, [[]]), "qa list": .run(.athlete, [[]]), "qa run": .skip("runs scenarios"),
+    "qa show": .run(.athlete, [["prefs-5.edge.3"]]), "qa export": .skip("writes files"),
     "repl": .skip("interactive"), "run": .skip("runs a script"),
     "sandbox delay": .run(.athlete, [[]]), "sandbox fault add": .skip(writes), "sandbox fault clear": .skip(writes),
     "sandbox fault list": .run(.athlete, [[]]),

@@ -51,9 +51,11 @@ import Testing
   }
 
   static func scenario(_ id: String, module: String) -> Scenario {
-    Scenario(
+    var scenario = Scenario(
       id: id, title: "Title <&> \"quoted\"", module: module, covers: [], tags: [.readonly], generate: [], vars: [],
-      steps: [], file: "Sources/Features/X/QA/a.yaml", line: 3)
+      steps: [], file: "\(module)/a.yaml", line: 3)
+    scenario.shipped = true
+    return scenario
   }
 
   static func step(_ status: StepResult.Status, message: String?) -> StepResult {

@@ -12,18 +12,36 @@ struct QACoverageCommand: DeckCommand {
       Rows come from each module's rows.yaml (docs/QA.md); a scenario covers the row named by \
       its id and those in its covers list. KIND says where the row's behaviour lives: backend \
       (a scenario reaches it without deck's client in between, with deck api), client (a \
-      scenario drives deck as a user does) or both.
+      scenario drives deck as a user does) or both. Your own scenario files (or directories of them) \
+      count beside the shipped ones, and a rows.yaml among them takes the place of its \
+      module's; with arguments, only the modules named and those of your files are shown. \
+      --results joins a run's JSON report (deck qa run --report json --out FILE): each row \
+      passed, failed or was not run. On a terminal the table fits its width.
+
+      Examples:
+        deck qa coverage prefs
+        deck qa coverage qa/ --results qa.json
       """,
       exits: [
         .failure(
-          "a row is neither covered nor marked not applicable, or a scenario names a row the spec does not have"),
-        .usage("a bad module name"),
+          "a row is neither covered nor marked not applicable, a scenario names a row the spec does not have, or (with --results) a row's scenario failed"
+        ),
+        .usage("a bad module name, scenario file or report"),
       ]))
 
   @OptionGroup var global: GlobalOptions
 
-  @Argument(help: ArgumentHelp("Only these modules (all when none).", valueName: "module"))
-  var modules: [String] = []
+  @Argument(
+    help: ArgumentHelp(
+      "Modules, scenario files or directories of them (all shipped modules when none).", valueName: "module-or-file"),
+    completion: ScenarioSourceCompletion.completion)
+  var sources: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Join this JSON report of deck qa run: which rows passed, failed or were not run.", valueName: "file"),
+    completion: .file(extensions: ["json"]))
+  var results: String?
 
   struct Row: Encodable {
     var module: String
@@ -35,29 +53,27 @@ struct QACoverageCommand: DeckCommand {
     var kind: String?
     var scenarios: [String]
     var reason: String?
+    /// With --results: passed, failed or not run.
+    var result: String?
   }
 
   func run(_ context: DeckContext) async throws {
-    let specs = try ScenarioCatalog.shippedRows()
-    let scenarios = try ScenarioCatalog.shipped()
-    let known = Set(specs.map(\.module))
-    for module in modules where !known.contains(module.lowercased()) {
-      throw DeckError.usage(
-        "No module \"\(TerminalText.sanitize(module))\" has QA rows.",
-        hint: "Modules: \(known.sorted().joined(separator: ", ")).")
-    }
-    let chosen = specs.filter { modules.isEmpty || modules.map { $0.lowercased() }.contains($0.module) }
+    let sources = try CoverageSources.gather(self.sources)
+    let results = try self.results.map(CoverageResults.read)
     var rows: [Row] = []
     var unknown: [String] = []
-    for spec in chosen {
-      let mine = scenarios.filter { $0.module == spec.module }
+    for spec in sources.specs {
+      let mine = sources.scenarios.filter { $0.module == spec.module }
       for row in spec.rows {
-        let by = mine.filter { $0.rows.contains(row.id) }.map(\.id)
+        let by = mine.filter { $0.rows.contains(row.id) }.map(\.id).reduce(into: [String]()) {
+          if !$0.contains($1) { $0.append($1) }
+        }
         let status = !by.isEmpty ? "covered" : row.notApplicable != nil ? "not-applicable" : "uncovered"
         rows.append(
           Row(
-            module: spec.module, row: row.id, text: row.text, status: status, kind: row.kind?.rawValue, scenarios: by,
-            reason: by.isEmpty ? row.notApplicable : nil))
+            module: spec.module, row: row.id, text: row.text, status: status, kind: row.kind?.rawValue,
+            scenarios: by,
+            reason: by.isEmpty ? row.notApplicable : nil, result: by.isEmpty ? nil : results?.result(by)))
       }
       let listed = Set(spec.rows.map(\.id))
       for scenario in mine {
@@ -65,37 +81,61 @@ struct QACoverageCommand: DeckCommand {
       }
     }
     let output = context.output
-    try output.emit(rows) {
-      output.table(
-        ["ROW", "STATUS", "KIND", "SCENARIOS / REASON", "TEXT"],
-        rows.map {
-          [
-            $0.row, $0.status == "uncovered" ? "UNCOVERED" : $0.status, Self.kindCell($0.kind),
-            $0.scenarios.isEmpty ? ($0.reason ?? "-") : $0.scenarios.joined(separator: ", "), $0.text,
-          ]
-        }, cellStyle: { _, column, text in column == 1 && text == "UNCOVERED" ? .red : nil })
-    }
-    for spec in chosen {
+    try output.emit(rows) { table(rows, output: output, withResults: results != nil) }
+    for spec in sources.specs {
       let mine = rows.filter { $0.module == spec.module }
       let covered = mine.filter { $0.status == "covered" }.count
       let notApplicable = mine.filter { $0.status == "not-applicable" }.count
       let applicable = mine.count - notApplicable
       let percent = applicable == 0 ? 100 : covered * 100 / applicable
-      output.info(
+      var line =
         "\(spec.module) (\(spec.spec)): \(mine.count) rows, \(covered) covered, \(notApplicable) not applicable, \(applicable - covered) uncovered: \(percent)% of the applicable rows"
-      )
+      if results != nil {
+        let count = { (result: String) in mine.filter { $0.result == result }.count }
+        line += "; in the run \(count("passed")) passed, \(count("failed")) failed, \(count("not run")) not run"
+      }
+      output.info(line)
+    }
+    for module in sources.unlisted {
+      output.info("\(module): no rows.yaml lists its rows, so its scenarios cover none (docs/QA.md, Spec rows).")
     }
     let uncovered = rows.filter { $0.status == "uncovered" }
-    if !uncovered.isEmpty || !unknown.isEmpty {
+    let failed = rows.filter { $0.result == "failed" }
+    if !uncovered.isEmpty || !unknown.isEmpty || !failed.isEmpty {
       var parts: [String] = []
       if !uncovered.isEmpty { parts.append("uncovered: \(uncovered.map(\.row).joined(separator: ", "))") }
       if !unknown.isEmpty { parts.append("rows the specs' lists do not have: \(unknown.joined(separator: "; "))") }
+      if !failed.isEmpty {
+        parts.append("failed in \(self.results ?? "the run"): \(failed.map(\.row).joined(separator: ", "))")
+      }
       throw DeckError.failure(
         "Coverage is incomplete: \(parts.joined(separator: "; ")).",
-        hint: "Add a scenario for each uncovered row, or mark it not-applicable with the reason in rows.yaml.")
+        hint: failed.isEmpty || !uncovered.isEmpty || !unknown.isEmpty
+          ? "Add a scenario for each uncovered row, or mark it not-applicable with the reason in rows.yaml."
+          : "See the failures in the run's report, or rerun them with deck qa run.")
     }
   }
 
-  /// The KIND column: where the row's behaviour lives (backend, client, both), `-` unsaid.
-  static func kindCell(_ kind: String?) -> String { kind ?? "-" }
+  /// The rows for a person: on a terminal, wrapped to its width (``CoverageLayout``).
+  func table(_ rows: [Row], output: Output, withResults: Bool) {
+    var headers = ["ROW", "STATUS", "KIND"]
+    if withResults { headers.append("RESULT") }
+    headers += ["SCENARIOS / REASON", "TEXT"]
+    let cells = rows.map { row -> [String] in
+      var cells = [row.row, row.status == "uncovered" ? "UNCOVERED" : row.status, row.kind ?? "-"]
+      if withResults { cells.append(row.result ?? "-") }
+      cells += [row.scenarios.isEmpty ? (row.reason ?? "-") : row.scenarios.joined(separator: ", "), row.text]
+      return cells.map { TerminalText.sanitize($0) }
+    }
+    let layout = CoverageLayout(
+      headers: headers, rows: cells, wrapping: [headers.count - 2, headers.count - 1], columns: output.columns)
+    let lines = layout.lines { row, column, shown in
+      if row < 0 { return output.style(shown, .bold) }
+      if (column == 1 && shown == "UNCOVERED") || (withResults && column == 3 && shown == "failed") {
+        return output.style(shown, .red)
+      }
+      return shown
+    }
+    output.writeOut(lines.map { $0 + "\n" }.joined())
+  }
 }

@@ -12,22 +12,25 @@ public enum QAModule: DeckModule {
 struct QACommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "qa",
-    abstract: "Run the specs' QA checklists as scenarios against an environment (JUnit, TAP, JSON).",
+    abstract: "Run the specs' QA checklists as scenarios against an environment (JUnit, TAP, JSON, HTML).",
     discussion: HelpText.discussion(
       """
       A scenario is a YAML list of deck lines, each with what it must do: its exit code, text \
       in its output, jq expressions on its JSON. deck ships scenarios for every row of each \
       feature spec's checklist that a terminal can exercise (`deck qa list`, `deck qa coverage`); you \
-      can write your own (docs/QA.md) and run them the same way.
+      can write your own (docs/QA.md) and run them the same way: `deck qa show` prints a shipped \
+      scenario, `deck qa export DIR` writes them all to start from.
       """, exits: QARunCommand.exits),
-    subcommands: [QARunCommand.self, QAListCommand.self, QACoverageCommand.self])
+    subcommands: [
+      QARunCommand.self, QAListCommand.self, QACoverageCommand.self, QAShowCommand.self, QAExportCommand.self,
+    ])
 }
 
 /// The scenarios' selection options, shared by `run` and `list`.
 struct ScenarioSelection: ParsableArguments {
   @Argument(
     help: ArgumentHelp(
-      "Modules (\(ScenarioCatalog.shippedModules.joined(separator: ", "))) or scenario files; all shipped scenarios when none.",
+      "Modules (\(ScenarioCatalog.shippedModules.joined(separator: ", "))), scenario files or directories of them; all shipped scenarios when none.",
       valueName: "module-or-file"),
     completion: ScenarioSourceCompletion.completion)
   var sources: [String] = []
@@ -45,7 +48,7 @@ struct ScenarioSelection: ParsableArguments {
       "Only scenarios whose id matches (shell pattern, e.g. 'prefs-6.*'; repeatable).", valueName: "pattern"))
   var ids: [String] = []
 
-  func scenarios() throws -> [Scenario] {
+  func scenarios(data: ScenarioData? = nil) throws -> [Scenario] {
     let tags = try self.tags.map { text in
       guard let tag = Scenario.Tag(rawValue: text) else {
         throw DeckError.usage(
@@ -54,7 +57,7 @@ struct ScenarioSelection: ParsableArguments {
       }
       return tag
     }
-    return try ScenarioCatalog.select(sources, tags: tags, ids: ids)
+    return try ScenarioCatalog.select(sources, tags: tags, ids: ids, data: data)
   }
 }
 

@@ -33,11 +33,17 @@ struct QARunCommand: DeckCommand {
       Without a terminal nothing but the report is written: TAP 13 on stdout unless --report \
       and --out say otherwise. Tokens and secret variables are redacted everywhere.
 
+      --data FILE runs each scenario once per row of a CSV file (a header line names the \
+      columns) or a YAML list of mappings, with the row's columns as variables; each run's id \
+      is the scenario's followed by .row1, .row2, …
+
       Examples:
         deck qa run                                   every shipped scenario, default environment
         deck qa run prefs --env staging --tag readonly
         deck qa run --env local --jobs 4 --report junit --out qa.xml
         deck qa run my-checks.yaml --id 'checkout-*'
+        deck qa run qa/ --report html --out qa.html   every scenario file under qa/
+        deck qa run signup.yaml --data accounts.csv
       """, exits: exits))
 
   @OptionGroup var global: GlobalOptions
@@ -46,11 +52,19 @@ struct QARunCommand: DeckCommand {
   @Option(help: ArgumentHelp("How many scenarios run at once (1-32).", valueName: "n"))
   var jobs = 1
 
-  @Option(help: ArgumentHelp("Write a report: junit, tap or json (to --out, else stdout).", valueName: "format"))
+  @Option(
+    help: ArgumentHelp("Write a report: junit, tap, json or html (to --out, else stdout).", valueName: "format"),
+    completion: .list(QAReport.Format.allCases.map(\.rawValue)))
   var report: String?
 
   @Option(help: ArgumentHelp("Write the report to this file (atomically).", valueName: "file"))
   var out: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Run each scenario once per row of this CSV or YAML file, its columns as variables.", valueName: "file"),
+    completion: .file(extensions: ["csv", "yaml", "yml"]))
+  var data: String?
 
   @Flag(help: "Stop starting scenarios after the first failure (the rest are reported as skipped).")
   var failFast = false
@@ -68,12 +82,12 @@ struct QARunCommand: DeckCommand {
   func validate() throws {
     guard (1...32).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 32, got \(jobs).") }
     if let report, QAReport.Format(rawValue: report) == nil {
-      throw ValidationError("--report takes junit, tap or json, got \"\(report)\".")
+      throw ValidationError("--report takes junit, tap, json or html, got \"\(report)\".")
     }
   }
 
   func run(_ context: DeckContext) async throws {
-    let scenarios = try selection.scenarios()
+    let scenarios = try selection.scenarios(data: data.map(ScenarioData.read))
     guard !scenarios.isEmpty else {
       throw DeckError.usage("No scenario matches.", hint: "See what there is with: deck qa list")
     }

@@ -41,8 +41,32 @@ public struct Scenario: Sendable, Equatable {
   /// The file it was read from (a path, or `module/name.yaml` for the ones deck ships) and its line.
   public var file: String
   public var line: Int
+  /// Whether deck ships it (`file` is then the name `deck qa show` and `deck qa export` use).
+  public var shipped = false
+  /// The row of `qa run --data` this run of the scenario takes its variables from.
+  public var data: DataRow?
 
-  public var rows: [String] { [id] + covers }
+  /// A row of a `--data` file: the scenario's own id, the file, the row's number (1 is the
+  /// first row of values) and its line there.
+  public struct DataRow: Sendable, Equatable {
+    public var base: String
+    public var file: String
+    public var row: Int
+    public var line: Int
+  }
+
+  /// The spec rows it covers: its own id (without a data row's suffix) and ``covers``.
+  public var rows: [String] { [data?.base ?? id] + covers }
+
+  /// Where a person finds it: `path:line` for a user's file; for a shipped one, its name and
+  /// the command that prints it (`prefs/school.yaml:12 (deck qa show prefs-5.edge.3)`), as
+  /// an installed deck has no source tree. A data row adds its place in the data file.
+  public var place: String {
+    var text = "\(file):\(line)"
+    if shipped { text += " (deck qa show \(data?.base ?? id))" }
+    if let data { text += ", data row \(data.row) (\(data.file):\(data.line))" }
+    return text
+  }
 
   public static func == (lhs: Scenario, rhs: Scenario) -> Bool {
     lhs.id == rhs.id && lhs.title == rhs.title && lhs.module == rhs.module && lhs.covers == rhs.covers
@@ -52,7 +76,7 @@ public struct Scenario: Sendable, Equatable {
       && lhs.fromEnvironment.map(\.name) == rhs.fromEnvironment.map(\.name)
       && lhs.fromEnvironment.map(\.variable) == rhs.fromEnvironment.map(\.variable) && lhs.steps == rhs.steps
       && lhs.file == rhs.file
-      && lhs.line == rhs.line
+      && lhs.line == rhs.line && lhs.shipped == rhs.shipped && lhs.data == rhs.data
   }
 }
 

@@ -97,6 +97,7 @@ enum JQCheckRunner {
   /// Every jq expression of the scenarios must compile: a typo is a usage error (64) naming
   /// the file, line and field, found before anything runs.
   static func validate(_ scenarios: [Scenario]) throws {
+    for scenario in scenarios { try checkDefined(scenario) }
     for (file, group) in Dictionary(grouping: scenarios, by: \.file).sorted(by: { $0.key < $1.key }) {
       let expressions: [(expression: String, line: Int, field: String)] = group.flatMap { scenario in
         scenario.steps.flatMap { step in
@@ -115,6 +116,38 @@ enum JQCheckRunner {
             "\(file):\(item.line): \(item.field): not a valid jq expression: \(error.message)",
             hint: "Fix the scenario file; docs/QA.md describes the format.")
         }
+      }
+    }
+  }
+
+  /// Every `${NAME}` in a jq expectation or capture names a variable that is set by then: by
+  /// deck, the scenario (`generate`, `vars`, `from-env`, a `--data` column) or a capture of an
+  /// earlier step (or of an earlier capture of the same step). A usage error (64) naming the
+  /// file, line and field otherwise, found before anything runs.
+  static func checkDefined(_ scenario: Scenario) throws {
+    var defined = ScenarioVariables.builtIn.union(
+      scenario.generate.map(\.name) + scenario.vars.map(\.name) + scenario.fromEnvironment.map(\.name))
+    func check(_ text: String, line: Int, field: String) throws {
+      var missing: String?
+      _ = ScenarioVariables.substitute(text) { name in
+        if !defined.contains(name), missing == nil { missing = name }
+        return ""
+      }
+      guard let missing else { return }
+      throw DeckError.usage(
+        "\(scenario.file):\(line): \(field): ${\(missing)} is not defined",
+        hint:
+          "Set it under vars, generate or from-env, capture it in an earlier step, or give it as a column of qa run --data (docs/QA.md)."
+      )
+    }
+    for step in scenario.steps {
+      for item in step.expect.jq {
+        try check(item.expression, line: item.line, field: item.field)
+        if let equals = item.equals { try check(equals, line: item.line, field: item.field) }
+      }
+      for capture in step.captures {
+        try check(capture.expression, line: capture.line, field: capture.field)
+        defined.insert(capture.name)
       }
     }
   }

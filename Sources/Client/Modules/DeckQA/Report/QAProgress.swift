@@ -60,7 +60,7 @@ final class QAProgress: Sendable {
         output.style(result.status == .failed ? "FAILED" : "COULD NOT RUN", .red)
           + TerminalText.sanitize(
             " \(result.scenario.id)" + (result.scenario.title.isEmpty ? "" : "  " + result.scenario.title)
-              + "  (\(result.scenario.file):\(result.scenario.line))"))
+              + "  (\(result.scenario.place))"))
       if let step = result.problem {
         for line in QAReport.describe(step).split(separator: "\n", omittingEmptySubsequences: false) {
           output.info("  " + line)

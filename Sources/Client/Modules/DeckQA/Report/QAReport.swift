@@ -3,10 +3,11 @@ import DeckSupport
 import DeckValues
 import FoundationEssentials
 
-/// A run's results as JUnit XML, TAP 13 or JSON. Pure: the results are already redacted.
+/// A run's results as JUnit XML, TAP 13, JSON or HTML (QAReport+HTML). Pure: the results are
+/// already redacted.
 struct QAReport {
   enum Format: String, CaseIterable, Sendable {
-    case junit, tap, json
+    case junit, tap, json, html
   }
 
   var environment: String
@@ -40,23 +41,38 @@ struct QAReport {
     case .junit: junit()
     case .tap: tap()
     case .json: json()
+    case .html: html()
     }
   }
 
   /// The command that runs just this scenario again.
   static func rerun(_ scenario: Scenario, environment: String) -> String {
-    let source = scenario.file.hasPrefix("Sources/Features/") ? scenario.module : scenario.file
-    return ["deck", "qa", "run", source, "--env", environment, "--id", scenario.id].map(ShellWords.quote).joined(
-      separator: " ")
+    var words = ["deck", "qa", "run", scenario.shipped ? scenario.module : scenario.file, "--env", environment]
+    if let data = scenario.data { words += ["--data", data.file] }
+    return (words + ["--id", scenario.id]).map(ShellWords.quote).joined(separator: " ")
   }
 
-  /// What went wrong, in a few lines: the step, the expectation, the actual value.
+  /// What went wrong, in a few lines: the step, the expectation, the actual value, and the
+  /// output that was checked when the actual value is not that output (a jq value).
   static func describe(_ step: StepResult) -> String {
     var lines = ["step \(step.number) (line \(step.fileLine)): \(step.line)"]
     if let message = step.message { lines.append(message) }
     if let expected = step.expected, !expected.isEmpty { lines.append("expected: \(expected)") }
     if let actual = step.actual, !actual.isEmpty { lines.append("actual: \(actual)") }
+    if let output = step.checkedOutput, !output.isEmpty, let stream = step.checked {
+      lines.append("\(stream), as checked:")
+      lines += checkedExcerpt(output).map { "  " + $0 }
+    }
     return lines.joined(separator: "\n")
+  }
+
+  /// The start of an output shown beside a failure: at most 20 lines and 1,500 characters.
+  static func checkedExcerpt(_ text: String) -> [String] {
+    let all = StepChecks.excerpt(text, limit: 1500).split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init)
+    let lines = all.last == "" ? Array(all.dropLast()) : all
+    guard lines.count > 20 else { return lines }
+    return Array(lines.prefix(20)) + ["… (\(lines.count - 20) more lines)"]
   }
 
   // MARK: JUnit
@@ -98,6 +114,7 @@ struct QAReport {
           if let step = result.problem {
             let type = result.status == .failed ? "expectation" : "step-error"
             var body = Self.describe(step)
+            body += "\nscenario: " + result.scenario.place
             body += "\nrerun: " + Self.rerun(result.scenario, environment: environment)
             xml.append(
               "      <\(element) message=\"\(Self.escape("step \(step.number): \(step.message ?? "")"))\" type=\"\(type)\">\(Self.escape(body))</\(element)>"
@@ -150,8 +167,11 @@ struct QAReport {
           lines.append("  message: \(Self.yaml(step.message ?? ""))")
           if let expected = step.expected, !expected.isEmpty { lines.append("  expected: \(Self.yaml(expected))") }
           if let actual = step.actual, !actual.isEmpty { lines.append("  actual: \(Self.yaml(actual))") }
+          if let output = step.checkedOutput, !output.isEmpty, let stream = step.checked {
+            lines.append("  \(stream): \(Self.yaml(Self.checkedExcerpt(output).joined(separator: "\n")))")
+          }
         }
-        lines.append("  file: \(Self.yaml(result.scenario.file))")
+        lines.append("  file: \(Self.yaml(result.scenario.place))")
         lines.append("  rerun: \(Self.yaml(Self.rerun(result.scenario, environment: environment)))")
         lines.append("  ...")
       }
@@ -208,6 +228,8 @@ struct QAReport {
     var message: String?
     var expected: String?
     var actual: String?
+    /// The output a failed expectation checked (``StepResult/checked``), its start.
+    var checked: String?
   }
 
   func json() -> String {
@@ -235,7 +257,7 @@ struct QAReport {
             JSONStep(
               number: $0.number, line: $0.fileLine, command: $0.line, status: $0.status.rawValue, exitCode: $0.exitCode,
               seconds: ($0.seconds * 1000).rounded() / 1000, message: $0.message, expected: $0.expected,
-              actual: $0.actual)
+              actual: $0.actual, checked: $0.checkedOutput.map { Self.checkedExcerpt($0).joined(separator: "\n") })
           },
           rerun: result.status == .passed ? nil : Self.rerun(result.scenario, environment: environment))
       })

@@ -52,6 +52,7 @@ struct ReportRedactor: Sendable {
     step.actual = step.actual.map(redact)
     step.stdout = step.stdout.map(redact)
     step.stderr = step.stderr.map(redact)
+    step.expectations = step.expectations.map { ExpectationOutcome(text: redact($0.text), held: $0.held) }
     return step
   }
 }

@@ -46,7 +46,29 @@ public struct StepResult: Sendable, Equatable {
   public var message: String?
   public var expected: String?
   public var actual: String?
-  /// The tail of stdout and stderr (redacted), for a failed step.
+  /// The start of stdout and stderr (redacted; withheld where the step reads a file from
+  /// outside the run).
   public var stdout: String?
   public var stderr: String?
+  /// The stream a failed expectation checked when `actual` is not its output (a jq value):
+  /// "stdout" or "stderr", shown beside the failure.
+  public var checked: String?
+  /// Its expectations, in the order they were checked, with what came of each.
+  public var expectations: [ExpectationOutcome] = []
+
+  /// The output named by ``checked``.
+  public var checkedOutput: String? {
+    switch checked {
+    case "stdout": stdout
+    case "stderr": stderr
+    default: nil
+    }
+  }
+}
+
+/// One expectation of a step as a report shows it: its text (as written) and whether it held
+/// (nil: not checked, because an earlier one did not hold or the step did not finish).
+public struct ExpectationOutcome: Sendable, Equatable {
+  public var text: String
+  public var held: Bool?
 }

@@ -243,24 +243,41 @@ struct ScenarioRunner: Sendable {
   ) -> StepResult {
     let stdout = Self.read(report.outputFile)
     let stderr = Self.read(report.errorFile)
+    let labels = StepChecks.labels(step.expect, captures: step.captures)
+    func outcome(_ status: StepResult.Status, _ failure: StepChecks.Failure?) -> StepResult {
+      var result = report.result(status, exit: exitCode, failure, line: prepared.shown)
+      result.stdout = StepChecks.excerpt(stdout)
+      result.stderr = StepChecks.excerpt(stderr)
+      result.checked = failure?.checked
+      result.expectations = labels.enumerated().map { index, text in
+        ExpectationOutcome(text: text, held: Self.held(index, failedAt: failure?.index))
+      }
+      return prepared.withheld(result)
+    }
     if let failure = StepChecks.check(
       step.expect, exitCode: exitCode, stdout: stdout, stderr: stderr, variables: variables)
     {
-      var failed = report.result(.failed, exit: exitCode, failure, line: prepared.shown)
-      failed.stdout = StepChecks.excerpt(stdout)
-      failed.stderr = StepChecks.excerpt(stderr)
-      return prepared.withheld(failed)
+      return outcome(.failed, failure)
     }
-    for capture in step.captures {
+    let first = labels.count - step.captures.count
+    for (offset, capture) in step.captures.enumerated() {
       switch StepChecks.capture(capture, stdout: stdout, variables: variables) {
       case .success(let value): variables[capture.name] = value
       case .failure(let problem):
-        var failed = report.result(.failed, exit: exitCode, problem.failure, line: prepared.shown)
-        failed.stdout = StepChecks.excerpt(stdout)
-        return prepared.withheld(failed)
+        var failure = problem.failure
+        failure.index = first + offset
+        return outcome(.failed, failure)
       }
     }
-    return report.result(.passed, exit: exitCode, line: prepared.shown)
+    return outcome(.passed, nil)
+  }
+
+  /// Whether the expectation at `index` held, when the one at `failed` did not (nil: all
+  /// held): those before it held, it did not, and those after it were not checked (nil).
+  static func held(_ index: Int, failedAt failed: Int?) -> Bool? {
+    guard let failed else { return true }
+    if index < failed { return true }
+    return index == failed ? false : nil
   }
 
   /// Runs deck and waits for it, at most `timeout` seconds: its exit code, or nil when it had

@@ -9,6 +9,32 @@ enum StepChecks {
     var message: String
     var expected: String
     var actual: String
+    /// Which of the step's expectations (``labels(_:captures:)``) did not hold.
+    var index = 0
+    /// The stream whose output was checked, when `actual` is not that output (a jq value, an
+    /// exit code): the report shows the output beside it, as Hurl shows a response's body.
+    var checked: String?
+  }
+
+  /// The step's expectations as a report lists them, in the order they are checked: the exit
+  /// code, the texts, the jq expressions, then the captures (as written, variables unreplaced).
+  static func labels(_ expectation: Expectation, captures: [Step.Capture]) -> [String] {
+    var labels = ["exit \(expectation.exit)"]
+    for (stream, checks) in [("stdout", expectation.stdout), ("stderr", expectation.stderr)] {
+      for check in checks {
+        switch check {
+        case .contains(let text): labels.append("\(stream) contains \"\(text)\"")
+        case .notContains(let text): labels.append("\(stream) does not contain \"\(text)\"")
+        case .equals(let text): labels.append("\(stream) equals \"\(text)\"")
+        case .matches(let pattern): labels.append("\(stream) matches /\(pattern)/")
+        }
+      }
+    }
+    for check in expectation.jq {
+      labels.append("jq \(check.expression)" + (check.equals.map { " equals \($0)" } ?? ""))
+    }
+    for capture in captures { labels.append("capture \(capture.name): \(capture.expression)") }
+    return labels
   }
 
   /// Checks the exit code, the texts and the jq expressions, in that order. Text and values may
@@ -20,11 +46,17 @@ enum StepChecks {
     if exitCode != expectation.exit {
       return Failure(
         message: "exit code \(exitCode), expected \(expectation.exit)", expected: "exit \(expectation.exit)",
-        actual: "exit \(exitCode)" + (stderr.isEmpty ? "" : ": " + lastLines(stderr, 3)))
+        actual: "exit \(exitCode)" + (stderr.isEmpty ? "" : ": " + lastLines(stderr, 3)), index: 0,
+        checked: stdout.isEmpty ? nil : "stdout")
     }
+    var index = 0
     for (stream, text, checks) in [("stdout", stdout, expectation.stdout), ("stderr", stderr, expectation.stderr)] {
       for check in checks {
-        if let failure = textFailure(check, stream: stream, text: text, value: value) { return failure }
+        index += 1
+        if var failure = textFailure(check, stream: stream, text: text, value: value) {
+          failure.index = index
+          return failure
+        }
       }
     }
     guard !expectation.jq.isEmpty else { return nil }
@@ -38,21 +70,23 @@ enum StepChecks {
     }
     let combined = "[" + programs.joined(separator: ", ") + "] | all"
     if JQCheckRunner.evaluate(combined, on: json) == (["true"], nil) { return nil }
-    for check in expectation.jq {
+    for (offset, check) in expectation.jq.enumerated() {
+      let index = 1 + expectation.stdout.count + expectation.stderr.count + offset
       let expression = value(check.expression)
       let (lines, error) = JQCheckRunner.evaluate(expression, on: json)
-      if let error { return jqError(expression, error, stdout) }
+      if let error { return jqError(expression, error, stdout, index: index) }
       if let expected = check.equals.map(value) {
         let (compared, compareError) = JQCheckRunner.evaluate("[\(expression)\n] == [\(expected)]", on: json)
-        if let compareError { return jqError(expression, compareError, stdout) }
+        if let compareError { return jqError(expression, compareError, stdout, index: index) }
         if compared != ["true"] {
           return Failure(
             message: "jq \(expression) gave \(shown(lines)), expected \(expected)", expected: expected,
-            actual: shown(lines))
+            actual: shown(lines), index: index, checked: "stdout")
         }
       } else if lines != ["true"] {
         return Failure(
-          message: "jq \(expression) gave \(shown(lines)), expected true", expected: "true", actual: shown(lines))
+          message: "jq \(expression) gave \(shown(lines)), expected true", expected: "true", actual: shown(lines),
+          index: index, checked: "stdout")
       }
     }
     return nil
@@ -69,14 +103,15 @@ enum StepChecks {
         CaptureFailure(
           failure: Failure(
             message: "capture \(capture.name): jq \(expression) failed: \(error)",
-            expected: "a value for \(capture.name)", actual: stdout.isEmpty ? "(no output)" : lastLines(stdout, 3))))
+            expected: "a value for \(capture.name)", actual: stdout.isEmpty ? "(no output)" : lastLines(stdout, 3),
+            checked: stdout.isEmpty ? nil : "stdout")))
     }
     guard let first = lines.first, first != "null", !first.isEmpty else {
       return .failure(
         CaptureFailure(
           failure: Failure(
             message: "capture \(capture.name): jq \(expression) gave \(shown(lines)), so there is no value",
-            expected: "a value for \(capture.name)", actual: shown(lines))))
+            expected: "a value for \(capture.name)", actual: shown(lines), checked: "stdout")))
     }
     return .success(first)
   }
@@ -117,12 +152,12 @@ enum StepChecks {
     }
   }
 
-  static func jqError(_ expression: String, _ error: String, _ stdout: String) -> Failure {
+  static func jqError(_ expression: String, _ error: String, _ stdout: String, index: Int) -> Failure {
     let isJSON = JSONValue.isJSON(Data(stdout.utf8))
     return Failure(
       message: "jq \(expression) failed: \(error)",
       expected: isJSON ? "a JSON value jq \(expression) can read" : "JSON output (add --json to the line)",
-      actual: stdout.isEmpty ? "(no output)" : excerpt(stdout))
+      actual: stdout.isEmpty ? "(no output)" : excerpt(stdout), index: index)
   }
 
   static func shown(_ lines: [String]) -> String {
