@@ -244,13 +244,13 @@ _deck() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    env|auth|brokerage|workspace|kiosk|mbti|prefs|sandbox|repl|run|completion|plugins|doctor|contract|qa|help)
+    env|auth|brokerage|workspace|kiosk|mbti|prefs|sandbox|repl|run|completion|plugins|doctor|contract|api|qa|help)
         # Offer subcommand argument completions
         "_deck_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti prefs sandbox repl run completion plugins doctor contract qa help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'env auth brokerage workspace kiosk mbti prefs sandbox repl run completion plugins doctor contract api qa help' -- "${cur}"))
         ;;
     esac
 }
@@ -3163,6 +3163,59 @@ _deck_contract_list() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_api() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace -i --include --version -h --help)
+    repeating_options=(-f --raw-field -F --field -H --header)
+    non_repeating_options=(--env --format --jq --timeout --service -X --method --input)
+    __deck_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion api -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--service')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion api -- --service "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '-X'|'--method')
+        return
+        ;;
+    '-f'|'--raw-field')
+        return
+        ;;
+    '-F'|'--field')
+        return
+        ;;
+    '--input')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __deck_add_live_completions "$(__deck_custom_complete ---completion api -- positional@0 "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
         return
         ;;
     esac
