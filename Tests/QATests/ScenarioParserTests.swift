@@ -102,6 +102,7 @@ import Testing
       scenarios:
         - id: x
           tags: [readonly]
+          vars: {who: Ada, n: "1"}
           steps:
             - run: a
               expect:
@@ -117,7 +118,7 @@ import Testing
     } catch let error as DeckError {
       #expect(error.exitCode == 64)
       #expect(
-        error.message.hasPrefix("a.yaml:11: scenarios[0].steps[1].expect.jq[0]: not a valid jq expression"),
+        error.message.hasPrefix("a.yaml:12: scenarios[0].steps[1].expect.jq[0]: not a valid jq expression"),
         "\(error.message)")
     }
     let good = try ScenarioParser.scenarios(text.replacingOccurrences(of: "'.a |'", with: "'.a'"), file: "a.yaml")
