@@ -8,8 +8,8 @@ import Testing
 #endif
 
 /// Issue 44 through the real binaries: `deck prefs photo set` refuses a decompression bomb by its
-/// header before decoding it (finding 8), and the sandbox's storage refuses it too and keeps one
-/// object per user, the avatar (findings 8 and 12).
+/// header before decoding it (finding 8), and the sandbox's storage refuses it too and holds a
+/// user's folder to 10 objects and 5 MB in all (findings 8 and 12).
 @Suite("Profile photo limits", .endToEndTimeLimit)
 struct PhotoLimitsEndToEndTests {
   func upload(_ server: SandboxProcess, name: String, _ body: Data) async throws -> (Int, [String: Any]) {
@@ -52,13 +52,17 @@ struct PhotoLimitsEndToEndTests {
     #expect(reply["error"] as? String == "invalid_image")
   }
 
-  @Test("storage keeps the avatar and nothing else in a user's folder")
-  func oneObjectPerUser() async throws {
+  @Test("storage keeps at most 10 objects in a user's folder (HTTP 400 carrying 413 beyond)")
+  func folderQuota() async throws {
     let server = try SandboxProcess()
     let png = PhotoTestImages.png(width: 8, height: 8)
-    let (other, reply) = try await upload(server, name: "backup-1", png)
-    #expect(other == 400, "\(reply)")
-    #expect(reply["error"] as? String == "InvalidKey")
-    #expect(try await upload(server, name: "avatar", png).0 == 200)
+    for index in 0..<10 {
+      let (status, reply) = try await upload(server, name: "backup-\(index)", png)
+      #expect(status == 200, "\(index): \(reply)")
+    }
+    let (status, reply) = try await upload(server, name: "avatar", png)
+    #expect(status == 400, "\(reply)")
+    #expect(reply["statusCode"] as? String == "413")
+    #expect(reply["error"] as? String == "Payload too large")
   }
 }

@@ -18,7 +18,7 @@ extension PhotoStorageTests {
       #expect(refused.status == 400, "\(refused.object)")
       #expect(refused.object["error"] as? String == "invalid_image")
       #expect(refused.message.contains("50000×50000"))
-      #expect(try await request(base, "GET", athletePath, bearer: athlete).status == 404)
+      #expect(try await request(base, "GET", athletePath, bearer: athlete).real == 404)
       // 40 megapixels exactly is taken (the header is all that is read).
       let largest = PhotoTestImages.bomb(width: 8_000, height: 5_000)
       #expect(try await request(base, "POST", athletePath, body: largest, bearer: athlete).status == 200)
@@ -28,19 +28,35 @@ extension PhotoStorageTests {
     }
   }
 
-  @Test("a user's folder holds the avatar and nothing else")
-  func onlyTheAvatarIsStored() async throws {
+  @Test("a user's folder holds at most 10 objects and 5 MB in all; names are checked")
+  func aFolderHasAQuota() async throws {
     try await withSandbox { base in
       let athlete = try await token(base, PrefsServer.athleteEmail)
+      let folder = "/storage/v1/object/profile-photos/\(athleteID)/"
       let png = PhotoTestImages.png(width: 4, height: 4)
-      for name in ["other", "avatar2", "a"] {
-        let path = "/storage/v1/object/profile-photos/\(athleteID)/\(name)"
-        let upload = try await request(base, "POST", path, body: png, bearer: athlete)
-        #expect(upload.status == 400, "\(name): \(upload.object)")
-        #expect(upload.object["error"] as? String == "InvalidKey")
-        #expect(try await request(base, "PUT", path, body: png, bearer: athlete).status == 400)
+      for index in 0..<PhotoStorageStore.objectsPerFolder {
+        let upload = try await request(base, "POST", folder + "photo-\(index)", body: png, bearer: athlete)
+        #expect(upload.status == 200, "\(index): \(upload.object)")
       }
-      #expect(try await request(base, "POST", athletePath, body: png, bearer: athlete).status == 200)
+      let eleventh = try await request(base, "POST", folder + "one-more", body: png, bearer: athlete)
+      #expect(eleventh.real == 413 && eleventh.message.contains("at most 10 objects"), "\(eleventh.object)")
+      // Replacing one of the ten is not an eleventh.
+      let replaced = try await request(
+        base, "POST", folder + "photo-0", body: png, bearer: athlete, headers: ["x-upsert": "true"])
+      #expect(replaced.status == 200)
+      for index in 1..<PhotoStorageStore.objectsPerFolder {
+        #expect(try await request(base, "DELETE", folder + "photo-\(index)", bearer: athlete).status == 200)
+      }
+      // 5 MB in all: an object that would take the folder past it is refused.
+      var big = PhotoTestImages.png(width: 1000, height: 1000)
+      big.append(Data(count: ProfilePhoto.maximumBytes - big.count - png.count - 10))
+      #expect(try await request(base, "POST", folder + "big", body: big, bearer: athlete).status == 200)
+      let over = try await request(base, "POST", folder + "over", body: png, bearer: athlete)
+      #expect(over.real == 413, "\(over.object)")
+      #expect(try await request(base, "GET", folder + "over", bearer: athlete).real == 404, "nothing stored")
+      // A name with a control character, or a dot segment, is not a key.
+      let invalid = try await request(base, "POST", folder + "a%01b", body: png, bearer: athlete)
+      #expect(invalid.real == 400 && invalid.object["error"] as? String == "InvalidKey", "\(invalid.object)")
     }
   }
 }

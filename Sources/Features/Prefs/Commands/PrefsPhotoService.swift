@@ -37,7 +37,9 @@ struct PhotoService: Sendable {
 
   func client() async throws -> StorageAPI.Client {
     try await context.client(.auth, auth: .required) { url, transport, middlewares in
-      StorageAPI.Client(serverURL: url, transport: transport, middlewares: middlewares + [StorageLimitMiddleware()])
+      StorageAPI.Client(
+        serverURL: url, transport: transport,
+        middlewares: middlewares + [StorageLimitMiddleware(), StorageStatusMiddleware()])
     }
   }
 
@@ -78,7 +80,7 @@ struct PhotoService: Sendable {
   /// Stores the photo (replacing one that is there).
   func upload(_ data: Data, type: PhotoType, owner: Owner) async throws {
     let body = HTTPBody(data)
-    let content: Operations.uploadObject.Input.Body
+    let content: Components.RequestBodies.Upload
     switch type {
     case .jpeg: content = .jpeg(body)
     case .png: content = .png(body)
@@ -146,6 +148,33 @@ struct PhotoService: Sendable {
       if case .notFound = ErrorPresenter.deckError(for: error).kind { return false }
       throw error
     }
+  }
+}
+
+/// Real Storage answers a refusal with HTTP 400 and the real status as text in the body's
+/// `statusCode` (`{"statusCode": "404", "error": "not_found", …}`): the answer goes on with that
+/// status, so that "no photo" is a 404 and a refused token a 401 (`InvalidJWT`) to the rest of deck.
+struct StorageStatusMiddleware: ClientMiddleware {
+  func intercept(
+    _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+    next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+  ) async throws -> (HTTPResponse, HTTPBody?) {
+    var (response, responseBody) = try await next(request, body, baseURL)
+    guard response.status.code == 400 else { return (response, responseBody) }
+    var data = Data()
+    if let responseBody { data = try await Data(collecting: responseBody, upTo: 64 * 1024) }
+    struct Refusal: Decodable {
+      var statusCode: String?
+      var error: String?
+    }
+    if let refusal = try? JSONDecoder().decode(Refusal.self, from: data) {
+      if refusal.error == "InvalidJWT" {
+        response.status = .unauthorized
+      } else if let code = refusal.statusCode.flatMap(Int.init), (400...599).contains(code) {
+        response.status = .init(code: code)
+      }
+    }
+    return (response, HTTPBody(data))
   }
 }
 

@@ -58,11 +58,17 @@ package enum PrefsServer: SandboxFeature {
     try GeocoderHandlers().registerHandlers(
       on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
       middlewares: [ErrorResponseMiddleware(requestError: GeocoderHandlers.requestError)])
-    // The profile photo: Supabase Storage's object API, bodies up to the bucket's 5 MB.
-    routes.limitBodies(under: StorageHandlers.prefix, to: ProfilePhoto.maximumBytes, refusal: StorageErrors.tooLarge)
+    // The profile photo: Supabase Storage's API, bodies up to the bucket's 5 MB (and 64 KB for
+    // a multipart form's framing and fields; the file part is held to 5 MB).
+    routes.limitBodies(
+      under: StorageHandlers.prefix, to: ProfilePhoto.maximumBytes + 64 * 1024, refusal: StorageErrors.tooLarge)
+    let folderNulls = ["id", "created_at", "updated_at", "last_accessed_at", "metadata"].map { ["*", $0] }
     try StorageHandlers(state: state).registerHandlers(
       on: routes.transport, serverURL: SandboxRoutes.root, configuration: SandboxRoutes.configuration,
-      middlewares: [ErrorResponseMiddleware(requestError: StorageHandlers.requestError)])
+      middlewares: [
+        ErrorResponseMiddleware(requestError: StorageHandlers.requestError), StorageHeadersMiddleware(),
+        ExplicitNullsMiddleware(["listObjects": folderNulls]),
+      ])
     try PrefsAdminHandlers(state: state).registerHandlers(
       on: routes.transport, serverURL: SandboxRoutes.operatorURL(Self.self), configuration: SandboxRoutes.configuration,
       middlewares: [

@@ -95,51 +95,6 @@ extension Components {
                 case updatedAt
                 case fitScoreRecalculated
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.category = try container.decode(
-                    Components.Schemas.Category.self,
-                    forKey: .category
-                )
-                self.data = try container.decode(
-                    OpenAPIRuntime.OpenAPIValueContainer.self,
-                    forKey: .data
-                )
-                self.owner = try container.decode(
-                    Swift.String.self,
-                    forKey: .owner
-                )
-                self.ownerId = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .ownerId
-                )
-                self.readOnly = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .readOnly
-                )
-                self.createdAt = try container.decodeIfPresent(
-                    FoundationEssentials.Date.self,
-                    forKey: .createdAt
-                )
-                self.updatedAt = try container.decodeIfPresent(
-                    FoundationEssentials.Date.self,
-                    forKey: .updatedAt
-                )
-                self.fitScoreRecalculated = try container.decodeIfPresent(
-                    Swift.Bool.self,
-                    forKey: .fitScoreRecalculated
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "category",
-                    "data",
-                    "owner",
-                    "ownerId",
-                    "readOnly",
-                    "createdAt",
-                    "updatedAt",
-                    "fitScoreRecalculated"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Deleted`.
         public struct Deleted: Codable, Hashable, Sendable {
@@ -164,21 +119,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case category
                 case deleted
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.category = try container.decode(
-                    Components.Schemas.Category.self,
-                    forKey: .category
-                )
-                self.deleted = try container.decode(
-                    Swift.Bool.self,
-                    forKey: .deleted
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "category",
-                    "deleted"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/HistoryRecord`.
@@ -315,46 +255,6 @@ extension Components {
                 case changedAt
                 case changedBy
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.Int.self,
-                    forKey: .id
-                )
-                self.category = try container.decode(
-                    Components.Schemas.Category.self,
-                    forKey: .category
-                )
-                self.field = try container.decode(
-                    Swift.String.self,
-                    forKey: .field
-                )
-                self.old = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .old
-                )
-                self.new = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .new
-                )
-                self.changedAt = try container.decode(
-                    FoundationEssentials.Date.self,
-                    forKey: .changedAt
-                )
-                self.changedBy = try container.decode(
-                    Swift.String.self,
-                    forKey: .changedBy
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "category",
-                    "field",
-                    "old",
-                    "new",
-                    "changedAt",
-                    "changedBy"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Error`.
         public struct _Error: Codable, Hashable, Sendable {
@@ -377,21 +277,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case error
                 case issues
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.error = try container.decode(
-                    Swift.String.self,
-                    forKey: .error
-                )
-                self.issues = try container.decodeIfPresent(
-                    [Components.Schemas.Issue].self,
-                    forKey: .issues
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "error",
-                    "issues"
-                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/Issue`.
@@ -427,31 +312,6 @@ extension Components {
                 case value
                 case allowed
                 case message
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.field = try container.decode(
-                    Swift.String.self,
-                    forKey: .field
-                )
-                self.value = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .value
-                )
-                self.allowed = try container.decodeIfPresent(
-                    Swift.String.self,
-                    forKey: .allowed
-                )
-                self.message = try container.decode(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "field",
-                    "value",
-                    "allowed",
-                    "message"
-                ])
             }
         }
         /// The athlete's profile (spec 2A); every field is optional. The key is `throws`, not `throws_`. As a POST body the whole profile is replaced (absent and null fields are unset); as a PATCH body (a JSON merge patch) absent fields are kept and null clears one. Text is stored as sent: clients trim it and upper-case state codes first. Lengths are in Unicode code points.

@@ -39,6 +39,28 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.listBuckets(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/bucket")
+        )
+        try transport.register(
+            {
+                try await server.getBucket(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/bucket/{bucket}")
+        )
+        try transport.register(
+            {
                 try await server.downloadObject(
                     request: $0,
                     body: $1,
@@ -83,6 +105,39 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.headObject(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .head,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/{bucket}/{owner}/{name}")
+        )
+        try transport.register(
+            {
+                try await server.downloadAuthenticatedObject(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/authenticated/{bucket}/{owner}/{name}")
+        )
+        try transport.register(
+            {
+                try await server.downloadPublicObject(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/public/{bucket}/{owner}/{name}")
+        )
+        try transport.register(
+            {
                 try await server.getObjectInfo(
                     request: $0,
                     body: $1,
@@ -92,10 +147,236 @@ extension APIProtocol {
             method: .get,
             path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/info/{bucket}/{owner}/{name}")
         )
+        try transport.register(
+            {
+                try await server.listObjects(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/list/{bucket}")
+        )
+        try transport.register(
+            {
+                try await server.moveObject(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/move")
+        )
+        try transport.register(
+            {
+                try await server.copyObject(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/copy")
+        )
+        try transport.register(
+            {
+                try await server.deleteObjects(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .delete,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/{bucket}")
+        )
+        try transport.register(
+            {
+                try await server.downloadSignedObject(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/sign/{bucket}/{owner}/{name}")
+        )
+        try transport.register(
+            {
+                try await server.createSignedURL(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/sign/{bucket}/{owner}/{name}")
+        )
+        try transport.register(
+            {
+                try await server.createSignedUploadURL(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/upload/sign/{bucket}/{owner}/{name}")
+        )
+        try transport.register(
+            {
+                try await server.uploadToSignedURL(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .put,
+            path: server.apiPathComponentsWithServerPrefix("/storage/v1/object/upload/sign/{bucket}/{owner}/{name}")
+        )
     }
 }
 
 fileprivate extension UniversalServer where APIHandler: APIProtocol {
+    /// The buckets the signed-in user sees (the sandbox has one, `profile-photos`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/get(listBuckets)`.
+    func listBuckets(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.listBuckets.id,
+            using: {
+                APIHandler.listBuckets($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.listBuckets.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.listBuckets.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// One bucket.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/{bucket}/get(getBucket)`.
+    func getBucket(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.getBucket.id,
+            using: {
+                APIHandler.getBucket($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.getBucket.Input.Path = .init(bucket: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "bucket",
+                    as: Components.Parameters.Bucket.self
+                ))
+                let headers: Operations.getBucket.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.getBucket.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
     /// The object's bytes, with the content type it was stored with.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/{bucket}/{owner}/{name}`.
@@ -131,7 +412,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Name.self
                     )
                 )
-                let headers: Operations.downloadObject.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.downloadObject.Input.Headers = .init(
+                    if_hyphen_none_hyphen_match: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "if-none-match",
+                        as: Components.Parameters.IfNoneMatch.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 return Operations.downloadObject.Input(
                     path: path,
                     headers: headers
@@ -202,27 +490,19 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .unauthorized(value):
+                case let .notModified(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 304)
                     suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .notFound(value):
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    return (response, nil)
+                case let .badRequest(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
@@ -244,7 +524,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Uploads an object; with `x-upsert` true it replaces one that exists (409 otherwise).
+    /// Uploads an object; with `x-upsert` true it replaces one that exists.
     ///
     /// - Remark: HTTP `POST /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)`.
@@ -285,10 +565,15 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "x-upsert",
                         as: Components.Parameters.Upsert.self
                     ),
+                    cache_hyphen_control: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "cache-control",
+                        as: Components.Parameters.CacheControl.self
+                    ),
                     accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
                 )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
-                let body: Operations.uploadObject.Input.Body
+                let body: Components.RequestBodies.Upload
                 let chosenContentType = try converter.bestContentType(
                     received: contentType,
                     options: [
@@ -296,7 +581,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         "image/png",
                         "image/webp",
                         "image/heic",
-                        "image/avif"
+                        "image/avif",
+                        "multipart/form-data"
                     ]
                 )
                 switch chosenContentType {
@@ -338,6 +624,63 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         from: requestBody,
                         transforming: { value in
                             .image_avif(value)
+                        }
+                    )
+                case "multipart/form-data":
+                    body = try converter.getRequiredRequestBodyAsMultipart(
+                        OpenAPIRuntime.MultipartBody<Components.Schemas.UploadForm>.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .multipartForm(value)
+                        },
+                        boundary: contentType.requiredBoundary(),
+                        allowsUnknownParts: true,
+                        requiredExactlyOncePartNames: [],
+                        requiredAtLeastOncePartNames: [],
+                        atMostOncePartNames: [
+                            "cacheControl",
+                            "metadata"
+                        ],
+                        zeroOrMoreTimesPartNames: [],
+                        decoding: { part in
+                            let headerFields = part.headerFields
+                            let (name, filename) = try converter.extractContentDispositionNameAndFilename(in: headerFields)
+                            switch name {
+                            case "cacheControl":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "text/plain"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .cacheControl(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            case "metadata":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "text/plain"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .metadata(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            default:
+                                return .other(part)
+                            }
                         }
                     )
                 default:
@@ -387,103 +730,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .unauthorized(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .forbidden(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .notFound(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .conflict(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .contentTooLarge(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 413)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
                 case let .undocumented(statusCode, _):
                     return (.init(soar_statusCode: statusCode), nil)
                 }
             }
         )
     }
-    /// Replaces an object that exists (404 when there is none).
+    /// Replaces an object that exists.
     ///
     /// - Remark: HTTP `PUT /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)`.
@@ -518,9 +771,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Components.Parameters.Name.self
                     )
                 )
-                let headers: Operations.updateObject.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.updateObject.Input.Headers = .init(
+                    cache_hyphen_control: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "cache-control",
+                        as: Components.Parameters.CacheControl.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
-                let body: Operations.updateObject.Input.Body
+                let body: Components.RequestBodies.Upload
                 let chosenContentType = try converter.bestContentType(
                     received: contentType,
                     options: [
@@ -528,7 +788,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         "image/png",
                         "image/webp",
                         "image/heic",
-                        "image/avif"
+                        "image/avif",
+                        "multipart/form-data"
                     ]
                 )
                 switch chosenContentType {
@@ -570,6 +831,63 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         from: requestBody,
                         transforming: { value in
                             .image_avif(value)
+                        }
+                    )
+                case "multipart/form-data":
+                    body = try converter.getRequiredRequestBodyAsMultipart(
+                        OpenAPIRuntime.MultipartBody<Components.Schemas.UploadForm>.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .multipartForm(value)
+                        },
+                        boundary: contentType.requiredBoundary(),
+                        allowsUnknownParts: true,
+                        requiredExactlyOncePartNames: [],
+                        requiredAtLeastOncePartNames: [],
+                        atMostOncePartNames: [
+                            "cacheControl",
+                            "metadata"
+                        ],
+                        zeroOrMoreTimesPartNames: [],
+                        decoding: { part in
+                            let headerFields = part.headerFields
+                            let (name, filename) = try converter.extractContentDispositionNameAndFilename(in: headerFields)
+                            switch name {
+                            case "cacheControl":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "text/plain"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .cacheControl(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            case "metadata":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "text/plain"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .metadata(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            default:
+                                return .other(part)
+                            }
                         }
                     )
                 default:
@@ -619,85 +937,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .unauthorized(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .forbidden(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .notFound(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .contentTooLarge(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 413)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
                 case let .undocumented(statusCode, _):
                     return (.init(soar_statusCode: statusCode), nil)
                 }
             }
         )
     }
-    /// Deletes the object (404 when there is none).
+    /// Deletes the object.
     ///
     /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)`.
@@ -758,45 +1004,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .unauthorized(value):
+                case let .badRequest(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .forbidden(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .json(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .notFound(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
@@ -818,7 +1028,362 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The object's size, content type and times, without its bytes.
+    /// Whether the object exists (its headers, no body).
+    ///
+    /// - Remark: HTTP `HEAD /storage/v1/object/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)`.
+    func headObject(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.headObject.id,
+            using: {
+                APIHandler.headObject($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.headObject.Input.Path = .init(
+                    bucket: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "bucket",
+                        as: Components.Parameters.Bucket.self
+                    ),
+                    owner: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "owner",
+                        as: Components.Parameters.Owner.self
+                    ),
+                    name: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "name",
+                        as: Components.Parameters.Name.self
+                    )
+                )
+                let headers: Operations.headObject.Input.Headers = .init(if_hyphen_none_hyphen_match: try converter.getOptionalHeaderFieldAsURI(
+                    in: request.headerFields,
+                    name: "if-none-match",
+                    as: Components.Parameters.IfNoneMatch.self
+                ))
+                return Operations.headObject.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    return (response, nil)
+                case let .notModified(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 304)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    return (response, nil)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    return (response, nil)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The object's bytes (the same as `GET /storage/v1/object/…`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/authenticated/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/authenticated/{bucket}/{owner}/{name}/get(downloadAuthenticatedObject)`.
+    func downloadAuthenticatedObject(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.downloadAuthenticatedObject.id,
+            using: {
+                APIHandler.downloadAuthenticatedObject($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.downloadAuthenticatedObject.Input.Path = .init(
+                    bucket: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "bucket",
+                        as: Components.Parameters.Bucket.self
+                    ),
+                    owner: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "owner",
+                        as: Components.Parameters.Owner.self
+                    ),
+                    name: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "name",
+                        as: Components.Parameters.Name.self
+                    )
+                )
+                let headers: Operations.downloadAuthenticatedObject.Input.Headers = .init(
+                    if_hyphen_none_hyphen_match: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "if-none-match",
+                        as: Components.Parameters.IfNoneMatch.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.downloadAuthenticatedObject.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .jpeg(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/jpeg",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/jpeg"
+                        )
+                    case let .png(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/png",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/png"
+                        )
+                    case let .image_webp(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/webp",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/webp"
+                        )
+                    case let .image_heic(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/heic",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/heic"
+                        )
+                    case let .image_avif(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/avif",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/avif"
+                        )
+                    }
+                    return (response, body)
+                case let .notModified(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 304)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    return (response, nil)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// A public bucket's object, without a token. The sandbox's bucket is private.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/public/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/public/{bucket}/{owner}/{name}/get(downloadPublicObject)`.
+    func downloadPublicObject(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.downloadPublicObject.id,
+            using: {
+                APIHandler.downloadPublicObject($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.downloadPublicObject.Input.Path = .init(
+                    bucket: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "bucket",
+                        as: Components.Parameters.Bucket.self
+                    ),
+                    owner: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "owner",
+                        as: Components.Parameters.Owner.self
+                    ),
+                    name: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "name",
+                        as: Components.Parameters.Name.self
+                    )
+                )
+                let headers: Operations.downloadPublicObject.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.downloadPublicObject.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .jpeg(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/jpeg",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/jpeg"
+                        )
+                    case let .png(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/png",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/png"
+                        )
+                    case let .image_webp(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/webp",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/webp"
+                        )
+                    case let .image_heic(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/heic",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/heic"
+                        )
+                    case let .image_avif(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/avif",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/avif"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The object's size, content type, cache control, metadata and times, without its bytes.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/info/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/info/{bucket}/{owner}/{name}/get(getObjectInfo)`.
@@ -879,9 +1444,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .unauthorized(value):
+                case let .badRequest(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
@@ -897,9 +1462,923 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .notFound(value):
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The objects under a prefix that the signed-in user may read: with the prefix `""`, the folders (an entry whose `id` is null); with `owner` or `owner/`, that folder's objects, filtered by `search` (a start of their names), sorted and paged.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/list/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/list/{bucket}/post(listObjects)`.
+    func listObjects(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.listObjects.id,
+            using: {
+                APIHandler.listObjects($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.listObjects.Input.Path = .init(bucket: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "bucket",
+                    as: Components.Parameters.Bucket.self
+                ))
+                let headers: Operations.listObjects.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.listObjects.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.ListRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.listObjects.Input(
+                    path: path,
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
                     suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Renames an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/move`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/move/post(moveObject)`.
+    func moveObject(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.moveObject.id,
+            using: {
+                APIHandler.moveObject($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.moveObject.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.moveObject.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.MoveRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.moveObject.Input(
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Copies an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/copy`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/copy/post(copyObject)`.
+    func copyObject(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.copyObject.id,
+            using: {
+                APIHandler.copyObject($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.copyObject.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.copyObject.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.MoveRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.copyObject.Input(
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Deletes the objects named in `prefixes` (`owner/name`) that the signed-in user may delete; the others are left and not listed.
+    ///
+    /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/delete(deleteObjects)`.
+    func deleteObjects(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.deleteObjects.id,
+            using: {
+                APIHandler.deleteObjects($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.deleteObjects.Input.Path = .init(bucket: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "bucket",
+                    as: Components.Parameters.Bucket.self
+                ))
+                let headers: Operations.deleteObjects.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.deleteObjects.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.RemoveRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.deleteObjects.Input(
+                    path: path,
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The object's bytes, for the token of a signed URL (no bearer token).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/get(downloadSignedObject)`.
+    func downloadSignedObject(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.downloadSignedObject.id,
+            using: {
+                APIHandler.downloadSignedObject($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.downloadSignedObject.Input.Path = .init(
+                    bucket: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "bucket",
+                        as: Components.Parameters.Bucket.self
+                    ),
+                    owner: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "owner",
+                        as: Components.Parameters.Owner.self
+                    ),
+                    name: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "name",
+                        as: Components.Parameters.Name.self
+                    )
+                )
+                let query: Operations.downloadSignedObject.Input.Query = .init(token: try converter.getRequiredQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "token",
+                    as: Components.Parameters.Token.self
+                ))
+                let headers: Operations.downloadSignedObject.Input.Headers = .init(
+                    if_hyphen_none_hyphen_match: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "if-none-match",
+                        as: Components.Parameters.IfNoneMatch.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.downloadSignedObject.Input(
+                    path: path,
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .jpeg(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/jpeg",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/jpeg"
+                        )
+                    case let .png(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/png",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/png"
+                        )
+                    case let .image_webp(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/webp",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/webp"
+                        )
+                    case let .image_heic(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/heic",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/heic"
+                        )
+                    case let .image_avif(value):
+                        try converter.validateAcceptIfPresent(
+                            "image/avif",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsBinary(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "image/avif"
+                        )
+                    }
+                    return (response, body)
+                case let .notModified(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 304)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "ETag",
+                        value: value.headers.ETag
+                    )
+                    return (response, nil)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// A URL that downloads the object without a token for `expiresIn` seconds.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/post(createSignedURL)`.
+    func createSignedURL(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.createSignedURL.id,
+            using: {
+                APIHandler.createSignedURL($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.createSignedURL.Input.Path = .init(
+                    bucket: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "bucket",
+                        as: Components.Parameters.Bucket.self
+                    ),
+                    owner: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "owner",
+                        as: Components.Parameters.Owner.self
+                    ),
+                    name: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "name",
+                        as: Components.Parameters.Name.self
+                    )
+                )
+                let headers: Operations.createSignedURL.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.createSignedURL.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.SignRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.createSignedURL.Input(
+                    path: path,
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// A URL that uploads the object without a token for two hours (`x-upsert` true lets it replace one).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/post(createSignedUploadURL)`.
+    func createSignedUploadURL(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.createSignedUploadURL.id,
+            using: {
+                APIHandler.createSignedUploadURL($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.createSignedUploadURL.Input.Path = .init(
+                    bucket: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "bucket",
+                        as: Components.Parameters.Bucket.self
+                    ),
+                    owner: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "owner",
+                        as: Components.Parameters.Owner.self
+                    ),
+                    name: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "name",
+                        as: Components.Parameters.Name.self
+                    )
+                )
+                let headers: Operations.createSignedUploadURL.Input.Headers = .init(
+                    x_hyphen_upsert: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "x-upsert",
+                        as: Components.Parameters.Upsert.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.createSignedUploadURL.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Uploads the object with a signed upload URL's token (no bearer token).
+    ///
+    /// - Remark: HTTP `PUT /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/put(uploadToSignedURL)`.
+    func uploadToSignedURL(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.uploadToSignedURL.id,
+            using: {
+                APIHandler.uploadToSignedURL($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.uploadToSignedURL.Input.Path = .init(
+                    bucket: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "bucket",
+                        as: Components.Parameters.Bucket.self
+                    ),
+                    owner: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "owner",
+                        as: Components.Parameters.Owner.self
+                    ),
+                    name: try converter.getPathParameterAsURI(
+                        in: metadata.pathParameters,
+                        name: "name",
+                        as: Components.Parameters.Name.self
+                    )
+                )
+                let query: Operations.uploadToSignedURL.Input.Query = .init(token: try converter.getRequiredQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "token",
+                    as: Components.Parameters.Token.self
+                ))
+                let headers: Operations.uploadToSignedURL.Input.Headers = .init(
+                    cache_hyphen_control: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "cache-control",
+                        as: Components.Parameters.CacheControl.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Components.RequestBodies.Upload
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "image/jpeg",
+                        "image/png",
+                        "image/webp",
+                        "image/heic",
+                        "image/avif",
+                        "multipart/form-data"
+                    ]
+                )
+                switch chosenContentType {
+                case "image/jpeg":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .jpeg(value)
+                        }
+                    )
+                case "image/png":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .png(value)
+                        }
+                    )
+                case "image/webp":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .image_webp(value)
+                        }
+                    )
+                case "image/heic":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .image_heic(value)
+                        }
+                    )
+                case "image/avif":
+                    body = try converter.getRequiredRequestBodyAsBinary(
+                        OpenAPIRuntime.HTTPBody.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .image_avif(value)
+                        }
+                    )
+                case "multipart/form-data":
+                    body = try converter.getRequiredRequestBodyAsMultipart(
+                        OpenAPIRuntime.MultipartBody<Components.Schemas.UploadForm>.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .multipartForm(value)
+                        },
+                        boundary: contentType.requiredBoundary(),
+                        allowsUnknownParts: true,
+                        requiredExactlyOncePartNames: [],
+                        requiredAtLeastOncePartNames: [],
+                        atMostOncePartNames: [
+                            "cacheControl",
+                            "metadata"
+                        ],
+                        zeroOrMoreTimesPartNames: [],
+                        decoding: { part in
+                            let headerFields = part.headerFields
+                            let (name, filename) = try converter.extractContentDispositionNameAndFilename(in: headerFields)
+                            switch name {
+                            case "cacheControl":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "text/plain"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .cacheControl(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            case "metadata":
+                                try converter.verifyContentTypeIfPresent(
+                                    in: headerFields,
+                                    matches: "text/plain"
+                                )
+                                let body = try converter.getRequiredRequestBodyAsBinary(
+                                    OpenAPIRuntime.HTTPBody.self,
+                                    from: part.body,
+                                    transforming: {
+                                        $0
+                                    }
+                                )
+                                return .metadata(.init(
+                                    payload: .init(body: body),
+                                    filename: filename
+                                ))
+                            default:
+                                return .other(part)
+                            }
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.uploadToSignedURL.Input(
+                    path: path,
+                    query: query,
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {

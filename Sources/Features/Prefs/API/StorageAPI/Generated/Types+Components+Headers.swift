@@ -18,5 +18,10 @@ public import struct FoundationEssentials.Data
 public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/headers` section of the OpenAPI document.
-    public enum Headers {}
+    public enum Headers {
+        /// The object's entity tag, quoted (a new one for each upload).
+        ///
+        /// - Remark: Generated from `#/components/headers/ETag`.
+        public typealias ETag = Swift.String
+    }
 }

@@ -19,7 +19,7 @@ public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     public enum Parameters {
-        /// The bucket (the sandbox has `profile-photos`; any other is 404).
+        /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
         ///
         /// - Remark: Generated from `#/components/parameters/Bucket`.
         public typealias Bucket = Swift.String
@@ -27,13 +27,25 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/Owner`.
         public typealias Owner = Swift.String
-        /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+        /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
         ///
         /// - Remark: Generated from `#/components/parameters/Name`.
         public typealias Name = Swift.String
-        /// `true` replaces an object that exists; anything else (or none) makes an upload over one a 409.
+        /// `true` replaces an object that exists; anything else (or none) makes an upload over one "409" `Duplicate`.
         ///
         /// - Remark: Generated from `#/components/parameters/Upsert`.
         public typealias Upsert = Swift.String
+        /// With a body that is the image itself: `max-age=N` is stored as the object's cache control (else `no-cache`). A multipart body says it in its `cacheControl` part.
+        ///
+        /// - Remark: Generated from `#/components/parameters/CacheControl`.
+        public typealias CacheControl = Swift.String
+        /// An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+        ///
+        /// - Remark: Generated from `#/components/parameters/IfNoneMatch`.
+        public typealias IfNoneMatch = Swift.String
+        /// The token of a signed URL.
+        ///
+        /// - Remark: Generated from `#/components/parameters/Token`.
+        public typealias Token = Swift.String
     }
 }

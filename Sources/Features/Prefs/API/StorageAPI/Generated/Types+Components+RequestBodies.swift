@@ -18,5 +18,21 @@ public import struct FoundationEssentials.Data
 public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/requestBodies` section of the OpenAPI document.
-    public enum RequestBodies {}
+    public enum RequestBodies {
+        /// - Remark: Generated from `#/components/requestBodies/Upload`.
+        @frozen public enum Upload: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/requestBodies/Upload/content/image\/jpeg`.
+            case jpeg(OpenAPIRuntime.HTTPBody)
+            /// - Remark: Generated from `#/components/requestBodies/Upload/content/image\/png`.
+            case png(OpenAPIRuntime.HTTPBody)
+            /// - Remark: Generated from `#/components/requestBodies/Upload/content/image\/webp`.
+            case image_webp(OpenAPIRuntime.HTTPBody)
+            /// - Remark: Generated from `#/components/requestBodies/Upload/content/image\/heic`.
+            case image_heic(OpenAPIRuntime.HTTPBody)
+            /// - Remark: Generated from `#/components/requestBodies/Upload/content/image\/avif`.
+            case image_avif(OpenAPIRuntime.HTTPBody)
+            /// - Remark: Generated from `#/components/requestBodies/Upload/content/multipart\/form-data`.
+            case multipartForm(OpenAPIRuntime.MultipartBody<Components.Schemas.UploadForm>)
+        }
+    }
 }

@@ -19,38 +19,165 @@ public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/responses` section of the OpenAPI document.
     public enum Responses {
-        public struct Invalid: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/Invalid/content`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/Invalid/content/application\/json`.
-                case json(Components.Schemas._Error)
-                /// The associated value of the enum case if `self` is `.json`.
+        public struct Object: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Object/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The object's entity tag, quoted (a new one for each upload).
                 ///
-                /// - Throws: An error if `self` is not `.json`.
-                /// - SeeAlso: `.json`.
-                public var json: Components.Schemas._Error {
+                /// - Remark: Generated from `#/components/responses/Object/headers/ETag`.
+                public var ETag: Components.Headers.ETag?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ETag: The object's entity tag, quoted (a new one for each upload).
+                public init(ETag: Components.Headers.ETag? = nil) {
+                    self.ETag = ETag
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.Object.Headers
+            /// - Remark: Generated from `#/components/responses/Object/content`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Object/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.jpeg`.
+                ///
+                /// - Throws: An error if `self` is not `.jpeg`.
+                /// - SeeAlso: `.jpeg`.
+                public var jpeg: OpenAPIRuntime.HTTPBody {
                     get throws {
                         switch self {
-                        case let .json(body):
+                        case let .jpeg(body):
                             return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "image/jpeg",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/Object/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.png`.
+                ///
+                /// - Throws: An error if `self` is not `.png`.
+                /// - SeeAlso: `.png`.
+                public var png: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .png(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "image/png",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/Object/content/image\/webp`.
+                case image_webp(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.image_webp`.
+                ///
+                /// - Throws: An error if `self` is not `.image_webp`.
+                /// - SeeAlso: `.image_webp`.
+                public var image_webp: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .image_webp(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "image/webp",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/Object/content/image\/heic`.
+                case image_heic(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.image_heic`.
+                ///
+                /// - Throws: An error if `self` is not `.image_heic`.
+                /// - SeeAlso: `.image_heic`.
+                public var image_heic: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .image_heic(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "image/heic",
+                                body: self
+                            )
+                        }
+                    }
+                }
+                /// - Remark: Generated from `#/components/responses/Object/content/image\/avif`.
+                case image_avif(OpenAPIRuntime.HTTPBody)
+                /// The associated value of the enum case if `self` is `.image_avif`.
+                ///
+                /// - Throws: An error if `self` is not `.image_avif`.
+                /// - SeeAlso: `.image_avif`.
+                public var image_avif: OpenAPIRuntime.HTTPBody {
+                    get throws {
+                        switch self {
+                        case let .image_avif(body):
+                            return body
+                        default:
+                            try throwUnexpectedResponseBody(
+                                expectedContent: "image/avif",
+                                body: self
+                            )
                         }
                     }
                 }
             }
             /// Received HTTP response body
-            public var body: Components.Responses.Invalid.Body
-            /// Creates a new `Invalid`.
+            public var body: Components.Responses.Object.Body
+            /// Creates a new `Object`.
             ///
             /// - Parameters:
+            ///   - headers: Received HTTP response headers
             ///   - body: Received HTTP response body
-            public init(body: Components.Responses.Invalid.Body) {
+            public init(
+                headers: Components.Responses.Object.Headers = .init(),
+                body: Components.Responses.Object.Body
+            ) {
+                self.headers = headers
                 self.body = body
             }
         }
-        public struct Unauthorized: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/Unauthorized/content`.
+        public struct NotModified: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/NotModified/headers`.
+            public struct Headers: Sendable, Hashable {
+                /// The object's entity tag, quoted (a new one for each upload).
+                ///
+                /// - Remark: Generated from `#/components/responses/NotModified/headers/ETag`.
+                public var ETag: Components.Headers.ETag?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - ETag: The object's entity tag, quoted (a new one for each upload).
+                public init(ETag: Components.Headers.ETag? = nil) {
+                    self.ETag = ETag
+                }
+            }
+            /// Received HTTP response headers
+            public var headers: Components.Responses.NotModified.Headers
+            /// Creates a new `NotModified`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            public init(headers: Components.Responses.NotModified.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        public struct ReadRefused: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/ReadRefused/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/Unauthorized/content/application\/json`.
+                /// - Remark: Generated from `#/components/responses/ReadRefused/content/application\/json`.
                 case json(Components.Schemas._Error)
                 /// The associated value of the enum case if `self` is `.json`.
                 ///
@@ -66,19 +193,19 @@ extension Components {
                 }
             }
             /// Received HTTP response body
-            public var body: Components.Responses.Unauthorized.Body
-            /// Creates a new `Unauthorized`.
+            public var body: Components.Responses.ReadRefused.Body
+            /// Creates a new `ReadRefused`.
             ///
             /// - Parameters:
             ///   - body: Received HTTP response body
-            public init(body: Components.Responses.Unauthorized.Body) {
+            public init(body: Components.Responses.ReadRefused.Body) {
                 self.body = body
             }
         }
-        public struct Forbidden: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/Forbidden/content`.
+        public struct WriteRefused: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/WriteRefused/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/Forbidden/content/application\/json`.
+                /// - Remark: Generated from `#/components/responses/WriteRefused/content/application\/json`.
                 case json(Components.Schemas._Error)
                 /// The associated value of the enum case if `self` is `.json`.
                 ///
@@ -94,19 +221,19 @@ extension Components {
                 }
             }
             /// Received HTTP response body
-            public var body: Components.Responses.Forbidden.Body
-            /// Creates a new `Forbidden`.
+            public var body: Components.Responses.WriteRefused.Body
+            /// Creates a new `WriteRefused`.
             ///
             /// - Parameters:
             ///   - body: Received HTTP response body
-            public init(body: Components.Responses.Forbidden.Body) {
+            public init(body: Components.Responses.WriteRefused.Body) {
                 self.body = body
             }
         }
-        public struct NotFound: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/NotFound/content`.
+        public struct CopyRefused: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/CopyRefused/content`.
             @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/NotFound/content/application\/json`.
+                /// - Remark: Generated from `#/components/responses/CopyRefused/content/application\/json`.
                 case json(Components.Schemas._Error)
                 /// The associated value of the enum case if `self` is `.json`.
                 ///
@@ -122,68 +249,12 @@ extension Components {
                 }
             }
             /// Received HTTP response body
-            public var body: Components.Responses.NotFound.Body
-            /// Creates a new `NotFound`.
+            public var body: Components.Responses.CopyRefused.Body
+            /// Creates a new `CopyRefused`.
             ///
             /// - Parameters:
             ///   - body: Received HTTP response body
-            public init(body: Components.Responses.NotFound.Body) {
-                self.body = body
-            }
-        }
-        public struct Duplicate: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/Duplicate/content`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/Duplicate/content/application\/json`.
-                case json(Components.Schemas._Error)
-                /// The associated value of the enum case if `self` is `.json`.
-                ///
-                /// - Throws: An error if `self` is not `.json`.
-                /// - SeeAlso: `.json`.
-                public var json: Components.Schemas._Error {
-                    get throws {
-                        switch self {
-                        case let .json(body):
-                            return body
-                        }
-                    }
-                }
-            }
-            /// Received HTTP response body
-            public var body: Components.Responses.Duplicate.Body
-            /// Creates a new `Duplicate`.
-            ///
-            /// - Parameters:
-            ///   - body: Received HTTP response body
-            public init(body: Components.Responses.Duplicate.Body) {
-                self.body = body
-            }
-        }
-        public struct TooLarge: Sendable, Hashable {
-            /// - Remark: Generated from `#/components/responses/TooLarge/content`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/components/responses/TooLarge/content/application\/json`.
-                case json(Components.Schemas._Error)
-                /// The associated value of the enum case if `self` is `.json`.
-                ///
-                /// - Throws: An error if `self` is not `.json`.
-                /// - SeeAlso: `.json`.
-                public var json: Components.Schemas._Error {
-                    get throws {
-                        switch self {
-                        case let .json(body):
-                            return body
-                        }
-                    }
-                }
-            }
-            /// Received HTTP response body
-            public var body: Components.Responses.TooLarge.Body
-            /// Creates a new `TooLarge`.
-            ///
-            /// - Parameters:
-            ///   - body: Received HTTP response body
-            public init(body: Components.Responses.TooLarge.Body) {
+            public init(body: Components.Responses.CopyRefused.Body) {
                 self.body = body
             }
         }

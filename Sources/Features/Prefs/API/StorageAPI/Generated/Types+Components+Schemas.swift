@@ -19,6 +19,101 @@ public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
+        /// - Remark: Generated from `#/components/schemas/UploadForm`.
+        @frozen public enum UploadForm: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/schemas/UploadForm/cacheControl`.
+            public struct cacheControlPayload: Sendable, Hashable {
+                public var body: OpenAPIRuntime.HTTPBody
+                /// Creates a new `cacheControlPayload`.
+                ///
+                /// - Parameters:
+                ///   - body:
+                public init(body: OpenAPIRuntime.HTTPBody) {
+                    self.body = body
+                }
+            }
+            case cacheControl(OpenAPIRuntime.MultipartPart<Components.Schemas.UploadForm.cacheControlPayload>)
+            /// - Remark: Generated from `#/components/schemas/UploadForm/metadata`.
+            public struct metadataPayload: Sendable, Hashable {
+                public var body: OpenAPIRuntime.HTTPBody
+                /// Creates a new `metadataPayload`.
+                ///
+                /// - Parameters:
+                ///   - body:
+                public init(body: OpenAPIRuntime.HTTPBody) {
+                    self.body = body
+                }
+            }
+            case metadata(OpenAPIRuntime.MultipartPart<Components.Schemas.UploadForm.metadataPayload>)
+            case other(OpenAPIRuntime.MultipartRawPart)
+        }
+        /// - Remark: Generated from `#/components/schemas/Bucket`.
+        public struct Bucket: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Bucket/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Bucket/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Bucket/owner`.
+            public var owner: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Bucket/public`.
+            public var _public: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Bucket/type`.
+            public var _type: Swift.String?
+            /// Bytes.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Bucket/file_size_limit`.
+            public var file_size_limit: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/Bucket/allowed_mime_types`.
+            public var allowed_mime_types: [Swift.String]
+            /// - Remark: Generated from `#/components/schemas/Bucket/created_at`.
+            public var created_at: FoundationEssentials.Date
+            /// - Remark: Generated from `#/components/schemas/Bucket/updated_at`.
+            public var updated_at: FoundationEssentials.Date
+            /// Creates a new `Bucket`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - name:
+            ///   - owner:
+            ///   - _public:
+            ///   - _type:
+            ///   - file_size_limit: Bytes.
+            ///   - allowed_mime_types:
+            ///   - created_at:
+            ///   - updated_at:
+            public init(
+                id: Swift.String,
+                name: Swift.String,
+                owner: Swift.String,
+                _public: Swift.Bool,
+                _type: Swift.String? = nil,
+                file_size_limit: Swift.Int,
+                allowed_mime_types: [Swift.String],
+                created_at: FoundationEssentials.Date,
+                updated_at: FoundationEssentials.Date
+            ) {
+                self.id = id
+                self.name = name
+                self.owner = owner
+                self._public = _public
+                self._type = _type
+                self.file_size_limit = file_size_limit
+                self.allowed_mime_types = allowed_mime_types
+                self.created_at = created_at
+                self.updated_at = updated_at
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case name
+                case owner
+                case _public = "public"
+                case _type = "type"
+                case file_size_limit
+                case allowed_mime_types
+                case created_at
+                case updated_at
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ObjectKey`.
         public struct ObjectKey: Codable, Hashable, Sendable {
             /// `bucket/owner/name`.
@@ -45,26 +140,15 @@ extension Components {
                 case Key
                 case Id
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.Key = try container.decode(
-                    Swift.String.self,
-                    forKey: .Key
-                )
-                self.Id = try container.decode(
-                    Swift.String.self,
-                    forKey: .Id
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "Key",
-                    "Id"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/ObjectInfo`.
         public struct ObjectInfo: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/id`.
             public var id: Swift.String
+            /// The object's version (a new one for each upload).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectInfo/version`.
+            public var version: Swift.String
             /// `owner/name` in the bucket.
             ///
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/name`.
@@ -77,98 +161,409 @@ extension Components {
             public var size: Swift.Int
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/content_type`.
             public var content_type: Swift.String
+            /// `max-age=N` or `no-cache`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectInfo/cache_control`.
+            public var cache_control: Swift.String
             /// The object's entity tag (quoted; a new one for each upload).
             ///
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/etag`.
             public var etag: Swift.String
+            /// The user metadata sent with the upload (`{}` when none).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ObjectInfo/metadata`.
+            public var metadata: OpenAPIRuntime.OpenAPIObjectContainer
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/created_at`.
             public var created_at: FoundationEssentials.Date
+            /// - Remark: Generated from `#/components/schemas/ObjectInfo/updated_at`.
+            public var updated_at: FoundationEssentials.Date?
             /// - Remark: Generated from `#/components/schemas/ObjectInfo/last_modified`.
             public var last_modified: FoundationEssentials.Date
             /// Creates a new `ObjectInfo`.
             ///
             /// - Parameters:
             ///   - id:
+            ///   - version: The object's version (a new one for each upload).
             ///   - name: `owner/name` in the bucket.
             ///   - bucket_id:
             ///   - size: Bytes.
             ///   - content_type:
+            ///   - cache_control: `max-age=N` or `no-cache`.
             ///   - etag: The object's entity tag (quoted; a new one for each upload).
+            ///   - metadata: The user metadata sent with the upload (`{}` when none).
             ///   - created_at:
+            ///   - updated_at:
             ///   - last_modified:
             public init(
                 id: Swift.String,
+                version: Swift.String,
                 name: Swift.String,
                 bucket_id: Swift.String,
                 size: Swift.Int,
                 content_type: Swift.String,
+                cache_control: Swift.String,
                 etag: Swift.String,
+                metadata: OpenAPIRuntime.OpenAPIObjectContainer,
                 created_at: FoundationEssentials.Date,
+                updated_at: FoundationEssentials.Date? = nil,
                 last_modified: FoundationEssentials.Date
             ) {
                 self.id = id
+                self.version = version
                 self.name = name
                 self.bucket_id = bucket_id
                 self.size = size
                 self.content_type = content_type
+                self.cache_control = cache_control
                 self.etag = etag
+                self.metadata = metadata
                 self.created_at = created_at
+                self.updated_at = updated_at
                 self.last_modified = last_modified
             }
             public enum CodingKeys: String, CodingKey {
                 case id
+                case version
                 case name
                 case bucket_id
                 case size
                 case content_type
+                case cache_control
                 case etag
+                case metadata
                 case created_at
+                case updated_at
                 case last_modified
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(
-                    Swift.String.self,
-                    forKey: .id
-                )
-                self.name = try container.decode(
-                    Swift.String.self,
-                    forKey: .name
-                )
-                self.bucket_id = try container.decode(
-                    Swift.String.self,
-                    forKey: .bucket_id
-                )
-                self.size = try container.decode(
-                    Swift.Int.self,
-                    forKey: .size
-                )
-                self.content_type = try container.decode(
-                    Swift.String.self,
-                    forKey: .content_type
-                )
-                self.etag = try container.decode(
-                    Swift.String.self,
-                    forKey: .etag
-                )
-                self.created_at = try container.decode(
-                    FoundationEssentials.Date.self,
-                    forKey: .created_at
-                )
-                self.last_modified = try container.decode(
-                    FoundationEssentials.Date.self,
-                    forKey: .last_modified
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "id",
-                    "name",
-                    "bucket_id",
-                    "size",
-                    "content_type",
-                    "etag",
-                    "created_at",
-                    "last_modified"
-                ])
+        }
+        /// - Remark: Generated from `#/components/schemas/ListRequest`.
+        public struct ListRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ListRequest/prefix`.
+            public var prefix: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ListRequest/limit`.
+            public var limit: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ListRequest/offset`.
+            public var offset: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ListRequest/search`.
+            public var search: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ListRequest/sortBy`.
+            public struct sortByPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ListRequest/sortBy/column`.
+                @frozen public enum columnPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case name = "name"
+                    case created_at = "created_at"
+                    case updated_at = "updated_at"
+                    case last_accessed_at = "last_accessed_at"
+                }
+                /// - Remark: Generated from `#/components/schemas/ListRequest/sortBy/column`.
+                public var column: Components.Schemas.ListRequest.sortByPayload.columnPayload?
+                /// - Remark: Generated from `#/components/schemas/ListRequest/sortBy/order`.
+                @frozen public enum orderPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case asc = "asc"
+                    case desc = "desc"
+                }
+                /// - Remark: Generated from `#/components/schemas/ListRequest/sortBy/order`.
+                public var order: Components.Schemas.ListRequest.sortByPayload.orderPayload?
+                /// Creates a new `sortByPayload`.
+                ///
+                /// - Parameters:
+                ///   - column:
+                ///   - order:
+                public init(
+                    column: Components.Schemas.ListRequest.sortByPayload.columnPayload? = nil,
+                    order: Components.Schemas.ListRequest.sortByPayload.orderPayload? = nil
+                ) {
+                    self.column = column
+                    self.order = order
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case column
+                    case order
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ListRequest/sortBy`.
+            public var sortBy: Components.Schemas.ListRequest.sortByPayload?
+            /// Creates a new `ListRequest`.
+            ///
+            /// - Parameters:
+            ///   - prefix:
+            ///   - limit:
+            ///   - offset:
+            ///   - search:
+            ///   - sortBy:
+            public init(
+                prefix: Swift.String,
+                limit: Swift.Int? = nil,
+                offset: Swift.Int? = nil,
+                search: Swift.String? = nil,
+                sortBy: Components.Schemas.ListRequest.sortByPayload? = nil
+            ) {
+                self.prefix = prefix
+                self.limit = limit
+                self.offset = offset
+                self.search = search
+                self.sortBy = sortBy
+            }
+            public enum CodingKeys: String, CodingKey {
+                case prefix
+                case limit
+                case offset
+                case search
+                case sortBy
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ListedObject`.
+        public struct ListedObject: Codable, Hashable, Sendable {
+            /// The object's name in the folder, or a folder's name.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListedObject/name`.
+            public var name: Swift.String
+            /// Null for a folder.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListedObject/id`.
+            public var id: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ListedObject/created_at`.
+            public var created_at: FoundationEssentials.Date?
+            /// - Remark: Generated from `#/components/schemas/ListedObject/updated_at`.
+            public var updated_at: FoundationEssentials.Date?
+            /// - Remark: Generated from `#/components/schemas/ListedObject/last_accessed_at`.
+            public var last_accessed_at: FoundationEssentials.Date?
+            /// Null for a folder; else `eTag`, `size`, `mimetype`, `cacheControl`, `lastModified`, `contentLength`, `httpStatusCode`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListedObject/metadata`.
+            public struct metadataPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ListedObject/metadata/eTag`.
+                public var eTag: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ListedObject/metadata/size`.
+                public var size: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ListedObject/metadata/mimetype`.
+                public var mimetype: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ListedObject/metadata/cacheControl`.
+                public var cacheControl: Swift.String
+                /// - Remark: Generated from `#/components/schemas/ListedObject/metadata/lastModified`.
+                public var lastModified: FoundationEssentials.Date
+                /// - Remark: Generated from `#/components/schemas/ListedObject/metadata/contentLength`.
+                public var contentLength: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/ListedObject/metadata/httpStatusCode`.
+                public var httpStatusCode: Swift.Int
+                /// Creates a new `metadataPayload`.
+                ///
+                /// - Parameters:
+                ///   - eTag:
+                ///   - size:
+                ///   - mimetype:
+                ///   - cacheControl:
+                ///   - lastModified:
+                ///   - contentLength:
+                ///   - httpStatusCode:
+                public init(
+                    eTag: Swift.String,
+                    size: Swift.Int,
+                    mimetype: Swift.String,
+                    cacheControl: Swift.String,
+                    lastModified: FoundationEssentials.Date,
+                    contentLength: Swift.Int,
+                    httpStatusCode: Swift.Int
+                ) {
+                    self.eTag = eTag
+                    self.size = size
+                    self.mimetype = mimetype
+                    self.cacheControl = cacheControl
+                    self.lastModified = lastModified
+                    self.contentLength = contentLength
+                    self.httpStatusCode = httpStatusCode
+                }
+                public enum CodingKeys: String, CodingKey {
+                    case eTag
+                    case size
+                    case mimetype
+                    case cacheControl
+                    case lastModified
+                    case contentLength
+                    case httpStatusCode
+                }
+            }
+            /// Null for a folder; else `eTag`, `size`, `mimetype`, `cacheControl`, `lastModified`, `contentLength`, `httpStatusCode`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListedObject/metadata`.
+            public var metadata: Components.Schemas.ListedObject.metadataPayload?
+            /// Creates a new `ListedObject`.
+            ///
+            /// - Parameters:
+            ///   - name: The object's name in the folder, or a folder's name.
+            ///   - id: Null for a folder.
+            ///   - created_at:
+            ///   - updated_at:
+            ///   - last_accessed_at:
+            ///   - metadata: Null for a folder; else `eTag`, `size`, `mimetype`, `cacheControl`, `lastModified`, `contentLength`, `httpStatusCode`.
+            public init(
+                name: Swift.String,
+                id: Swift.String? = nil,
+                created_at: FoundationEssentials.Date? = nil,
+                updated_at: FoundationEssentials.Date? = nil,
+                last_accessed_at: FoundationEssentials.Date? = nil,
+                metadata: Components.Schemas.ListedObject.metadataPayload? = nil
+            ) {
+                self.name = name
+                self.id = id
+                self.created_at = created_at
+                self.updated_at = updated_at
+                self.last_accessed_at = last_accessed_at
+                self.metadata = metadata
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+                case id
+                case created_at
+                case updated_at
+                case last_accessed_at
+                case metadata
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MoveRequest`.
+        public struct MoveRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MoveRequest/bucketId`.
+            public var bucketId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MoveRequest/sourceKey`.
+            public var sourceKey: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MoveRequest/destinationKey`.
+            public var destinationKey: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MoveRequest/destinationBucket`.
+            public var destinationBucket: Swift.String?
+            /// Creates a new `MoveRequest`.
+            ///
+            /// - Parameters:
+            ///   - bucketId:
+            ///   - sourceKey:
+            ///   - destinationKey:
+            ///   - destinationBucket:
+            public init(
+                bucketId: Swift.String,
+                sourceKey: Swift.String,
+                destinationKey: Swift.String,
+                destinationBucket: Swift.String? = nil
+            ) {
+                self.bucketId = bucketId
+                self.sourceKey = sourceKey
+                self.destinationKey = destinationKey
+                self.destinationBucket = destinationBucket
+            }
+            public enum CodingKeys: String, CodingKey {
+                case bucketId
+                case sourceKey
+                case destinationKey
+                case destinationBucket
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RemoveRequest`.
+        public struct RemoveRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RemoveRequest/prefixes`.
+            public var prefixes: [Swift.String]
+            /// Creates a new `RemoveRequest`.
+            ///
+            /// - Parameters:
+            ///   - prefixes:
+            public init(prefixes: [Swift.String]) {
+                self.prefixes = prefixes
+            }
+            public enum CodingKeys: String, CodingKey {
+                case prefixes
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SignRequest`.
+        public struct SignRequest: Codable, Hashable, Sendable {
+            /// Seconds, 1 or more (a number, or its digits as text, as storage3 sends it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignRequest/expiresIn`.
+            @frozen public enum expiresInPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SignRequest/expiresIn/case1`.
+                case case1(Swift.Int)
+                /// - Remark: Generated from `#/components/schemas/SignRequest/expiresIn/case2`.
+                case case2(Swift.String)
+                public init(from decoder: any Swift.Decoder) throws {
+                    var errors: [any Swift.Error] = []
+                    do {
+                        self = .case1(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    do {
+                        self = .case2(try decoder.decodeFromSingleValueContainer())
+                        return
+                    } catch {
+                        errors.append(error)
+                    }
+                    throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                        type: Self.self,
+                        codingPath: decoder.codingPath,
+                        errors: errors
+                    )
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    switch self {
+                    case let .case1(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    case let .case2(value):
+                        try encoder.encodeToSingleValueContainer(value)
+                    }
+                }
+            }
+            /// Seconds, 1 or more (a number, or its digits as text, as storage3 sends it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignRequest/expiresIn`.
+            public var expiresIn: Components.Schemas.SignRequest.expiresInPayload
+            /// Creates a new `SignRequest`.
+            ///
+            /// - Parameters:
+            ///   - expiresIn: Seconds, 1 or more (a number, or its digits as text, as storage3 sends it).
+            public init(expiresIn: Components.Schemas.SignRequest.expiresInPayload) {
+                self.expiresIn = expiresIn
+            }
+            public enum CodingKeys: String, CodingKey {
+                case expiresIn
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SignedURL`.
+        public struct SignedURL: Codable, Hashable, Sendable {
+            /// `/object/sign/{bucket}/{owner}/{name}?token=…`, relative to `/storage/v1`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignedURL/signedURL`.
+            public var signedURL: Swift.String
+            /// Creates a new `SignedURL`.
+            ///
+            /// - Parameters:
+            ///   - signedURL: `/object/sign/{bucket}/{owner}/{name}?token=…`, relative to `/storage/v1`.
+            public init(signedURL: Swift.String) {
+                self.signedURL = signedURL
+            }
+            public enum CodingKeys: String, CodingKey {
+                case signedURL
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SignedUploadURL`.
+        public struct SignedUploadURL: Codable, Hashable, Sendable {
+            /// `/object/upload/sign/{bucket}/{owner}/{name}?token=…`, relative to `/storage/v1`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignedUploadURL/url`.
+            public var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SignedUploadURL/token`.
+            public var token: Swift.String
+            /// Creates a new `SignedUploadURL`.
+            ///
+            /// - Parameters:
+            ///   - url: `/object/upload/sign/{bucket}/{owner}/{name}?token=…`, relative to `/storage/v1`.
+            ///   - token:
+            public init(
+                url: Swift.String,
+                token: Swift.String
+            ) {
+                self.url = url
+                self.token = token
+            }
+            public enum CodingKeys: String, CodingKey {
+                case url
+                case token
             }
         }
         /// - Remark: Generated from `#/components/schemas/Message`.
@@ -185,23 +580,17 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case message
             }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.message = try container.decode(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "message"
-                ])
-            }
         }
         /// - Remark: Generated from `#/components/schemas/Error`.
         public struct _Error: Codable, Hashable, Sendable {
-            /// The HTTP status, as text (Supabase Storage's error shape).
+            /// The real status, as text (Supabase Storage's error shape; the HTTP status is 400).
             ///
             /// - Remark: Generated from `#/components/schemas/Error/statusCode`.
             public var statusCode: Swift.String
+            /// Storage's error code (`NoSuchKey`, `InvalidJWT`, `EntityTooLarge`, ...).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Error/code`.
+            public var code: Swift.String?
             /// - Remark: Generated from `#/components/schemas/Error/error`.
             public var error: Swift.String
             /// - Remark: Generated from `#/components/schemas/Error/message`.
@@ -209,20 +598,24 @@ extension Components {
             /// Creates a new `_Error`.
             ///
             /// - Parameters:
-            ///   - statusCode: The HTTP status, as text (Supabase Storage's error shape).
+            ///   - statusCode: The real status, as text (Supabase Storage's error shape; the HTTP status is 400).
+            ///   - code: Storage's error code (`NoSuchKey`, `InvalidJWT`, `EntityTooLarge`, ...).
             ///   - error:
             ///   - message:
             public init(
                 statusCode: Swift.String,
+                code: Swift.String? = nil,
                 error: Swift.String,
                 message: Swift.String
             ) {
                 self.statusCode = statusCode
+                self.code = code
                 self.error = error
                 self.message = message
             }
             public enum CodingKeys: String, CodingKey {
                 case statusCode
+                case code
                 case error
                 case message
             }

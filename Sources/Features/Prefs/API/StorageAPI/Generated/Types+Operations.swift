@@ -18,6 +18,348 @@ public import struct FoundationEssentials.Data
 public import struct FoundationEssentials.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 public enum Operations {
+    /// The buckets the signed-in user sees (the sandbox has one, `profile-photos`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/get(listBuckets)`.
+    public enum listBuckets {
+        public static let id: Swift.String = "listBuckets"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/bucket/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listBuckets.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listBuckets.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.listBuckets.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.listBuckets.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/bucket/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/bucket/GET/responses/200/content/application\/json`.
+                    case json([Components.Schemas.Bucket])
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: [Components.Schemas.Bucket] {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listBuckets.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.listBuckets.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The buckets.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/bucket/get(listBuckets)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.listBuckets.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.listBuckets.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/bucket/GET/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/bucket/GET/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listBuckets.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.listBuckets.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT` (no token, or one that is invalid, expired or of an ended session).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/bucket/get(listBuckets)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.listBuckets.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.listBuckets.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// One bucket.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/{bucket}/get(getBucket)`.
+    public enum getBucket {
+        public static let id: Swift.String = "getBucket"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/bucket/{bucket}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/bucket/{bucket}/GET/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                public init(bucket: Components.Parameters.Bucket) {
+                    self.bucket = bucket
+                }
+            }
+            public var path: Operations.getBucket.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/bucket/{bucket}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getBucket.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.getBucket.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.getBucket.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.getBucket.Input.Path,
+                headers: Operations.getBucket.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/bucket/{bucket}/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/bucket/{bucket}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Bucket)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Bucket {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getBucket.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.getBucket.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The bucket.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/bucket/{bucket}/get(getBucket)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.getBucket.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.getBucket.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/bucket/{bucket}/GET/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/bucket/{bucket}/GET/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.getBucket.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.getBucket.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`; "404" `Bucket not found`.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/bucket/{bucket}/get(getBucket)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.getBucket.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.getBucket.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The object's bytes, with the content type it was stored with.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/{bucket}/{owner}/{name}`.
@@ -27,7 +369,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// The bucket (the sandbox has `profile-photos`; any other is 404).
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/path/bucket`.
                 public var bucket: Components.Parameters.Bucket
@@ -35,16 +377,16 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/path/name`.
                 public var name: Components.Parameters.Name
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -58,12 +400,21 @@ public enum Operations {
             public var path: Operations.downloadObject.Input.Path
             /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/header`.
             public struct Headers: Sendable, Hashable {
+                /// An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/header/if-none-match`.
+                public var if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadObject.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - if_hyphen_none_hyphen_match: An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadObject.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadObject.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.if_hyphen_none_hyphen_match = if_hyphen_none_hyphen_match
                     self.accept = accept
                 }
             }
@@ -82,145 +433,17 @@ public enum Operations {
             }
         }
         @frozen public enum Output: Sendable, Hashable {
-            public struct Ok: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/headers`.
-                public struct Headers: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/headers/ETag`.
-                    public var ETag: Swift.String?
-                    /// Creates a new `Headers`.
-                    ///
-                    /// - Parameters:
-                    ///   - ETag:
-                    public init(ETag: Swift.String? = nil) {
-                        self.ETag = ETag
-                    }
-                }
-                /// Received HTTP response headers
-                public var headers: Operations.downloadObject.Output.Ok.Headers
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/content`.
-                @frozen public enum Body: Sendable, Hashable {
-                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/content/image\/jpeg`.
-                    case jpeg(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.jpeg`.
-                    ///
-                    /// - Throws: An error if `self` is not `.jpeg`.
-                    /// - SeeAlso: `.jpeg`.
-                    public var jpeg: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .jpeg(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "image/jpeg",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/content/image\/png`.
-                    case png(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.png`.
-                    ///
-                    /// - Throws: An error if `self` is not `.png`.
-                    /// - SeeAlso: `.png`.
-                    public var png: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .png(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "image/png",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/content/image\/webp`.
-                    case image_webp(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.image_webp`.
-                    ///
-                    /// - Throws: An error if `self` is not `.image_webp`.
-                    /// - SeeAlso: `.image_webp`.
-                    public var image_webp: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .image_webp(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "image/webp",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/content/image\/heic`.
-                    case image_heic(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.image_heic`.
-                    ///
-                    /// - Throws: An error if `self` is not `.image_heic`.
-                    /// - SeeAlso: `.image_heic`.
-                    public var image_heic: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .image_heic(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "image/heic",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/GET/responses/200/content/image\/avif`.
-                    case image_avif(OpenAPIRuntime.HTTPBody)
-                    /// The associated value of the enum case if `self` is `.image_avif`.
-                    ///
-                    /// - Throws: An error if `self` is not `.image_avif`.
-                    /// - SeeAlso: `.image_avif`.
-                    public var image_avif: OpenAPIRuntime.HTTPBody {
-                        get throws {
-                            switch self {
-                            case let .image_avif(body):
-                                return body
-                            default:
-                                try throwUnexpectedResponseBody(
-                                    expectedContent: "image/avif",
-                                    body: self
-                                )
-                            }
-                        }
-                    }
-                }
-                /// Received HTTP response body
-                public var body: Operations.downloadObject.Output.Ok.Body
-                /// Creates a new `Ok`.
-                ///
-                /// - Parameters:
-                ///   - headers: Received HTTP response headers
-                ///   - body: Received HTTP response body
-                public init(
-                    headers: Operations.downloadObject.Output.Ok.Headers = .init(),
-                    body: Operations.downloadObject.Output.Ok.Body
-                ) {
-                    self.headers = headers
-                    self.body = body
-                }
-            }
-            /// The object.
+            /// The object's bytes.
             ///
             /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/get(downloadObject)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
-            case ok(Operations.downloadObject.Output.Ok)
+            case ok(Components.Responses.Object)
             /// The associated value of the enum case if `self` is `.ok`.
             ///
             /// - Throws: An error if `self` is not `.ok`.
             /// - SeeAlso: `.ok`.
-            public var ok: Operations.downloadObject.Output.Ok {
+            public var ok: Components.Responses.Object {
                 get throws {
                     switch self {
                     case let .ok(response):
@@ -233,47 +456,47 @@ public enum Operations {
                     }
                 }
             }
-            /// No token, or one that is invalid, expired or of an ended session.
+            /// `If-None-Match` named the object's entity tag: not sent again.
             ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/get(downloadObject)/responses/401`.
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/get(downloadObject)/responses/304`.
             ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
             ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Components.Responses.Unauthorized {
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
                 get throws {
                     switch self {
-                    case let .unauthorized(response):
+                    case let .notModified(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
+                            expectedStatus: "notModified",
                             response: self
                         )
                     }
                 }
             }
-            /// No such bucket, or no such object the signed-in user may read.
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT` (no token, or one that is invalid, expired or of an ended session) or `InvalidKey`; "404" `Bucket not found`, or `not_found` (no such object the signed-in user may read).
             ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/get(downloadObject)/responses/404`.
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/get(downloadObject)/responses/400`.
             ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.ReadRefused)
+            /// The associated value of the enum case if `self` is `.badRequest`.
             ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            public var notFound: Components.Responses.NotFound {
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.ReadRefused {
                 get throws {
                     switch self {
-                    case let .notFound(response):
+                    case let .badRequest(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -340,7 +563,7 @@ public enum Operations {
             }
         }
     }
-    /// Uploads an object; with `x-upsert` true it replaces one that exists (409 otherwise).
+    /// Uploads an object; with `x-upsert` true it replaces one that exists.
     ///
     /// - Remark: HTTP `POST /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)`.
@@ -349,7 +572,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/path`.
             public struct Path: Sendable, Hashable {
-                /// The bucket (the sandbox has `profile-photos`; any other is 404).
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/path/bucket`.
                 public var bucket: Components.Parameters.Bucket
@@ -357,16 +580,16 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/path/name`.
                 public var name: Components.Parameters.Name
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -380,39 +603,33 @@ public enum Operations {
             public var path: Operations.uploadObject.Input.Path
             /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/header`.
             public struct Headers: Sendable, Hashable {
-                /// `true` replaces an object that exists; anything else (or none) makes an upload over one a 409.
+                /// `true` replaces an object that exists; anything else (or none) makes an upload over one "409" `Duplicate`.
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/header/x-upsert`.
                 public var x_hyphen_upsert: Components.Parameters.Upsert?
+                /// With a body that is the image itself: `max-age=N` is stored as the object's cache control (else `no-cache`). A multipart body says it in its `cacheControl` part.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/header/cache-control`.
+                public var cache_hyphen_control: Components.Parameters.CacheControl?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.uploadObject.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
-                ///   - x_hyphen_upsert: `true` replaces an object that exists; anything else (or none) makes an upload over one a 409.
+                ///   - x_hyphen_upsert: `true` replaces an object that exists; anything else (or none) makes an upload over one "409" `Duplicate`.
+                ///   - cache_hyphen_control: With a body that is the image itself: `max-age=N` is stored as the object's cache control (else `no-cache`). A multipart body says it in its `cacheControl` part.
                 ///   - accept:
                 public init(
                     x_hyphen_upsert: Components.Parameters.Upsert? = nil,
+                    cache_hyphen_control: Components.Parameters.CacheControl? = nil,
                     accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.uploadObject.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.x_hyphen_upsert = x_hyphen_upsert
+                    self.cache_hyphen_control = cache_hyphen_control
                     self.accept = accept
                 }
             }
             public var headers: Operations.uploadObject.Input.Headers
-            /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/requestBody`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/requestBody/content/image\/jpeg`.
-                case jpeg(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/requestBody/content/image\/png`.
-                case png(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/requestBody/content/image\/webp`.
-                case image_webp(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/requestBody/content/image\/heic`.
-                case image_heic(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/POST/requestBody/content/image\/avif`.
-                case image_avif(OpenAPIRuntime.HTTPBody)
-            }
-            public var body: Operations.uploadObject.Input.Body
+            public var body: Components.RequestBodies.Upload
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -422,7 +639,7 @@ public enum Operations {
             public init(
                 path: Operations.uploadObject.Input.Path,
                 headers: Operations.uploadObject.Input.Headers = .init(),
-                body: Operations.uploadObject.Input.Body
+                body: Components.RequestBodies.Upload
             ) {
                 self.path = path
                 self.headers = headers
@@ -481,17 +698,17 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not an image of the type it is sent as, or a part of the path is wrong.
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`, `InvalidKey` (not an object name), `invalid_image` (the header declares over 40 megapixels or no size), or a body that is not an image of its type (`invalid_mime_type`) or has no file part; "403" `Unauthorized` (not the owner's folder, or a parent); "404" `Bucket not found`, or `not_found` (an update of an object that does not exist); "409" `Duplicate` (an upload over an object that exists without `x-upsert: true`); "413" `Payload too large` (over 5 MB, or a folder over 5 MB or 10 objects); "415" `invalid_mime_type` (a type the bucket does not take).
             ///
             /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.Invalid)
+            case badRequest(Components.Responses.WriteRefused)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Components.Responses.Invalid {
+            public var badRequest: Components.Responses.WriteRefused {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -499,121 +716,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No token, or one that is invalid, expired or of an ended session.
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The signed-in user may not change this object (not its owner, or a parent).
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.Forbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            public var forbidden: Components.Responses.Forbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No such bucket, or no such object the signed-in user may read.
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            public var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The object exists and `x-upsert` was not `true`.
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.Duplicate)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            public var conflict: Components.Responses.Duplicate {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the bucket's limit (5 MB, 5242880 bytes).
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.TooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            public var contentTooLarge: Components.Responses.TooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
                             response: self
                         )
                     }
@@ -650,7 +752,7 @@ public enum Operations {
             }
         }
     }
-    /// Replaces an object that exists (404 when there is none).
+    /// Replaces an object that exists.
     ///
     /// - Remark: HTTP `PUT /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)`.
@@ -659,7 +761,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/path`.
             public struct Path: Sendable, Hashable {
-                /// The bucket (the sandbox has `profile-photos`; any other is 404).
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/path/bucket`.
                 public var bucket: Components.Parameters.Bucket
@@ -667,16 +769,16 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/path/name`.
                 public var name: Components.Parameters.Name
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -690,30 +792,26 @@ public enum Operations {
             public var path: Operations.updateObject.Input.Path
             /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/header`.
             public struct Headers: Sendable, Hashable {
+                /// With a body that is the image itself: `max-age=N` is stored as the object's cache control (else `no-cache`). A multipart body says it in its `cacheControl` part.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/header/cache-control`.
+                public var cache_hyphen_control: Components.Parameters.CacheControl?
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.updateObject.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - cache_hyphen_control: With a body that is the image itself: `max-age=N` is stored as the object's cache control (else `no-cache`). A multipart body says it in its `cacheControl` part.
                 ///   - accept:
-                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.updateObject.AcceptableContentType>] = .defaultValues()) {
+                public init(
+                    cache_hyphen_control: Components.Parameters.CacheControl? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.updateObject.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.cache_hyphen_control = cache_hyphen_control
                     self.accept = accept
                 }
             }
             public var headers: Operations.updateObject.Input.Headers
-            /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/requestBody`.
-            @frozen public enum Body: Sendable, Hashable {
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/requestBody/content/image\/jpeg`.
-                case jpeg(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/requestBody/content/image\/png`.
-                case png(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/requestBody/content/image\/webp`.
-                case image_webp(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/requestBody/content/image\/heic`.
-                case image_heic(OpenAPIRuntime.HTTPBody)
-                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/PUT/requestBody/content/image\/avif`.
-                case image_avif(OpenAPIRuntime.HTTPBody)
-            }
-            public var body: Operations.updateObject.Input.Body
+            public var body: Components.RequestBodies.Upload
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -723,7 +821,7 @@ public enum Operations {
             public init(
                 path: Operations.updateObject.Input.Path,
                 headers: Operations.updateObject.Input.Headers = .init(),
-                body: Operations.updateObject.Input.Body
+                body: Components.RequestBodies.Upload
             ) {
                 self.path = path
                 self.headers = headers
@@ -782,17 +880,17 @@ public enum Operations {
                     }
                 }
             }
-            /// The body is not an image of the type it is sent as, or a part of the path is wrong.
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`, `InvalidKey` (not an object name), `invalid_image` (the header declares over 40 megapixels or no size), or a body that is not an image of its type (`invalid_mime_type`) or has no file part; "403" `Unauthorized` (not the owner's folder, or a parent); "404" `Bucket not found`, or `not_found` (an update of an object that does not exist); "409" `Duplicate` (an upload over an object that exists without `x-upsert: true`); "413" `Payload too large` (over 5 MB, or a folder over 5 MB or 10 objects); "415" `invalid_mime_type` (a type the bucket does not take).
             ///
             /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
-            case badRequest(Components.Responses.Invalid)
+            case badRequest(Components.Responses.WriteRefused)
             /// The associated value of the enum case if `self` is `.badRequest`.
             ///
             /// - Throws: An error if `self` is not `.badRequest`.
             /// - SeeAlso: `.badRequest`.
-            public var badRequest: Components.Responses.Invalid {
+            public var badRequest: Components.Responses.WriteRefused {
                 get throws {
                     switch self {
                     case let .badRequest(response):
@@ -800,98 +898,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No token, or one that is invalid, expired or of an ended session.
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The signed-in user may not change this object (not its owner, or a parent).
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.Forbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            public var forbidden: Components.Responses.Forbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// No such bucket, or no such object the signed-in user may read.
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            public var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// The body is larger than the bucket's limit (5 MB, 5242880 bytes).
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)/responses/413`.
-            ///
-            /// HTTP response code: `413 contentTooLarge`.
-            case contentTooLarge(Components.Responses.TooLarge)
-            /// The associated value of the enum case if `self` is `.contentTooLarge`.
-            ///
-            /// - Throws: An error if `self` is not `.contentTooLarge`.
-            /// - SeeAlso: `.contentTooLarge`.
-            public var contentTooLarge: Components.Responses.TooLarge {
-                get throws {
-                    switch self {
-                    case let .contentTooLarge(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "contentTooLarge",
                             response: self
                         )
                     }
@@ -928,7 +934,7 @@ public enum Operations {
             }
         }
     }
-    /// Deletes the object (404 when there is none).
+    /// Deletes the object.
     ///
     /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)`.
@@ -937,7 +943,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/path`.
             public struct Path: Sendable, Hashable {
-                /// The bucket (the sandbox has `profile-photos`; any other is 404).
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/path/bucket`.
                 public var bucket: Components.Parameters.Bucket
@@ -945,16 +951,16 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/path/name`.
                 public var name: Components.Parameters.Name
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -1043,70 +1049,52 @@ public enum Operations {
                     }
                 }
             }
-            /// No token, or one that is invalid, expired or of an ended session.
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)/responses/401`.
-            ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
-            ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Components.Responses.Unauthorized {
-                get throws {
-                    switch self {
-                    case let .unauthorized(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
-                            response: self
-                        )
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/DELETE/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
                     }
                 }
-            }
-            /// The signed-in user may not change this object (not its owner, or a parent).
-            ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)/responses/403`.
-            ///
-            /// HTTP response code: `403 forbidden`.
-            case forbidden(Components.Responses.Forbidden)
-            /// The associated value of the enum case if `self` is `.forbidden`.
-            ///
-            /// - Throws: An error if `self` is not `.forbidden`.
-            /// - SeeAlso: `.forbidden`.
-            public var forbidden: Components.Responses.Forbidden {
-                get throws {
-                    switch self {
-                    case let .forbidden(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
+                /// Received HTTP response body
+                public var body: Operations.deleteObject.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.deleteObject.Output.BadRequest.Body) {
+                    self.body = body
                 }
             }
-            /// No such bucket, or no such object the signed-in user may read.
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`; "403" `Unauthorized` (not the owner's folder, or a parent); "404" `Bucket not found` or `not_found` (no such object).
             ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)/responses/404`.
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)/responses/400`.
             ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.deleteObject.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
             ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            public var notFound: Components.Responses.NotFound {
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.deleteObject.Output.BadRequest {
                 get throws {
                     switch self {
-                    case let .notFound(response):
+                    case let .badRequest(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -1143,7 +1131,588 @@ public enum Operations {
             }
         }
     }
-    /// The object's size, content type and times, without its bytes.
+    /// Whether the object exists (its headers, no body).
+    ///
+    /// - Remark: HTTP `HEAD /storage/v1/object/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)`.
+    public enum headObject {
+        public static let id: Swift.String = "headObject"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// The owner's folder, their user id.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/path/owner`.
+                public var owner: Components.Parameters.Owner
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/path/name`.
+                public var name: Components.Parameters.Name
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///   - owner: The owner's folder, their user id.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                public init(
+                    bucket: Components.Parameters.Bucket,
+                    owner: Components.Parameters.Owner,
+                    name: Components.Parameters.Name
+                ) {
+                    self.bucket = bucket
+                    self.owner = owner
+                    self.name = name
+                }
+            }
+            public var path: Operations.headObject.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/header/if-none-match`.
+                public var if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch?
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - if_hyphen_none_hyphen_match: An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+                public init(if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch? = nil) {
+                    self.if_hyphen_none_hyphen_match = if_hyphen_none_hyphen_match
+                }
+            }
+            public var headers: Operations.headObject.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.headObject.Input.Path,
+                headers: Operations.headObject.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The object's entity tag, quoted (a new one for each upload).
+                    ///
+                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/{owner}/{name}/HEAD/responses/200/headers/ETag`.
+                    public var ETag: Components.Headers.ETag?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - ETag: The object's entity tag, quoted (a new one for each upload).
+                    public init(ETag: Components.Headers.ETag? = nil) {
+                        self.ETag = ETag
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.headObject.Output.Ok.Headers
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.headObject.Output.Ok.Headers = .init()) {
+                    self.headers = headers
+                }
+            }
+            /// It exists.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.headObject.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.headObject.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` named the object's entity tag: not sent again.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// Creates a new `BadRequest`.
+                public init() {}
+            }
+            /// It does not exist for the signed-in user, or the token is not valid (no body).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.headObject.Output.BadRequest)
+            /// It does not exist for the signed-in user, or the token is not valid (no body).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            public static var badRequest: Self {
+                .badRequest(.init())
+            }
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.headObject.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+    }
+    /// The object's bytes (the same as `GET /storage/v1/object/…`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/authenticated/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/authenticated/{bucket}/{owner}/{name}/get(downloadAuthenticatedObject)`.
+    public enum downloadAuthenticatedObject {
+        public static let id: Swift.String = "downloadAuthenticatedObject"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/authenticated/{bucket}/{owner}/{name}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/authenticated/{bucket}/{owner}/{name}/GET/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// The owner's folder, their user id.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/authenticated/{bucket}/{owner}/{name}/GET/path/owner`.
+                public var owner: Components.Parameters.Owner
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/authenticated/{bucket}/{owner}/{name}/GET/path/name`.
+                public var name: Components.Parameters.Name
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///   - owner: The owner's folder, their user id.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                public init(
+                    bucket: Components.Parameters.Bucket,
+                    owner: Components.Parameters.Owner,
+                    name: Components.Parameters.Name
+                ) {
+                    self.bucket = bucket
+                    self.owner = owner
+                    self.name = name
+                }
+            }
+            public var path: Operations.downloadAuthenticatedObject.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/authenticated/{bucket}/{owner}/{name}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/authenticated/{bucket}/{owner}/{name}/GET/header/if-none-match`.
+                public var if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadAuthenticatedObject.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - if_hyphen_none_hyphen_match: An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+                ///   - accept:
+                public init(
+                    if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadAuthenticatedObject.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.if_hyphen_none_hyphen_match = if_hyphen_none_hyphen_match
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.downloadAuthenticatedObject.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.downloadAuthenticatedObject.Input.Path,
+                headers: Operations.downloadAuthenticatedObject.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The object's bytes.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/authenticated/{bucket}/{owner}/{name}/get(downloadAuthenticatedObject)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.Object)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.Object {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` named the object's entity tag: not sent again.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/authenticated/{bucket}/{owner}/{name}/get(downloadAuthenticatedObject)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT` (no token, or one that is invalid, expired or of an ended session) or `InvalidKey`; "404" `Bucket not found`, or `not_found` (no such object the signed-in user may read).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/authenticated/{bucket}/{owner}/{name}/get(downloadAuthenticatedObject)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.ReadRefused)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.ReadRefused {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case jpeg
+            case png
+            case image_webp
+            case image_heic
+            case image_avif
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/jpeg":
+                    self = .jpeg
+                case "image/png":
+                    self = .png
+                case "image/webp":
+                    self = .image_webp
+                case "image/heic":
+                    self = .image_heic
+                case "image/avif":
+                    self = .image_avif
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .jpeg:
+                    return "image/jpeg"
+                case .png:
+                    return "image/png"
+                case .image_webp:
+                    return "image/webp"
+                case .image_heic:
+                    return "image/heic"
+                case .image_avif:
+                    return "image/avif"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .jpeg,
+                    .png,
+                    .image_webp,
+                    .image_heic,
+                    .image_avif,
+                    .json
+                ]
+            }
+        }
+    }
+    /// A public bucket's object, without a token. The sandbox's bucket is private.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/public/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/public/{bucket}/{owner}/{name}/get(downloadPublicObject)`.
+    public enum downloadPublicObject {
+        public static let id: Swift.String = "downloadPublicObject"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/public/{bucket}/{owner}/{name}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/public/{bucket}/{owner}/{name}/GET/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// The owner's folder, their user id.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/public/{bucket}/{owner}/{name}/GET/path/owner`.
+                public var owner: Components.Parameters.Owner
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/public/{bucket}/{owner}/{name}/GET/path/name`.
+                public var name: Components.Parameters.Name
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///   - owner: The owner's folder, their user id.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                public init(
+                    bucket: Components.Parameters.Bucket,
+                    owner: Components.Parameters.Owner,
+                    name: Components.Parameters.Name
+                ) {
+                    self.bucket = bucket
+                    self.owner = owner
+                    self.name = name
+                }
+            }
+            public var path: Operations.downloadPublicObject.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/public/{bucket}/{owner}/{name}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadPublicObject.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadPublicObject.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.downloadPublicObject.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.downloadPublicObject.Input.Path,
+                headers: Operations.downloadPublicObject.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The object's bytes.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/public/{bucket}/{owner}/{name}/get(downloadPublicObject)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.Object)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.Object {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/public/{bucket}/{owner}/{name}/GET/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/public/{bucket}/{owner}/{name}/GET/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.downloadPublicObject.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.downloadPublicObject.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "404" `Bucket not found` (no public bucket of that name: `profile-photos` is private).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/public/{bucket}/{owner}/{name}/get(downloadPublicObject)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.downloadPublicObject.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.downloadPublicObject.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case jpeg
+            case png
+            case image_webp
+            case image_heic
+            case image_avif
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/jpeg":
+                    self = .jpeg
+                case "image/png":
+                    self = .png
+                case "image/webp":
+                    self = .image_webp
+                case "image/heic":
+                    self = .image_heic
+                case "image/avif":
+                    self = .image_avif
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .jpeg:
+                    return "image/jpeg"
+                case .png:
+                    return "image/png"
+                case .image_webp:
+                    return "image/webp"
+                case .image_heic:
+                    return "image/heic"
+                case .image_avif:
+                    return "image/avif"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .jpeg,
+                    .png,
+                    .image_webp,
+                    .image_heic,
+                    .image_avif,
+                    .json
+                ]
+            }
+        }
+    }
+    /// The object's size, content type, cache control, metadata and times, without its bytes.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/info/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/info/{bucket}/{owner}/{name}/get(getObjectInfo)`.
@@ -1152,7 +1721,7 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/storage/v1/object/info/{bucket}/{owner}/{name}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// The bucket (the sandbox has `profile-photos`; any other is 404).
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/info/{bucket}/{owner}/{name}/GET/path/bucket`.
                 public var bucket: Components.Parameters.Bucket
@@ -1160,16 +1729,16 @@ public enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/info/{bucket}/{owner}/{name}/GET/path/owner`.
                 public var owner: Components.Parameters.Owner
-                /// The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 ///
                 /// - Remark: Generated from `#/paths/storage/v1/object/info/{bucket}/{owner}/{name}/GET/path/name`.
                 public var name: Components.Parameters.Name
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is 404).
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
                 ///   - owner: The owner's folder, their user id.
-                ///   - name: The object's name in the folder: the profile photo, `avatar`, is the one object a folder holds.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
                 public init(
                     bucket: Components.Parameters.Bucket,
                     owner: Components.Parameters.Owner,
@@ -1258,47 +1827,1553 @@ public enum Operations {
                     }
                 }
             }
-            /// No token, or one that is invalid, expired or of an ended session.
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT` (no token, or one that is invalid, expired or of an ended session) or `InvalidKey`; "404" `Bucket not found`, or `not_found` (no such object the signed-in user may read).
             ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/info/{bucket}/{owner}/{name}/get(getObjectInfo)/responses/401`.
+            /// - Remark: Generated from `#/paths//storage/v1/object/info/{bucket}/{owner}/{name}/get(getObjectInfo)/responses/400`.
             ///
-            /// HTTP response code: `401 unauthorized`.
-            case unauthorized(Components.Responses.Unauthorized)
-            /// The associated value of the enum case if `self` is `.unauthorized`.
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.ReadRefused)
+            /// The associated value of the enum case if `self` is `.badRequest`.
             ///
-            /// - Throws: An error if `self` is not `.unauthorized`.
-            /// - SeeAlso: `.unauthorized`.
-            public var unauthorized: Components.Responses.Unauthorized {
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.ReadRefused {
                 get throws {
                     switch self {
-                    case let .unauthorized(response):
+                    case let .badRequest(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "unauthorized",
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
                 }
             }
-            /// No such bucket, or no such object the signed-in user may read.
+            /// Undocumented response.
             ///
-            /// - Remark: Generated from `#/paths//storage/v1/object/info/{bucket}/{owner}/{name}/get(getObjectInfo)/responses/404`.
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The objects under a prefix that the signed-in user may read: with the prefix `""`, the folders (an entry whose `id` is null); with `owner` or `owner/`, that folder's objects, filtered by `search` (a start of their names), sorted and paged.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/list/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/list/{bucket}/post(listObjects)`.
+    public enum listObjects {
+        public static let id: Swift.String = "listObjects"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                public init(bucket: Components.Parameters.Bucket) {
+                    self.bucket = bucket
+                }
+            }
+            public var path: Operations.listObjects.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listObjects.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listObjects.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.listObjects.Input.Headers
+            /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ListRequest)
+            }
+            public var body: Operations.listObjects.Input.Body
+            /// Creates a new `Input`.
             ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.listObjects.Input.Path,
+                headers: Operations.listObjects.Input.Headers = .init(),
+                body: Operations.listObjects.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/responses/200/content/application\/json`.
+                    case json([Components.Schemas.ListedObject])
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: [Components.Schemas.ListedObject] {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listObjects.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.listObjects.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The entries (an empty list for a folder the user may not read).
             ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            public var notFound: Components.Responses.NotFound {
+            /// - Remark: Generated from `#/paths//storage/v1/object/list/{bucket}/post(listObjects)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.listObjects.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.listObjects.Output.Ok {
                 get throws {
                     switch self {
-                    case let .notFound(response):
+                    case let .ok(response):
                         return response
                     default:
                         try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/list/{bucket}/POST/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listObjects.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.listObjects.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`, or a body that is not a listing request; "404" `Bucket not found`.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/list/{bucket}/post(listObjects)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.listObjects.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.listObjects.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Renames an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/move`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/move/post(moveObject)`.
+    public enum moveObject {
+        public static let id: Swift.String = "moveObject"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/move/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.moveObject.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.moveObject.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.moveObject.Input.Headers
+            /// - Remark: Generated from `#/paths/storage/v1/object/move/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/move/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.MoveRequest)
+            }
+            public var body: Operations.moveObject.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.moveObject.Input.Headers = .init(),
+                body: Operations.moveObject.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/move/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/move/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Message)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Message {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.moveObject.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.moveObject.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Moved.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/move/post(moveObject)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.moveObject.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.moveObject.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`, `InvalidKey` (a key that is not `owner/name`), or a body that is not `{bucketId, sourceKey, destinationKey}`; "403" `Unauthorized` (a folder that is not the user's, or a parent); "404" `Bucket not found` or `not_found` (no such source); "409" `Duplicate` (the destination exists); "413" `Payload too large` (a copy that would take the folder over 5 MB or 10 objects).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/move/post(moveObject)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.CopyRefused)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.CopyRefused {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Copies an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/copy`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/copy/post(copyObject)`.
+    public enum copyObject {
+        public static let id: Swift.String = "copyObject"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/copy/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.copyObject.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.copyObject.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.copyObject.Input.Headers
+            /// - Remark: Generated from `#/paths/storage/v1/object/copy/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/copy/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.MoveRequest)
+            }
+            public var body: Operations.copyObject.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.copyObject.Input.Headers = .init(),
+                body: Operations.copyObject.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/copy/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/copy/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ObjectKey)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ObjectKey {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.copyObject.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.copyObject.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Copied; the copy's key and id.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/copy/post(copyObject)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.copyObject.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.copyObject.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`, `InvalidKey` (a key that is not `owner/name`), or a body that is not `{bucketId, sourceKey, destinationKey}`; "403" `Unauthorized` (a folder that is not the user's, or a parent); "404" `Bucket not found` or `not_found` (no such source); "409" `Duplicate` (the destination exists); "413" `Payload too large` (a copy that would take the folder over 5 MB or 10 objects).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/copy/post(copyObject)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.CopyRefused)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.CopyRefused {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Deletes the objects named in `prefixes` (`owner/name`) that the signed-in user may delete; the others are left and not listed.
+    ///
+    /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/delete(deleteObjects)`.
+    public enum deleteObjects {
+        public static let id: Swift.String = "deleteObjects"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                public init(bucket: Components.Parameters.Bucket) {
+                    self.bucket = bucket
+                }
+            }
+            public var path: Operations.deleteObjects.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteObjects.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.deleteObjects.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.deleteObjects.Input.Headers
+            /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/requestBody/content/application\/json`.
+                case json(Components.Schemas.RemoveRequest)
+            }
+            public var body: Operations.deleteObjects.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.deleteObjects.Input.Path,
+                headers: Operations.deleteObjects.Input.Headers = .init(),
+                body: Operations.deleteObjects.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/responses/200/content/application\/json`.
+                    case json([Components.Schemas.ObjectInfo])
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: [Components.Schemas.ObjectInfo] {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.deleteObjects.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.deleteObjects.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The objects deleted.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/delete(deleteObjects)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.deleteObjects.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.deleteObjects.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/{bucket}/DELETE/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.deleteObjects.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.deleteObjects.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT`, or a body that is not `{"prefixes": [...]}` with 1 to 1000 keys; "404" `Bucket not found`.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/delete(deleteObjects)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.deleteObjects.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.deleteObjects.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The object's bytes, for the token of a signed URL (no bearer token).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/get(downloadSignedObject)`.
+    public enum downloadSignedObject {
+        public static let id: Swift.String = "downloadSignedObject"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// The owner's folder, their user id.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/path/owner`.
+                public var owner: Components.Parameters.Owner
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/path/name`.
+                public var name: Components.Parameters.Name
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///   - owner: The owner's folder, their user id.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                public init(
+                    bucket: Components.Parameters.Bucket,
+                    owner: Components.Parameters.Owner,
+                    name: Components.Parameters.Name
+                ) {
+                    self.bucket = bucket
+                    self.owner = owner
+                    self.name = name
+                }
+            }
+            public var path: Operations.downloadSignedObject.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// The token of a signed URL.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/query/token`.
+                public var token: Components.Parameters.Token
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - token: The token of a signed URL.
+                public init(token: Components.Parameters.Token) {
+                    self.token = token
+                }
+            }
+            public var query: Operations.downloadSignedObject.Input.Query
+            /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/header/if-none-match`.
+                public var if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadSignedObject.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - if_hyphen_none_hyphen_match: An entity tag the client holds; when it is the object's, the answer is 304 without the bytes.
+                ///   - accept:
+                public init(
+                    if_hyphen_none_hyphen_match: Components.Parameters.IfNoneMatch? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.downloadSignedObject.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.if_hyphen_none_hyphen_match = if_hyphen_none_hyphen_match
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.downloadSignedObject.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            public init(
+                path: Operations.downloadSignedObject.Input.Path,
+                query: Operations.downloadSignedObject.Input.Query,
+                headers: Operations.downloadSignedObject.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// The object's bytes.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/get(downloadSignedObject)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.Object)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Components.Responses.Object {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-None-Match` named the object's entity tag: not sent again.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/get(downloadSignedObject)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Components.Responses.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            public var notModified: Components.Responses.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/GET/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.downloadSignedObject.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.downloadSignedObject.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidSignature` (a token that is not one of this object's signed URLs) or `ExpiredToken`; "404" `not_found` (the object is gone).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/get(downloadSignedObject)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.downloadSignedObject.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.downloadSignedObject.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case jpeg
+            case png
+            case image_webp
+            case image_heic
+            case image_avif
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "image/jpeg":
+                    self = .jpeg
+                case "image/png":
+                    self = .png
+                case "image/webp":
+                    self = .image_webp
+                case "image/heic":
+                    self = .image_heic
+                case "image/avif":
+                    self = .image_avif
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .jpeg:
+                    return "image/jpeg"
+                case .png:
+                    return "image/png"
+                case .image_webp:
+                    return "image/webp"
+                case .image_heic:
+                    return "image/heic"
+                case .image_avif:
+                    return "image/avif"
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .jpeg,
+                    .png,
+                    .image_webp,
+                    .image_heic,
+                    .image_avif,
+                    .json
+                ]
+            }
+        }
+    }
+    /// A URL that downloads the object without a token for `expiresIn` seconds.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/post(createSignedURL)`.
+    public enum createSignedURL {
+        public static let id: Swift.String = "createSignedURL"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// The owner's folder, their user id.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/path/owner`.
+                public var owner: Components.Parameters.Owner
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/path/name`.
+                public var name: Components.Parameters.Name
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///   - owner: The owner's folder, their user id.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                public init(
+                    bucket: Components.Parameters.Bucket,
+                    owner: Components.Parameters.Owner,
+                    name: Components.Parameters.Name
+                ) {
+                    self.bucket = bucket
+                    self.owner = owner
+                    self.name = name
+                }
+            }
+            public var path: Operations.createSignedURL.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createSignedURL.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createSignedURL.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.createSignedURL.Input.Headers
+            /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.SignRequest)
+            }
+            public var body: Operations.createSignedURL.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.createSignedURL.Input.Path,
+                headers: Operations.createSignedURL.Input.Headers = .init(),
+                body: Operations.createSignedURL.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/sign/{bucket}/{owner}/{name}/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SignedURL)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SignedURL {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.createSignedURL.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.createSignedURL.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The signed URL, relative to `/storage/v1`.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/post(createSignedURL)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.createSignedURL.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.createSignedURL.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT` (no token, or one that is invalid, expired or of an ended session) or `InvalidKey`; "404" `Bucket not found`, or `not_found` (no such object the signed-in user may read).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/post(createSignedURL)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.ReadRefused)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.ReadRefused {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A URL that uploads the object without a token for two hours (`x-upsert` true lets it replace one).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/post(createSignedUploadURL)`.
+    public enum createSignedUploadURL {
+        public static let id: Swift.String = "createSignedUploadURL"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// The owner's folder, their user id.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/path/owner`.
+                public var owner: Components.Parameters.Owner
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/path/name`.
+                public var name: Components.Parameters.Name
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///   - owner: The owner's folder, their user id.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                public init(
+                    bucket: Components.Parameters.Bucket,
+                    owner: Components.Parameters.Owner,
+                    name: Components.Parameters.Name
+                ) {
+                    self.bucket = bucket
+                    self.owner = owner
+                    self.name = name
+                }
+            }
+            public var path: Operations.createSignedUploadURL.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// `true` replaces an object that exists; anything else (or none) makes an upload over one "409" `Duplicate`.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/header/x-upsert`.
+                public var x_hyphen_upsert: Components.Parameters.Upsert?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createSignedUploadURL.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - x_hyphen_upsert: `true` replaces an object that exists; anything else (or none) makes an upload over one "409" `Duplicate`.
+                ///   - accept:
+                public init(
+                    x_hyphen_upsert: Components.Parameters.Upsert? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.createSignedUploadURL.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.x_hyphen_upsert = x_hyphen_upsert
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.createSignedUploadURL.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            public init(
+                path: Operations.createSignedUploadURL.Input.Path,
+                headers: Operations.createSignedUploadURL.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SignedUploadURL)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.SignedUploadURL {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.createSignedUploadURL.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.createSignedUploadURL.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The signed upload URL, relative to `/storage/v1`, and its token.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/post(createSignedUploadURL)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.createSignedUploadURL.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.createSignedUploadURL.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/POST/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.createSignedUploadURL.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.createSignedUploadURL.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidJWT` or `InvalidKey` (not an object name); "403" `Unauthorized` (not the owner's folder, or a parent); "404" `Bucket not found`.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/post(createSignedUploadURL)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.createSignedUploadURL.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.createSignedUploadURL.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Uploads the object with a signed upload URL's token (no bearer token).
+    ///
+    /// - Remark: HTTP `PUT /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/put(uploadToSignedURL)`.
+    public enum uploadToSignedURL {
+        public static let id: Swift.String = "uploadToSignedURL"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/path`.
+            public struct Path: Sendable, Hashable {
+                /// The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/path/bucket`.
+                public var bucket: Components.Parameters.Bucket
+                /// The owner's folder, their user id.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/path/owner`.
+                public var owner: Components.Parameters.Owner
+                /// The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/path/name`.
+                public var name: Components.Parameters.Name
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - bucket: The bucket (the sandbox has `profile-photos`; any other is "404" `Bucket not found`).
+                ///   - owner: The owner's folder, their user id.
+                ///   - name: The object's name in the folder (the profile photo is `avatar`): 1 to 200 characters, no control characters, not `.` or `..` (a write of another name is "400" `InvalidKey`).
+                public init(
+                    bucket: Components.Parameters.Bucket,
+                    owner: Components.Parameters.Owner,
+                    name: Components.Parameters.Name
+                ) {
+                    self.bucket = bucket
+                    self.owner = owner
+                    self.name = name
+                }
+            }
+            public var path: Operations.uploadToSignedURL.Input.Path
+            /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/query`.
+            public struct Query: Sendable, Hashable {
+                /// The token of a signed URL.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/query/token`.
+                public var token: Components.Parameters.Token
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - token: The token of a signed URL.
+                public init(token: Components.Parameters.Token) {
+                    self.token = token
+                }
+            }
+            public var query: Operations.uploadToSignedURL.Input.Query
+            /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/header`.
+            public struct Headers: Sendable, Hashable {
+                /// With a body that is the image itself: `max-age=N` is stored as the object's cache control (else `no-cache`). A multipart body says it in its `cacheControl` part.
+                ///
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/header/cache-control`.
+                public var cache_hyphen_control: Components.Parameters.CacheControl?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.uploadToSignedURL.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - cache_hyphen_control: With a body that is the image itself: `max-age=N` is stored as the object's cache control (else `no-cache`). A multipart body says it in its `cacheControl` part.
+                ///   - accept:
+                public init(
+                    cache_hyphen_control: Components.Parameters.CacheControl? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.uploadToSignedURL.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.cache_hyphen_control = cache_hyphen_control
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.uploadToSignedURL.Input.Headers
+            public var body: Components.RequestBodies.Upload
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            ///   - body:
+            public init(
+                path: Operations.uploadToSignedURL.Input.Path,
+                query: Operations.uploadToSignedURL.Input.Query,
+                headers: Operations.uploadToSignedURL.Input.Headers = .init(),
+                body: Components.RequestBodies.Upload
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ObjectKey)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.ObjectKey {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.uploadToSignedURL.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.uploadToSignedURL.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Stored.
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/put(uploadToSignedURL)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.uploadToSignedURL.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.uploadToSignedURL.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            public struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/responses/400/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/storage/v1/object/upload/sign/{bucket}/{owner}/{name}/PUT/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.uploadToSignedURL.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.uploadToSignedURL.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Refused; the body's `statusCode` says why: "400" `InvalidSignature` or `ExpiredToken` (the token), or a body that is not an image (`invalid_mime_type`, `invalid_image`, or no file part); "409" `Duplicate` (the object exists and the URL was not made with `x-upsert`); "413" `Payload too large` (over 5 MB, or a folder over 5 MB); "415" `invalid_mime_type` (a type the bucket does not take).
+            ///
+            /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/put(uploadToSignedURL)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.uploadToSignedURL.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Operations.uploadToSignedURL.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }

@@ -18,35 +18,120 @@ public import struct FoundationEssentials.Data
 public import struct FoundationEssentials.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 public protocol APIProtocol: Sendable {
+    /// The buckets the signed-in user sees (the sandbox has one, `profile-photos`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/get(listBuckets)`.
+    func listBuckets(_ input: Operations.listBuckets.Input) async throws -> Operations.listBuckets.Output
+    /// One bucket.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/{bucket}/get(getBucket)`.
+    func getBucket(_ input: Operations.getBucket.Input) async throws -> Operations.getBucket.Output
     /// The object's bytes, with the content type it was stored with.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/get(downloadObject)`.
     func downloadObject(_ input: Operations.downloadObject.Input) async throws -> Operations.downloadObject.Output
-    /// Uploads an object; with `x-upsert` true it replaces one that exists (409 otherwise).
+    /// Uploads an object; with `x-upsert` true it replaces one that exists.
     ///
     /// - Remark: HTTP `POST /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)`.
     func uploadObject(_ input: Operations.uploadObject.Input) async throws -> Operations.uploadObject.Output
-    /// Replaces an object that exists (404 when there is none).
+    /// Replaces an object that exists.
     ///
     /// - Remark: HTTP `PUT /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)`.
     func updateObject(_ input: Operations.updateObject.Input) async throws -> Operations.updateObject.Output
-    /// Deletes the object (404 when there is none).
+    /// Deletes the object.
     ///
     /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)`.
     func deleteObject(_ input: Operations.deleteObject.Input) async throws -> Operations.deleteObject.Output
-    /// The object's size, content type and times, without its bytes.
+    /// Whether the object exists (its headers, no body).
+    ///
+    /// - Remark: HTTP `HEAD /storage/v1/object/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)`.
+    func headObject(_ input: Operations.headObject.Input) async throws -> Operations.headObject.Output
+    /// The object's bytes (the same as `GET /storage/v1/object/…`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/authenticated/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/authenticated/{bucket}/{owner}/{name}/get(downloadAuthenticatedObject)`.
+    func downloadAuthenticatedObject(_ input: Operations.downloadAuthenticatedObject.Input) async throws -> Operations.downloadAuthenticatedObject.Output
+    /// A public bucket's object, without a token. The sandbox's bucket is private.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/public/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/public/{bucket}/{owner}/{name}/get(downloadPublicObject)`.
+    func downloadPublicObject(_ input: Operations.downloadPublicObject.Input) async throws -> Operations.downloadPublicObject.Output
+    /// The object's size, content type, cache control, metadata and times, without its bytes.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/info/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/info/{bucket}/{owner}/{name}/get(getObjectInfo)`.
     func getObjectInfo(_ input: Operations.getObjectInfo.Input) async throws -> Operations.getObjectInfo.Output
+    /// The objects under a prefix that the signed-in user may read: with the prefix `""`, the folders (an entry whose `id` is null); with `owner` or `owner/`, that folder's objects, filtered by `search` (a start of their names), sorted and paged.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/list/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/list/{bucket}/post(listObjects)`.
+    func listObjects(_ input: Operations.listObjects.Input) async throws -> Operations.listObjects.Output
+    /// Renames an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/move`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/move/post(moveObject)`.
+    func moveObject(_ input: Operations.moveObject.Input) async throws -> Operations.moveObject.Output
+    /// Copies an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/copy`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/copy/post(copyObject)`.
+    func copyObject(_ input: Operations.copyObject.Input) async throws -> Operations.copyObject.Output
+    /// Deletes the objects named in `prefixes` (`owner/name`) that the signed-in user may delete; the others are left and not listed.
+    ///
+    /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/delete(deleteObjects)`.
+    func deleteObjects(_ input: Operations.deleteObjects.Input) async throws -> Operations.deleteObjects.Output
+    /// The object's bytes, for the token of a signed URL (no bearer token).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/get(downloadSignedObject)`.
+    func downloadSignedObject(_ input: Operations.downloadSignedObject.Input) async throws -> Operations.downloadSignedObject.Output
+    /// A URL that downloads the object without a token for `expiresIn` seconds.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/post(createSignedURL)`.
+    func createSignedURL(_ input: Operations.createSignedURL.Input) async throws -> Operations.createSignedURL.Output
+    /// A URL that uploads the object without a token for two hours (`x-upsert` true lets it replace one).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/post(createSignedUploadURL)`.
+    func createSignedUploadURL(_ input: Operations.createSignedUploadURL.Input) async throws -> Operations.createSignedUploadURL.Output
+    /// Uploads the object with a signed upload URL's token (no bearer token).
+    ///
+    /// - Remark: HTTP `PUT /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/put(uploadToSignedURL)`.
+    func uploadToSignedURL(_ input: Operations.uploadToSignedURL.Input) async throws -> Operations.uploadToSignedURL.Output
 }
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
+    /// The buckets the signed-in user sees (the sandbox has one, `profile-photos`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/get(listBuckets)`.
+    public func listBuckets(headers: Operations.listBuckets.Input.Headers = .init()) async throws -> Operations.listBuckets.Output {
+        try await listBuckets(Operations.listBuckets.Input(headers: headers))
+    }
+    /// One bucket.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/bucket/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/bucket/{bucket}/get(getBucket)`.
+    public func getBucket(
+        path: Operations.getBucket.Input.Path,
+        headers: Operations.getBucket.Input.Headers = .init()
+    ) async throws -> Operations.getBucket.Output {
+        try await getBucket(Operations.getBucket.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// The object's bytes, with the content type it was stored with.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/{bucket}/{owner}/{name}`.
@@ -60,14 +145,14 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Uploads an object; with `x-upsert` true it replaces one that exists (409 otherwise).
+    /// Uploads an object; with `x-upsert` true it replaces one that exists.
     ///
     /// - Remark: HTTP `POST /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/post(uploadObject)`.
     public func uploadObject(
         path: Operations.uploadObject.Input.Path,
         headers: Operations.uploadObject.Input.Headers = .init(),
-        body: Operations.uploadObject.Input.Body
+        body: Components.RequestBodies.Upload
     ) async throws -> Operations.uploadObject.Output {
         try await uploadObject(Operations.uploadObject.Input(
             path: path,
@@ -75,14 +160,14 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Replaces an object that exists (404 when there is none).
+    /// Replaces an object that exists.
     ///
     /// - Remark: HTTP `PUT /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/put(updateObject)`.
     public func updateObject(
         path: Operations.updateObject.Input.Path,
         headers: Operations.updateObject.Input.Headers = .init(),
-        body: Operations.updateObject.Input.Body
+        body: Components.RequestBodies.Upload
     ) async throws -> Operations.updateObject.Output {
         try await updateObject(Operations.updateObject.Input(
             path: path,
@@ -90,7 +175,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Deletes the object (404 when there is none).
+    /// Deletes the object.
     ///
     /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/delete(deleteObject)`.
@@ -103,7 +188,46 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The object's size, content type and times, without its bytes.
+    /// Whether the object exists (its headers, no body).
+    ///
+    /// - Remark: HTTP `HEAD /storage/v1/object/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/{owner}/{name}/head(headObject)`.
+    public func headObject(
+        path: Operations.headObject.Input.Path,
+        headers: Operations.headObject.Input.Headers = .init()
+    ) async throws -> Operations.headObject.Output {
+        try await headObject(Operations.headObject.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The object's bytes (the same as `GET /storage/v1/object/…`).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/authenticated/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/authenticated/{bucket}/{owner}/{name}/get(downloadAuthenticatedObject)`.
+    public func downloadAuthenticatedObject(
+        path: Operations.downloadAuthenticatedObject.Input.Path,
+        headers: Operations.downloadAuthenticatedObject.Input.Headers = .init()
+    ) async throws -> Operations.downloadAuthenticatedObject.Output {
+        try await downloadAuthenticatedObject(Operations.downloadAuthenticatedObject.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A public bucket's object, without a token. The sandbox's bucket is private.
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/public/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/public/{bucket}/{owner}/{name}/get(downloadPublicObject)`.
+    public func downloadPublicObject(
+        path: Operations.downloadPublicObject.Input.Path,
+        headers: Operations.downloadPublicObject.Input.Headers = .init()
+    ) async throws -> Operations.downloadPublicObject.Output {
+        try await downloadPublicObject(Operations.downloadPublicObject.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The object's size, content type, cache control, metadata and times, without its bytes.
     ///
     /// - Remark: HTTP `GET /storage/v1/object/info/{bucket}/{owner}/{name}`.
     /// - Remark: Generated from `#/paths//storage/v1/object/info/{bucket}/{owner}/{name}/get(getObjectInfo)`.
@@ -114,6 +238,122 @@ extension APIProtocol {
         try await getObjectInfo(Operations.getObjectInfo.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// The objects under a prefix that the signed-in user may read: with the prefix `""`, the folders (an entry whose `id` is null); with `owner` or `owner/`, that folder's objects, filtered by `search` (a start of their names), sorted and paged.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/list/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/list/{bucket}/post(listObjects)`.
+    public func listObjects(
+        path: Operations.listObjects.Input.Path,
+        headers: Operations.listObjects.Input.Headers = .init(),
+        body: Operations.listObjects.Input.Body
+    ) async throws -> Operations.listObjects.Output {
+        try await listObjects(Operations.listObjects.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Renames an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/move`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/move/post(moveObject)`.
+    public func moveObject(
+        headers: Operations.moveObject.Input.Headers = .init(),
+        body: Operations.moveObject.Input.Body
+    ) async throws -> Operations.moveObject.Output {
+        try await moveObject(Operations.moveObject.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Copies an object within the owner's folder (or to another folder they own).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/copy`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/copy/post(copyObject)`.
+    public func copyObject(
+        headers: Operations.copyObject.Input.Headers = .init(),
+        body: Operations.copyObject.Input.Body
+    ) async throws -> Operations.copyObject.Output {
+        try await copyObject(Operations.copyObject.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Deletes the objects named in `prefixes` (`owner/name`) that the signed-in user may delete; the others are left and not listed.
+    ///
+    /// - Remark: HTTP `DELETE /storage/v1/object/{bucket}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/{bucket}/delete(deleteObjects)`.
+    public func deleteObjects(
+        path: Operations.deleteObjects.Input.Path,
+        headers: Operations.deleteObjects.Input.Headers = .init(),
+        body: Operations.deleteObjects.Input.Body
+    ) async throws -> Operations.deleteObjects.Output {
+        try await deleteObjects(Operations.deleteObjects.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The object's bytes, for the token of a signed URL (no bearer token).
+    ///
+    /// - Remark: HTTP `GET /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/get(downloadSignedObject)`.
+    public func downloadSignedObject(
+        path: Operations.downloadSignedObject.Input.Path,
+        query: Operations.downloadSignedObject.Input.Query,
+        headers: Operations.downloadSignedObject.Input.Headers = .init()
+    ) async throws -> Operations.downloadSignedObject.Output {
+        try await downloadSignedObject(Operations.downloadSignedObject.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A URL that downloads the object without a token for `expiresIn` seconds.
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/sign/{bucket}/{owner}/{name}/post(createSignedURL)`.
+    public func createSignedURL(
+        path: Operations.createSignedURL.Input.Path,
+        headers: Operations.createSignedURL.Input.Headers = .init(),
+        body: Operations.createSignedURL.Input.Body
+    ) async throws -> Operations.createSignedURL.Output {
+        try await createSignedURL(Operations.createSignedURL.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// A URL that uploads the object without a token for two hours (`x-upsert` true lets it replace one).
+    ///
+    /// - Remark: HTTP `POST /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/post(createSignedUploadURL)`.
+    public func createSignedUploadURL(
+        path: Operations.createSignedUploadURL.Input.Path,
+        headers: Operations.createSignedUploadURL.Input.Headers = .init()
+    ) async throws -> Operations.createSignedUploadURL.Output {
+        try await createSignedUploadURL(Operations.createSignedUploadURL.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Uploads the object with a signed upload URL's token (no bearer token).
+    ///
+    /// - Remark: HTTP `PUT /storage/v1/object/upload/sign/{bucket}/{owner}/{name}`.
+    /// - Remark: Generated from `#/paths//storage/v1/object/upload/sign/{bucket}/{owner}/{name}/put(uploadToSignedURL)`.
+    public func uploadToSignedURL(
+        path: Operations.uploadToSignedURL.Input.Path,
+        query: Operations.uploadToSignedURL.Input.Query,
+        headers: Operations.uploadToSignedURL.Input.Headers = .init(),
+        body: Components.RequestBodies.Upload
+    ) async throws -> Operations.uploadToSignedURL.Output {
+        try await uploadToSignedURL(Operations.uploadToSignedURL.Input(
+            path: path,
+            query: query,
+            headers: headers,
+            body: body
         ))
     }
 }
