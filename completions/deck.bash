@@ -2266,7 +2266,7 @@ _deck_sandbox() {
 _deck_sandbox_serve() {
     repeating_flags=()
     non_repeating_flags=(--json --csv-raw --trace --allow-remote --version -h --help)
-    repeating_options=()
+    repeating_options=(--cors-origin)
     non_repeating_options=(--env --format --jq --timeout --host --port --database --db --public-url --idle-timeout --rate-limit)
     __deck_offer_flags_options 0
 
@@ -2303,6 +2303,9 @@ _deck_sandbox_serve() {
         return
         ;;
     '--rate-limit')
+        return
+        ;;
+    '--cors-origin')
         return
         ;;
     esac

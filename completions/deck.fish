@@ -182,7 +182,7 @@ function __deck_parse_tokens -S
             __deck_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'serve'
-                __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'host=' 'port=' 'database=' 'allow-remote' 'public-url=' 'idle-timeout=' 'rate-limit=' 'version' 'h/help'
+                __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'host=' 'port=' 'database=' 'allow-remote' 'public-url=' 'idle-timeout=' 'rate-limit=' 'cors-origin=+' 'version' 'h/help'
             case 'status'
                 __deck_parse_subcommand 0 'env=' 'json' 'format=' 'jq=' 'csv-raw' 'trace' 'timeout=' 'version' 'h/help'
             case 'stop'
@@ -1024,6 +1024,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" public-url' -l 'public-url' -d 'The base URL of the links the sandbox hands out (checkout, join), when clients reach it by another name.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" idle-timeout' -l 'idle-timeout' -d 'Stop after this many seconds without a request (0: never, the default for serve).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" rate-limit' -l 'rate-limit' -d 'Failed password sign-ins a minute before 429 with Retry-After, per account and per client address (EMAIL:ADDRESS, or off).' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve"' -l 'cors-origin' -d 'A web origin (http(s)://host[:port]) whose pages may call the sandbox from a browser, besides loopback ones (repeatable).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck sandbox status" env' -l 'env' -d 'The environment to use (overrides DECK_ENV and the config file).' -rfka '(__deck_custom_completion ---completion sandbox status -- --env (count (__deck_tokens -pc)) (__deck_tokens -tC))'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Conformance: the official Supabase auth client for Python (supabase-auth, from PyPI) against
 # `deck sandbox serve` on a free port with a temporary database. Runs the flow in
-# supabase_auth_flow.py; exits non-zero on any failure, and stops the server on every exit path.
+# supabase_auth_flow.py (sign-in, refresh, recovery through the outbox, PKCE); exits non-zero on any failure, and stops the server on every exit path.
 #
 #   Tests/Conformance/supabase-auth.sh        # uses .build/debug/deck
 #   DECK_BIN=/path/to/deck Tests/Conformance/supabase-auth.sh
@@ -47,11 +47,12 @@ DECK_CONFIG_DIR="$work/config" XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/
   "$deck" sandbox serve --port 0 --db "$work/sandbox.sqlite" >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 
-url="" anon_key=""
+url="" anon_key="" admin_token=""
 for _ in $(seq 1 300); do
   url=$(sed -n 1p "$work/serve.out")
   anon_key=$(sed -n 's/^sandbox-anon-key=//p' "$work/serve.out")
-  [[ -n "$url" && -n "$anon_key" ]] && break
+  admin_token=$(sed -n 's/^sandbox-admin-token=//p' "$work/serve.out")
+  [[ -n "$url" && -n "$anon_key" && -n "$admin_token" ]] && break
   if ! kill -0 "$server" 2>/dev/null; then
     echo "supabase-auth: deck sandbox serve exited:" >&2
     cat "$work/serve.err" >&2
@@ -59,11 +60,13 @@ for _ in $(seq 1 300); do
   fi
   sleep 0.1
 done
-if [[ -z "$url" || -z "$anon_key" ]]; then
+if [[ -z "$url" || -z "$anon_key" || -z "$admin_token" ]]; then
   echo "supabase-auth: deck sandbox serve printed no URL and anon key within 30 s" >&2
   cat "$work/serve.err" >&2
   exit 1
 fi
 
 echo "== supabase-auth $version against $url"
-"$venv/bin/python" "$here/supabase_auth_flow.py" "$url" "$anon_key"
+# The admin token reads the outbox (the recovery emails), as `deck sandbox outbox` does; in the
+# environment, not on the command line, where any process could read it.
+SANDBOX_ADMIN_TOKEN="$admin_token" "$venv/bin/python" "$here/supabase_auth_flow.py" "$url" "$anon_key"

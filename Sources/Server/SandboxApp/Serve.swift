@@ -54,10 +54,11 @@ struct Serve: AsyncParsableCommand {
       Self.info("\(error)")
       throw ExitCode.validationFailure
     }
-    let sandbox = SandboxOptions(
+    var sandbox = SandboxOptions(
       databasePath: database, host: options.host, port: options.port, accessTokenTTL: options.accessTokenTTL,
       publicURL: options.publicURL, features: SandboxRegistry.features,
       signInLimits: .init(perEmail: options.rateLimit.perEmail, perAddress: options.rateLimit.perAddress))
+    sandbox.corsOrigins = CORSOrigins(options.corsOrigins)
     let pid = getpid()
     let record = record
     let idle = IdleExit(timeout: options.idleTimeout > 0 ? .seconds(options.idleTimeout) : nil) {

@@ -47,26 +47,47 @@ struct GoTrueError: Error, Equatable {
   static let nulInText = validationFailed("Text in the request cannot contain the NUL character (\\u0000)")
   static let samePassword = GoTrueError(
     .unprocessableContent, "same_password", "New password should be different from the old password.")
-  static let noAuthorization = GoTrueError(.unauthorized, "no_authorization", "This endpoint requires a Bearer token")
+  static let noAuthorization = GoTrueError(
+    .unauthorized, "no_authorization", "This endpoint requires a valid Bearer token")
   static let userNotFound = GoTrueError(.forbidden, "user_not_found", "User from sub claim in JWT does not exist")
   static let sessionNotFound = GoTrueError(
     .forbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
-  static let badJSON = GoTrueError(.badRequest, "bad_json", "Could not parse request body as JSON")
+  static let phoneProviderDisabled = GoTrueError(.badRequest, "phone_provider_disabled", "Unsupported phone provider")
+  static let otpExpired = GoTrueError(.forbidden, "otp_expired", "Token has expired or is invalid")
+  static let flowStateNotFound = GoTrueError(
+    .notFound, "flow_state_not_found", "invalid flow state, no valid flow state found")
+  static let flowStateExpired = GoTrueError(
+    .unprocessableContent, "flow_state_expired", "invalid flow state, flow state has expired")
+  static let badCodeVerifier = GoTrueError(
+    .badRequest, "bad_code_verifier", "code challenge does not match previously saved code verifier")
+  static let badJSON = badJSON("the body is not a JSON object with this endpoint's fields")
   static let unexpectedFailure = GoTrueError(
     .internalServerError, "unexpected_failure", "Unexpected failure, please check server logs for more information")
 
+  /// GoTrue's answer to a body it cannot decode, with the reason (as its JSON decoder says one).
+  static func badJSON(_ reason: String) -> GoTrueError {
+    GoTrueError(.badRequest, "bad_json", "Could not parse request body as JSON: \(reason)")
+  }
+
   static func badJWT(_ failure: JWTFailure) -> GoTrueError {
-    GoTrueError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(failure.reason)")
+    if failure == .missingSubject {
+      // A valid token that names no user: the project's anon key sent as the bearer.
+      return GoTrueError(.forbidden, "bad_jwt", "invalid claim: missing sub claim")
+    }
+    return GoTrueError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(failure.reason)")
   }
 
   static func validationFailed(_ message: String, status: HTTPResponse.Status = .badRequest) -> GoTrueError {
     GoTrueError(status, "validation_failed", message)
   }
 
+  /// GoTrue names the error code in this header on every error response, whichever body it sends.
+  static let errorCodeHeader = HTTPField.Name("x-sb-error-code")!
+
   /// The response for a request that sent `apiVersion` as its X-Supabase-Api-Version.
   func response(apiVersion: String?) -> (HTTPResponse, HTTPBody?) {
     let (body, version) = rendered(apiVersion: apiVersion)
-    var headers: HTTPFields = [.contentType: "application/json"]
+    var headers: HTTPFields = [.contentType: "application/json", Self.errorCodeHeader: code]
     if let version { headers[APIVersion.header] = version }
     if let retryAfter { headers[.retryAfter] = String(retryAfter) }
     return (HTTPResponse(status: status, headerFields: headers), HTTPBody(body))
@@ -137,7 +158,13 @@ struct GoTrueMiddleware: ServerMiddleware {
       guard apiKey == state.anonKey else { return Self.invalidAPIKey }
     }
     do {
-      return try await next(request, body, metadata)
+      var (response, responseBody) = try await next(request, body, metadata)
+      // The runtime percent-encodes header values (OpenAPI's simple style); a redirect's
+      // Location is a URL already, and the browser must get it as written.
+      if let location = response.headerFields[.location] {
+        response.headerFields[.location] = location.removingPercentEncoding ?? location
+      }
+      return (response, responseBody)
     } catch let error as ServerError {
       if let goTrue = error.underlyingError as? GoTrueError { return goTrue.response(apiVersion: apiVersion) }
       if let failure = error.underlyingError as? SQLFailure, failure.isBadText {
@@ -145,7 +172,8 @@ struct GoTrueMiddleware: ServerMiddleware {
         return GoTrueError.nulInText.response(apiVersion: apiVersion)
       }
       if error.operationInput == nil, (400..<500).contains(error.httpStatus.code) {
-        return Self.requestError(operationID: operationID, request: request).response(apiVersion: apiVersion)
+        return Self.requestError(operationID: operationID, request: request, cause: error.underlyingError)
+          .response(apiVersion: apiVersion)
       }
       return unexpected(error.underlyingError, operationID: operationID, apiVersion: apiVersion)
     } catch let error as GoTrueError {
@@ -163,11 +191,11 @@ struct GoTrueMiddleware: ServerMiddleware {
 
   /// The error for a request that could not be decoded: a query value outside its enum, or a
   /// body that is not the operation's JSON.
-  static func requestError(operationID: String, request: HTTPRequest) -> GoTrueError {
+  static func requestError(operationID: String, request: HTTPRequest, cause: (any Error)? = nil) -> GoTrueError {
     switch operationID {
     case "token":
       let grantType = QueryItems.value(of: "grant_type", in: request)
-      if !["password", "refresh_token"].contains(grantType) { return .unsupportedGrantType }
+      if !["password", "refresh_token", "pkce"].contains(grantType) { return .unsupportedGrantType }
     case "logout":
       if let scope = QueryItems.value(of: "scope", in: request), !["global", "local", "others"].contains(scope) {
         return .validationFailed("Unsupported logout scope \"\(scope)\"")
@@ -175,12 +203,49 @@ struct GoTrueMiddleware: ServerMiddleware {
     default:
       break
     }
-    return .badJSON
+    return cause.map { .badJSON(JSONProblem.reason($0)) } ?? .badJSON
   }
 
   /// What a Supabase project's gateway answers to a wrong API key.
   static var invalidAPIKey: (HTTPResponse, HTTPBody?) {
     let body = #"{"hint":"Double check your Supabase `anon` or `service_role` API key.","message":"Invalid API key"}"#
     return (HTTPResponse(status: .unauthorized, headerFields: [.contentType: "application/json"]), HTTPBody(body))
+  }
+}
+
+/// Why a request body did not decode, in the words of GoTrue's JSON decoder where they carry over.
+enum JSONProblem {
+  static func reason(_ error: any Error) -> String {
+    guard let decoding = error as? DecodingError else {
+      return "the body is not a JSON object with this endpoint's fields"
+    }
+    switch decoding {
+    case .typeMismatch(let type, let context):
+      return "json: cannot unmarshal \(field(context)) into a \(name(of: type))"
+    case .valueNotFound(let type, let context):
+      return "json: \(field(context)) must be a \(name(of: type)), not null"
+    case .keyNotFound(let key, _):
+      return "json: the field \"\(key.stringValue)\" is required"
+    case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      return "invalid JSON (send a JSON object)"
+    case .dataCorrupted(let context):
+      return "json: \(field(context)) has a value this endpoint does not take"
+    @unknown default:
+      return "the body is not a JSON object with this endpoint's fields"
+    }
+  }
+
+  private static func field(_ context: DecodingError.Context) -> String {
+    let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+    return path.isEmpty ? "the body" : "the field \"\(path)\""
+  }
+
+  private static func name(of type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "string"
+    case is Bool.Type: "boolean"
+    case is Int.Type, is Int64.Type, is Double.Type: "number"
+    default: "JSON object"
+    }
   }
 }

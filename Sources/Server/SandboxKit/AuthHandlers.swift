@@ -20,7 +20,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
   func signup(_ input: AuthAPI.Operations.signup.Input) async throws -> AuthAPI.Operations.signup.Output {
     guard case .json(let request) = input.body else { throw GoTrueError.badJSON }
     guard !request.password.isEmpty else {
-      throw GoTrueError.validationFailed("Signup requires a valid password", status: .unprocessableContent)
+      throw GoTrueError.validationFailed("Signup requires a valid password")
     }
     try Passwords.checkNew(request.password)
     let email = EmailAddress.normalize(request.email)
@@ -77,8 +77,19 @@ struct AuthHandlers: AuthAPI.APIProtocol {
       guard let token = request.refresh_token, !token.isEmpty else {
         throw GoTrueError.validationFailed("refresh_token required")
       }
-      let session = try await state.database.write { db in try await Sessions.refresh(db, token: token, state: state) }
-        .signed(by: state.signer)
+      // A refused reuse still commits: it ends the token's session (GoTrue revokes the family).
+      let outcome = try await state.database.write { db in try await Sessions.refresh(db, token: token, state: state) }
+      guard let pending = outcome else { throw GoTrueError.refreshTokenAlreadyUsed }
+      return .ok(.init(body: .json(try await pending.signed(by: state.signer))))
+
+    case .pkce:
+      guard let code = request.auth_code, !code.isEmpty, let verifier = request.code_verifier, !verifier.isEmpty else {
+        throw GoTrueError.validationFailed("invalid request: both auth code and code verifier should be non-empty")
+      }
+      let session = try await state.database.write { db in
+        let user = try await FlowStates.exchange(db, code: code, verifier: verifier)
+        return try await Sessions.start(db, for: user, state: state)
+      }.signed(by: state.signer)
       return .ok(.init(body: .json(session)))
     }
   }
@@ -182,24 +193,49 @@ package enum Sessions {
     return try await issue(db, for: user, sessionID: sessionID, state: state)
   }
 
-  /// Uses up `token` and returns the next tokens of its session.
-  static func refresh(_ db: any SQLDatabase, token: String, state: SandboxState) async throws -> Pending {
+  /// Uses up `token` and returns the next tokens of its session, as GoTrue rotates them: a
+  /// token used once more after it was rotated gets the session's active refresh token back
+  /// when that token is its child (a client that lost the answer, or two tabs refreshing at
+  /// once), and a new one within ``SandboxOptions/refreshTokenReuseInterval`` seconds of its
+  /// rotation. Any other reuse is nil (`refresh_token_already_used`), and it ends the session.
+  static func refresh(_ db: any SQLDatabase, token: String, state: SandboxState) async throws -> Pending? {
     /// A row of `refresh_tokens`.
     struct Grant: Decodable {
       var userId: String
       var sessionId: String?
+      var revokedAt: Int?
+    }
+    /// The session's refresh token that is not used up yet.
+    struct Active: Decodable {
+      var token: String
+      var parent: String?
     }
     guard
       let grant = try await db.fetchOne(
-        Grant.self, "SELECT user_id, revoked, session_id FROM refresh_tokens WHERE token = ?", [token]),
+        Grant.self, "SELECT user_id, session_id, revoked_at FROM refresh_tokens WHERE token = ?", [token]),
       let sessionID = grant.sessionId,
       let user = try await UserRecord.fetch(db, id: grant.userId)
     else { throw GoTrueError.refreshTokenNotFound }
+    let now = Timestamps.unixNow()
     // Used once: of two refreshes racing with one token (on any instance), one marks it.
     let marked = try await db.fetchOne(
-      "UPDATE refresh_tokens SET revoked = 1 WHERE token = ? AND revoked = 0 RETURNING token", [token])
-    guard marked != nil else { throw GoTrueError.refreshTokenAlreadyUsed }
-    return try await issue(db, for: user, sessionID: sessionID, state: state)
+      "UPDATE refresh_tokens SET revoked = 1, revoked_at = ? WHERE token = ? AND revoked = 0 RETURNING token",
+      [now, token])
+    if marked != nil { return try await issue(db, for: user, sessionID: sessionID, parent: token, state: state) }
+    let active = try await db.fetchOne(
+      Active.self,
+      "SELECT token, parent FROM refresh_tokens WHERE session_id = ? AND revoked = 0 ORDER BY created_at DESC LIMIT 1",
+      [sessionID])
+    if let active, active.parent == token {
+      return try await issue(db, for: user, sessionID: sessionID, reusing: active.token, state: state)
+    }
+    if let revokedAt = grant.revokedAt, now - revokedAt < state.options.refreshTokenReuseInterval {
+      return try await issue(db, for: user, sessionID: sessionID, parent: token, state: state)
+    }
+    try await db.execute(
+      "UPDATE refresh_tokens SET revoked = 1, revoked_at = COALESCE(revoked_at, ?) WHERE session_id = ?",
+      [now, sessionID])
+    return nil
   }
 
   /// Whether the session `id` of user `userID` is still live.
@@ -207,9 +243,11 @@ package enum Sessions {
     try await db.fetchOne("SELECT 1 FROM auth_sessions WHERE id = ? AND user_id = ?", [id, userID]) != nil
   }
 
-  /// The claims of an access token of `sessionID` for `user`, and a new stored refresh token.
+  /// The claims of an access token of `sessionID` for `user`, and a refresh token: `reusing`
+  /// (the session's active one) or a new stored one, the child of `parent`.
   private static func issue(
-    _ db: any SQLDatabase, for user: UserRecord, sessionID: String, state: SandboxState
+    _ db: any SQLDatabase, for user: UserRecord, sessionID: String, parent: String? = nil, reusing: String? = nil,
+    state: SandboxState
   ) async throws
     -> Pending
   {
@@ -220,10 +258,11 @@ package enum Sessions {
     let claims = AccessTokenClaims(
       userID: user.id, email: user.email, sessionID: sessionID, userMetadata: user.metadata, issuedAt: now, ttl: ttl,
       signedInAt: signedInAt)
+    if let reusing { return Pending(claims: claims, refreshToken: reusing, user: user, ttl: ttl) }
     let refreshToken = newRefreshToken()
     try await db.execute(
-      "INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id) VALUES (?, ?, 0, ?, ?)",
-      [refreshToken, user.id, Timestamps.now(), sessionID])
+      "INSERT INTO refresh_tokens (token, user_id, revoked, created_at, session_id, parent) VALUES (?, ?, 0, ?, ?, ?)",
+      [refreshToken, user.id, Timestamps.now(), sessionID, parent])
     return Pending(claims: claims, refreshToken: refreshToken, user: user, ttl: ttl)
   }
 

@@ -77,6 +77,8 @@ enum JWTFailure: Error, Equatable {
   case malformed
   case badSignature
   case expired
+  /// Valid and signed by the sandbox, but naming no user (the anon key).
+  case missingSubject
 
   /// GoTrue's wording (after "invalid JWT: unable to parse or verify signature, ").
   var reason: String {
@@ -84,6 +86,7 @@ enum JWTFailure: Error, Equatable {
     case .malformed: "token is malformed"
     case .badSignature: "signature is invalid"
     case .expired: "token has invalid claims: token is expired"
+    case .missingSubject: "token has no sub claim"
     }
   }
 }
@@ -113,22 +116,37 @@ struct JWTSigner: Sendable {
     try? await check(token, now: now).get()
   }
 
-  /// The claims of `token`, or why it is not a valid, unexpired access token at `now`.
+  /// The claims of `token`, or why it is not a valid, unexpired access token at `now`. As in
+  /// GoTrue, the signature is checked first, then the expiry, then the subject (a signed token
+  /// without `sub`, such as the anon key, is no user's).
   func check(_ token: String, now: Int) async -> Result<AccessTokenClaims, JWTFailure> {
     let bytes = Array(token.utf8)
     // Only HS256: a token that names another algorithm (`none`) is not the sandbox's.
-    guard let (header, _, _) = try? DefaultJWTParser().parse(bytes, as: AccessTokenClaims.self),
+    guard let (header, _, _) = try? DefaultJWTParser().parse(bytes, as: RegisteredClaims.self),
       header.alg == "HS256"
     else { return .failure(.malformed) }
-    let claims: AccessTokenClaims
+    let registered: RegisteredClaims
     do {
-      claims = try await keys.verify(bytes, as: AccessTokenClaims.self)
+      registered = try await keys.verify(bytes, as: RegisteredClaims.self)
     } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
       return .failure(.badSignature)
     } catch {
       return .failure(.malformed)
     }
+    if let exp = registered.exp, exp <= now { return .failure(.expired) }
+    guard let subject = registered.sub, !subject.isEmpty else { return .failure(.missingSubject) }
+    guard let (_, claims, _) = try? DefaultJWTParser().parse(bytes, as: AccessTokenClaims.self) else {
+      return .failure(.malformed)
+    }
     guard claims.exp > now else { return .failure(.expired) }
     return .success(claims)
+  }
+
+  /// The claims every token is checked for before it is read as an access token.
+  private struct RegisteredClaims: JWTPayload {
+    var sub: String?
+    var exp: Int?
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
   }
 }

@@ -18,6 +18,11 @@ public struct SandboxOptions: Sendable {
   package var features: [any SandboxFeature.Type]
   /// Failed password sign-ins a minute before 429 (``SignInThrottle``).
   package var signInLimits = SignInLimits.standard
+  /// The web origins besides loopback ones whose pages may call the sandbox (``CORSMiddleware``).
+  package var corsOrigins = CORSOrigins()
+  /// Seconds after a refresh token is used during which it may be used again (GoTrue's
+  /// `REFRESH_TOKEN_REUSE_INTERVAL`, 10 by default): two requests refreshing at once both succeed.
+  package var refreshTokenReuseInterval = 10
   /// How long a connection may go without sending a complete request head, or stall in a
   /// request's body, before it is closed (``ConnectionLimits``).
   package var connectionTimeout = ConnectionLimits.defaultTimeout

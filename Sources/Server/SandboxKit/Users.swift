@@ -70,6 +70,46 @@ enum AuthSchema {
         ALTER TABLE refresh_tokens ADD COLUMN session_id TEXT REFERENCES auth_sessions(id) ON DELETE CASCADE;
         CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id);
         """)
+    migrations.add(
+      "v3-auth-refresh-reuse",
+      script: """
+        -- GoTrue's reuse rules: the token a refresh used up (its parent), and when it was used up.
+        ALTER TABLE refresh_tokens ADD COLUMN parent TEXT;
+        ALTER TABLE refresh_tokens ADD COLUMN revoked_at INTEGER;
+        """)
+    migrations.add(
+      "v4-auth-email-flows",
+      script: """
+        -- The outbox (every email the sandbox would send). The workspace feature's first
+        -- migration makes the same table, IF NOT EXISTS, on databases where that came first.
+        CREATE TABLE IF NOT EXISTS sandbox_outbox (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          to_email TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          body TEXT NOT NULL,
+          join_url TEXT NOT NULL,
+          workspace_name TEXT,
+          sent_at TEXT NOT NULL
+        );
+        -- Emailed one-time tokens (recovery, sign-in), by the hash of address and code.
+        CREATE TABLE auth_one_time_tokens (
+          token_hash TEXT PRIMARY KEY NOT NULL,
+          user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL,
+          code_challenge TEXT,
+          code_challenge_method TEXT,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX auth_one_time_tokens_user ON auth_one_time_tokens(user_id, kind);
+        -- PKCE codes handed out by followed links, until their exchange.
+        CREATE TABLE auth_flow_states (
+          auth_code TEXT PRIMARY KEY NOT NULL,
+          user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+          code_challenge TEXT NOT NULL,
+          code_challenge_method TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        """)
   }
 }
 

@@ -39,6 +39,13 @@ public struct ServeOptions: ParsableArguments, Sendable {
       valueName: "email:address"))
   public var rateLimit = SignInRateLimit.standard
 
+  @Option(
+    name: .customLong("cors-origin"),
+    help: ArgumentHelp(
+      "A web origin (http(s)://host[:port]) whose pages may call the sandbox from a browser, besides loopback ones (repeatable).",
+      valueName: "origin"))
+  public var corsOrigins: [String] = []
+
   @Option(help: .hidden)
   public var accessTokenTTL = 3600
 
@@ -51,6 +58,23 @@ public struct ServeOptions: ParsableArguments, Sendable {
     if let publicURL, ParsedURL(publicURL) == nil || publicURL.contains("?") || publicURL.contains("#") {
       throw ValidationError("--public-url must be an absolute http(s) URL such as http://sandbox.test:8787.")
     }
+    for origin in corsOrigins where !Self.isOrigin(origin) {
+      throw ValidationError(
+        "--cors-origin \(origin) is not a web origin: give scheme, host and port only, such as https://app.example.test:3000."
+      )
+    }
+  }
+
+  /// `http(s)://host[:port]`, with no path (a trailing slash aside), query or fragment.
+  static func isOrigin(_ text: String) -> Bool {
+    guard let parsed = ParsedURL(text), ["http", "https"].contains(parsed.scheme),
+      let schemeEnd = text.firstRange(of: "://")
+    else { return false }
+    let rest = text[schemeEnd.upperBound...]
+    let authority = rest.prefix { $0 != "/" }
+    let path = rest.dropFirst(authority.count)
+    return !authority.isEmpty && (path.isEmpty || path == "/") && !text.contains("?") && !text.contains("#")
+      && !authority.contains("@")
   }
 
   /// The database to serve: `--database`, else `DECK_SANDBOX_DATABASE`, else `fallback`.
@@ -69,6 +93,7 @@ public struct ServeOptions: ParsableArguments, Sendable {
     if allowRemote { arguments.append("--allow-remote") }
     if let publicURL { arguments += ["--public-url", publicURL] }
     if rateLimit != .standard { arguments += ["--rate-limit", rateLimit.description] }
+    for origin in corsOrigins { arguments += ["--cors-origin", origin] }
     return arguments
   }
 }

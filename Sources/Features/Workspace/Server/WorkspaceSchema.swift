@@ -4,7 +4,8 @@ import SandboxKit
 
 /// The workspace tables of the sandbox, as workspace-onboarding.md section 1 names them
 /// (`workspaces`, `workspace_members`, `workspace_invites`, `user_profiles`), plus the
-/// sandbox's own `sandbox_outbox` (sent emails) and `checkout_sessions` (hosted checkout).
+/// sandbox's own `checkout_sessions` (hosted checkout). `sandbox_outbox` (sent emails) is the
+/// core's since the auth service sends mail too; this migration makes it where it came first.
 enum WorkspaceSchema {
   static func register(in migrations: inout SchemaMigrations) {
     migrations.add(
@@ -57,7 +58,7 @@ enum WorkspaceSchema {
         );
         CREATE INDEX workspace_invites_workspace ON workspace_invites(workspace_id);
         CREATE INDEX workspace_invites_email ON workspace_invites(email COLLATE NOCASE);
-        CREATE TABLE sandbox_outbox (
+        CREATE TABLE IF NOT EXISTS sandbox_outbox (
           id INTEGER PRIMARY KEY AUTOINCREMENT,
           to_email TEXT NOT NULL,
           subject TEXT NOT NULL,

@@ -17,11 +17,11 @@ public import struct FoundationEssentials.Data
 #endif
 public import struct FoundationEssentials.Date
 import HTTPTypes
-/// The Supabase Auth (GoTrue) subset that deck and the apps use: email and password sign-up and sign-in, refresh tokens, the signed-in user and its metadata, and sign-out. The sandbox serves it with GoTrue's response shapes and error codes, so the official Supabase clients work against it; a real Supabase project answers the same requests.
+/// The Supabase Auth (GoTrue) subset that deck and the apps use: email and password sign-up and sign-in, refresh tokens, the signed-in user and its metadata, sign-out, password recovery and email one-time passwords (links and codes, with PKCE), and the project's settings, health and signing keys. The sandbox serves it with GoTrue's response shapes and error codes, so the official Supabase clients work against it; a real Supabase project answers the same requests. The sandbox sends no mail: what GoTrue would email (recovery, sign-in links and codes, reauthentication codes) is recorded in the sandbox's outbox (`deck sandbox outbox`). Answers may carry fields this document does not name (a newer GoTrue adds some): clients ignore them.
 ///
 /// The `apikey` header: a Supabase project's gateway wants the project's API key on every request. The sandbox makes one anon key per database (an HS256 JWT with role `anon`, signed with the database's JWT secret; `deck sandbox serve` prints it and `deck sandbox status` shows it). A request may carry it; any other value is refused with 401 and the gateway's `{"message": "Invalid API key", "hint": ...}` body. A request without the header is served (so that curl and deck need no key).
 ///
-/// Errors: GoTrue's body `{"code": HTTP status, "error_code": "...", "msg": "..."}`. A request whose `X-Supabase-Api-Version` header names 2024-01-01 or later (the Supabase clients send 2024-01-01) gets GoTrue's newer body `{"code": "...", "message": "..."}` instead, with the header echoed in the response. `weak_password` errors add `weak_password.reasons`.
+/// Errors: GoTrue's body `{"code": HTTP status, "error_code": "...", "msg": "..."}`, and the error code again in the `x-sb-error-code` header. A request whose `X-Supabase-Api-Version` header names 2024-01-01 or later (the Supabase clients send 2024-01-01) gets GoTrue's newer body `{"code": "...", "message": "..."}` instead, with the header echoed in the response. `weak_password` errors add `weak_password.reasons`.
 public struct Client: APIProtocol {
     /// The underlying HTTP client.
     private let client: UniversalClient
@@ -51,7 +51,7 @@ public struct Client: APIProtocol {
     }
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, an empty password, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
@@ -212,9 +212,9 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Exchange a password or a refresh token for a session.
+    /// Exchange a password, a refresh token or a PKCE code for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`. A token used again after its rotation (GoTrue's concurrent-refresh rules) gets the session's active refresh token back when that is its child, and new tokens within 10 seconds of its rotation; any other reuse is 400 `refresh_token_already_used` and ends the session. `grant_type=pkce` needs `auth_code` (from the redirect of a recovery or sign-in link asked for with a `code_challenge`) and its `code_verifier` (else 400 `validation_failed`): an unknown or used code is 404 `flow_state_not_found`, one older than 5 minutes 422 `flow_state_expired`, a verifier that does not match 400 `bad_code_verifier`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -340,6 +340,66 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(body: body))
+                case 404:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 422:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 429:
                     let headers: Operations.token.Output.TooManyRequests.Headers = .init(
                         Retry_hyphen_After: try converter.getOptionalHeaderFieldAsURI(
@@ -859,6 +919,1258 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// The project's auth settings, as the clients read them.
+    ///
+    /// The sandbox's: email sign-in on (and confirmed at once: `mailer_autoconfirm`), every external provider, phone, SAML and anonymous sign-in off, sign-ups open.
+    ///
+    /// - Remark: HTTP `GET /settings`.
+    /// - Remark: Generated from `#/paths//settings/get(settings)`.
+    public func settings(_ input: Operations.settings.Input) async throws -> Operations.settings.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.settings.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/settings",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.settings.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Settings.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Whether the auth service is up, with its name and version.
+    ///
+    /// - Remark: HTTP `GET /health`.
+    /// - Remark: Generated from `#/paths//health/get(health)`.
+    public func health(_ input: Operations.health.Input) async throws -> Operations.health.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.health.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/health",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.health.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Health.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// The public keys that verify access tokens.
+    ///
+    /// The sandbox signs with one symmetric HS256 secret, which GoTrue never publishes: the set is empty, as a project on a symmetric key answers (clients then ask /user to check a token).
+    ///
+    /// - Remark: HTTP `GET /.well-known/jwks.json`.
+    /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)`.
+    public func jwks(_ input: Operations.jwks.Input) async throws -> Operations.jwks.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.jwks.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/.well-known/jwks.json",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.jwks.Output.Ok.Headers = .init(Cache_hyphen_Control: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Cache-Control",
+                        as: Swift.String.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.jwks.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.JWKS.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Send a password recovery email.
+    ///
+    /// Records in the outbox an email with a recovery link (`/verify?token=...&type=recovery`) and a six-digit code, valid for an hour; a later one replaces it. With a `code_challenge` (PKCE), the link redirects with `?code=` for `grant_type=pkce` instead of the session in the fragment. The answer is `{}` whether or not the address has an account (as GoTrue, which tells no one which addresses exist). Errors: 400 `validation_failed` (no email, or one that is not an address), 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /recover`.
+    /// - Remark: Generated from `#/paths//recover/post(recover)`.
+    public func recover(_ input: Operations.recover.Input) async throws -> Operations.recover.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.recover.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/recover",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "redirect_to",
+                    value: input.query.redirect_to
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Supabase-Api-Version",
+                    value: input.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.recover.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Empty.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Send a one-time sign-in link and code by email.
+    ///
+    /// For an existing account, records in the outbox an email with a sign-in link (`/verify?token=...&type=magiclink`) and a six-digit code (verify with `type: email`), valid for an hour; `code_challenge` as for /recover. The sandbox creates no account this way: an unknown address is 422 `otp_disabled` ("Signups not allowed for otp", GoTrue's answer with `create_user` off). A phone is 400 `phone_provider_disabled` (the sandbox has no SMS). Errors also: 400 `validation_failed`, 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /otp`.
+    /// - Remark: Generated from `#/paths//otp/post(otp)`.
+    public func otp(_ input: Operations.otp.Input) async throws -> Operations.otp.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.otp.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/otp",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "redirect_to",
+                    value: input.query.redirect_to
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Supabase-Api-Version",
+                    value: input.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.otp.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Empty.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 422:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Follow an emailed link (recovery or sign-in) and be redirected to the app.
+    ///
+    /// Answers 303 to `redirect_to` (a loopback URL, one under a `serve --cors-origin` origin or the sandbox's own; anything else is replaced by the sandbox's URL, as GoTrue falls back to its site URL): with the session in the fragment (`#access_token=...&refresh_token=...&type=recovery`), or for a link asked for with a `code_challenge`, `?code=AUTH_CODE` for `grant_type=pkce`. A used, unknown or expired token redirects with `#error=access_denied&error_code=otp_expired&error_description=...`. The token is used once.
+    ///
+    /// - Remark: HTTP `GET /verify`.
+    /// - Remark: Generated from `#/paths//verify/get(verifyLink)`.
+    public func verifyLink(_ input: Operations.verifyLink.Input) async throws -> Operations.verifyLink.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.verifyLink.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/verify",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "token",
+                    value: input.query.token
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "type",
+                    value: input.query._type
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "redirect_to",
+                    value: input.query.redirect_to
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 303:
+                    let headers: Operations.verifyLink.Output.SeeOther.Headers = .init(Location: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Location",
+                        as: Swift.String.self
+                    ))
+                    return .seeOther(.init(headers: headers))
+                case 400:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Exchange an emailed code or token hash for a session.
+    ///
+    /// `email` and `token` (the six-digit code), or `token_hash` (the link's token), with the `type` it was sent as: `recovery`, `magiclink` or `email` (a sign-in code). The code is used once and starts a session. A wrong, used or expired code is 403 `otp_expired`; `signup`, `invite` and `email_change` (the sandbox confirms addresses at once, so it never sends those) are 403 `otp_expired` too, `sms` and `phone_change` 400 `validation_failed`; a request without a code is 400 `validation_failed`.
+    ///
+    /// - Remark: HTTP `POST /verify`.
+    /// - Remark: Generated from `#/paths//verify/post(verify)`.
+    public func verify(_ input: Operations.verify.Input) async throws -> Operations.verify.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.verify.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/verify",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Supabase-Api-Version",
+                    value: input.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.verify.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Session.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                case 403:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Send a confirmation email again.
+    ///
+    /// The sandbox confirms addresses at sign-up, so there is never a pending confirmation: `signup` and `email_change` answer `{}` and send nothing, as GoTrue does for a confirmed address; `sms` and `phone_change` are 400 `phone_provider_disabled`. Errors also: 400 `validation_failed` (no email for the type), 400 `bad_json` (another type).
+    ///
+    /// - Remark: HTTP `POST /resend`.
+    /// - Remark: Generated from `#/paths//resend/post(resend)`.
+    public func resend(_ input: Operations.resend.Input) async throws -> Operations.resend.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.resend.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/resend",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .post
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Supabase-Api-Version",
+                    value: input.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.resend.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Empty.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 400:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Send the signed-in user a reauthentication code by email.
+    ///
+    /// Records in the outbox an email with a six-digit code for the user. The sandbox, as GoTrue by default, does not require it to change a password (secure password change is off), so PUT /user takes no `nonce`. Authorization as GET /user.
+    ///
+    /// - Remark: HTTP `GET /reauthenticate`.
+    /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)`.
+    public func reauthenticate(_ input: Operations.reauthenticate.Input) async throws -> Operations.reauthenticate.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.reauthenticate.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/reauthenticate",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Supabase-Api-Version",
+                    value: input.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.reauthenticate.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Empty.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(body: body))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Responses.Unauthorized.Body.jsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 403:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .forbidden(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Sign in with an external provider (OAuth).
+    ///
+    /// Every external provider is off in the sandbox (see /settings): 400 `validation_failed` "Unsupported provider: provider is not enabled", as GoTrue answers for a provider that is not enabled.
+    ///
+    /// - Remark: HTTP `GET /authorize`.
+    /// - Remark: Generated from `#/paths//authorize/get(authorize)`.
+    public func authorize(_ input: Operations.authorize.Input) async throws -> Operations.authorize.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.authorize.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/authorize",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "provider",
+                    value: input.query.provider
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "redirect_to",
+                    value: input.query.redirect_to
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "apikey",
+                    value: input.headers.apikey
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Supabase-Api-Version",
+                    value: input.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 400:
+                    let headers: Components.Responses._Error.Headers = .init(X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Headers.APIVersion.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses._Error.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas._Error.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.InvalidAPIKey.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.APIKeyError.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(body: body))
                 default:
                     return .undocumented(
                         statusCode: response.status.code,

@@ -92,13 +92,123 @@ extension APIProtocol {
             method: .post,
             path: server.apiPathComponentsWithServerPrefix("/logout")
         )
+        try transport.register(
+            {
+                try await server.settings(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/settings")
+        )
+        try transport.register(
+            {
+                try await server.health(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/health")
+        )
+        try transport.register(
+            {
+                try await server.jwks(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/.well-known/jwks.json")
+        )
+        try transport.register(
+            {
+                try await server.recover(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/recover")
+        )
+        try transport.register(
+            {
+                try await server.otp(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/otp")
+        )
+        try transport.register(
+            {
+                try await server.verifyLink(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/verify")
+        )
+        try transport.register(
+            {
+                try await server.verify(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/verify")
+        )
+        try transport.register(
+            {
+                try await server.resend(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .post,
+            path: server.apiPathComponentsWithServerPrefix("/resend")
+        )
+        try transport.register(
+            {
+                try await server.reauthenticate(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/reauthenticate")
+        )
+        try transport.register(
+            {
+                try await server.authorize(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/authorize")
+        )
     }
 }
 
 fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, an empty password, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
@@ -244,9 +354,9 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Exchange a password or a refresh token for a session.
+    /// Exchange a password, a refresh token or a PKCE code for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`. A token used again after its rotation (GoTrue's concurrent-refresh rules) gets the session's active refresh token back when that is its child, and new tokens within 10 seconds of its rotation; any other reuse is 400 `refresh_token_already_used` and ends the session. `grant_type=pkce` needs `auth_code` (from the redirect of a recovery or sign-in link asked for with a `code_challenge`) and its `code_verifier` (else 400 `validation_failed`): an unknown or used code is 404 `flow_state_not_found`, one older than 5 minutes 422 `flow_state_expired`, a verifier that does not match 400 `bad_code_verifier`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -357,6 +467,52 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
                     suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .notFound(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unprocessableContent(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 422)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -795,6 +951,1118 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "X-Supabase-Api-Version",
                         value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
                     )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The project's auth settings, as the clients read them.
+    ///
+    /// The sandbox's: email sign-in on (and confirmed at once: `mailer_autoconfirm`), every external provider, phone, SAML and anonymous sign-in off, sign-ups open.
+    ///
+    /// - Remark: HTTP `GET /settings`.
+    /// - Remark: Generated from `#/paths//settings/get(settings)`.
+    func settings(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.settings.id,
+            using: {
+                APIHandler.settings($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.settings.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.settings.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Whether the auth service is up, with its name and version.
+    ///
+    /// - Remark: HTTP `GET /health`.
+    /// - Remark: Generated from `#/paths//health/get(health)`.
+    func health(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.health.id,
+            using: {
+                APIHandler.health($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.health.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.health.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The public keys that verify access tokens.
+    ///
+    /// The sandbox signs with one symmetric HS256 secret, which GoTrue never publishes: the set is empty, as a project on a symmetric key answers (clients then ask /user to check a token).
+    ///
+    /// - Remark: HTTP `GET /.well-known/jwks.json`.
+    /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)`.
+    func jwks(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.jwks.id,
+            using: {
+                APIHandler.jwks($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.jwks.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.jwks.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Cache-Control",
+                        value: value.headers.Cache_hyphen_Control
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Send a password recovery email.
+    ///
+    /// Records in the outbox an email with a recovery link (`/verify?token=...&type=recovery`) and a six-digit code, valid for an hour; a later one replaces it. With a `code_challenge` (PKCE), the link redirects with `?code=` for `grant_type=pkce` instead of the session in the fragment. The answer is `{}` whether or not the address has an account (as GoTrue, which tells no one which addresses exist). Errors: 400 `validation_failed` (no email, or one that is not an address), 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /recover`.
+    /// - Remark: Generated from `#/paths//recover/post(recover)`.
+    func recover(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.recover.id,
+            using: {
+                APIHandler.recover($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.recover.Input.Query = .init(redirect_to: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "redirect_to",
+                    as: Components.Parameters.RedirectTo.self
+                ))
+                let headers: Operations.recover.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Parameters.APIVersion.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.recover.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.EmailRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.recover.Input(
+                    query: query,
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Send a one-time sign-in link and code by email.
+    ///
+    /// For an existing account, records in the outbox an email with a sign-in link (`/verify?token=...&type=magiclink`) and a six-digit code (verify with `type: email`), valid for an hour; `code_challenge` as for /recover. The sandbox creates no account this way: an unknown address is 422 `otp_disabled` ("Signups not allowed for otp", GoTrue's answer with `create_user` off). A phone is 400 `phone_provider_disabled` (the sandbox has no SMS). Errors also: 400 `validation_failed`, 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /otp`.
+    /// - Remark: Generated from `#/paths//otp/post(otp)`.
+    func otp(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.otp.id,
+            using: {
+                APIHandler.otp($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.otp.Input.Query = .init(redirect_to: try converter.getOptionalQueryItemAsURI(
+                    in: request.soar_query,
+                    style: .form,
+                    explode: true,
+                    name: "redirect_to",
+                    as: Components.Parameters.RedirectTo.self
+                ))
+                let headers: Operations.otp.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Parameters.APIVersion.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.otp.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.OTPRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.otp.Input(
+                    query: query,
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unprocessableContent(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 422)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Follow an emailed link (recovery or sign-in) and be redirected to the app.
+    ///
+    /// Answers 303 to `redirect_to` (a loopback URL, one under a `serve --cors-origin` origin or the sandbox's own; anything else is replaced by the sandbox's URL, as GoTrue falls back to its site URL): with the session in the fragment (`#access_token=...&refresh_token=...&type=recovery`), or for a link asked for with a `code_challenge`, `?code=AUTH_CODE` for `grant_type=pkce`. A used, unknown or expired token redirects with `#error=access_denied&error_code=otp_expired&error_description=...`. The token is used once.
+    ///
+    /// - Remark: HTTP `GET /verify`.
+    /// - Remark: Generated from `#/paths//verify/get(verifyLink)`.
+    func verifyLink(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.verifyLink.id,
+            using: {
+                APIHandler.verifyLink($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.verifyLink.Input.Query = .init(
+                    token: try converter.getRequiredQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "token",
+                        as: Swift.String.self
+                    ),
+                    _type: try converter.getRequiredQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "type",
+                        as: Components.Schemas.VerifyType.self
+                    ),
+                    redirect_to: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "redirect_to",
+                        as: Components.Parameters.RedirectTo.self
+                    )
+                )
+                let headers: Operations.verifyLink.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.verifyLink.Input(
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .seeOther(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 303)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Location",
+                        value: value.headers.Location
+                    )
+                    return (response, nil)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Exchange an emailed code or token hash for a session.
+    ///
+    /// `email` and `token` (the six-digit code), or `token_hash` (the link's token), with the `type` it was sent as: `recovery`, `magiclink` or `email` (a sign-in code). The code is used once and starts a session. A wrong, used or expired code is 403 `otp_expired`; `signup`, `invite` and `email_change` (the sandbox confirms addresses at once, so it never sends those) are 403 `otp_expired` too, `sms` and `phone_change` 400 `validation_failed`; a request without a code is 400 `validation_failed`.
+    ///
+    /// - Remark: HTTP `POST /verify`.
+    /// - Remark: Generated from `#/paths//verify/post(verify)`.
+    func verify(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.verify.id,
+            using: {
+                APIHandler.verify($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.verify.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Parameters.APIVersion.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.verify.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.VerifyRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.verify.Input(
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Send a confirmation email again.
+    ///
+    /// The sandbox confirms addresses at sign-up, so there is never a pending confirmation: `signup` and `email_change` answer `{}` and send nothing, as GoTrue does for a confirmed address; `sms` and `phone_change` are 400 `phone_provider_disabled`. Errors also: 400 `validation_failed` (no email for the type), 400 `bad_json` (another type).
+    ///
+    /// - Remark: HTTP `POST /resend`.
+    /// - Remark: Generated from `#/paths//resend/post(resend)`.
+    func resend(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.resend.id,
+            using: {
+                APIHandler.resend($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.resend.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Parameters.APIVersion.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.resend.Input.Body
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getRequiredRequestBodyAsJSON(
+                        Components.Schemas.ResendRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
+                return Operations.resend.Input(
+                    headers: headers,
+                    body: body
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Send the signed-in user a reauthentication code by email.
+    ///
+    /// Records in the outbox an email with a six-digit code for the user. The sandbox, as GoTrue by default, does not require it to change a password (secure password change is off), so PUT /user takes no `nonce`. Authorization as GET /user.
+    ///
+    /// - Remark: HTTP `GET /reauthenticate`.
+    /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)`.
+    func reauthenticate(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.reauthenticate.id,
+            using: {
+                APIHandler.reauthenticate($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let headers: Operations.reauthenticate.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Parameters.APIVersion.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.reauthenticate.Input(headers: headers)
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// Sign in with an external provider (OAuth).
+    ///
+    /// Every external provider is off in the sandbox (see /settings): 400 `validation_failed` "Unsupported provider: provider is not enabled", as GoTrue answers for a provider that is not enabled.
+    ///
+    /// - Remark: HTTP `GET /authorize`.
+    /// - Remark: Generated from `#/paths//authorize/get(authorize)`.
+    func authorize(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.authorize.id,
+            using: {
+                APIHandler.authorize($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let query: Operations.authorize.Input.Query = .init(
+                    provider: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "provider",
+                        as: Swift.String.self
+                    ),
+                    redirect_to: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "redirect_to",
+                        as: Components.Parameters.RedirectTo.self
+                    )
+                )
+                let headers: Operations.authorize.Input.Headers = .init(
+                    apikey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "apikey",
+                        as: Components.Parameters.APIKey.self
+                    ),
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        as: Components.Parameters.APIVersion.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.authorize.Input(
+                    query: query,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "X-Supabase-Api-Version",
+                        value: value.headers.X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):

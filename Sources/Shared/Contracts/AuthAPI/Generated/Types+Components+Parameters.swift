@@ -27,5 +27,9 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/APIVersion`.
         public typealias APIVersion = Swift.String
+        /// Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+        ///
+        /// - Remark: Generated from `#/components/parameters/RedirectTo`.
+        public typealias RedirectTo = Swift.String
     }
 }

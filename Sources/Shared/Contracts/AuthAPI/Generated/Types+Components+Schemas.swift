@@ -19,10 +19,333 @@ public import struct FoundationEssentials.Date
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
+        /// An email address: one `@`, something before it, a dotted domain after it, no spaces or control characters, at most 254 characters. Stored lowercased.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Email`.
+        public typealias Email = Swift.String
+        /// - Remark: Generated from `#/components/schemas/CodeChallengeMethod`.
+        @frozen public enum CodeChallengeMethod: String, Codable, Hashable, Sendable, CaseIterable {
+            case s256 = "s256"
+            case S256 = "S256"
+            case plain = "plain"
+        }
+        /// - Remark: Generated from `#/components/schemas/EmailRequest`.
+        public struct EmailRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EmailRequest/email`.
+            public var email: Components.Schemas.Email
+            /// PKCE's challenge (S256 of the verifier, base64url, or the verifier itself with `plain`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/EmailRequest/code_challenge`.
+            public var code_challenge: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/EmailRequest/code_challenge_method`.
+            public var code_challenge_method: Components.Schemas.CodeChallengeMethod?
+            /// - Remark: Generated from `#/components/schemas/EmailRequest/gotrue_meta_security`.
+            public var gotrue_meta_security: Components.Schemas.Metadata?
+            /// Creates a new `EmailRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - code_challenge: PKCE's challenge (S256 of the verifier, base64url, or the verifier itself with `plain`).
+            ///   - code_challenge_method:
+            ///   - gotrue_meta_security:
+            public init(
+                email: Components.Schemas.Email,
+                code_challenge: Swift.String? = nil,
+                code_challenge_method: Components.Schemas.CodeChallengeMethod? = nil,
+                gotrue_meta_security: Components.Schemas.Metadata? = nil
+            ) {
+                self.email = email
+                self.code_challenge = code_challenge
+                self.code_challenge_method = code_challenge_method
+                self.gotrue_meta_security = gotrue_meta_security
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case code_challenge
+                case code_challenge_method
+                case gotrue_meta_security
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OTPRequest`.
+        public struct OTPRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/email`.
+            public var email: Components.Schemas.Email?
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/phone`.
+            public var phone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/create_user`.
+            public var create_user: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/data`.
+            public var data: Components.Schemas.Metadata?
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/channel`.
+            public var channel: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/code_challenge`.
+            public var code_challenge: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/code_challenge_method`.
+            public var code_challenge_method: Components.Schemas.CodeChallengeMethod?
+            /// - Remark: Generated from `#/components/schemas/OTPRequest/gotrue_meta_security`.
+            public var gotrue_meta_security: Components.Schemas.Metadata?
+            /// Creates a new `OTPRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - phone:
+            ///   - create_user:
+            ///   - data:
+            ///   - channel:
+            ///   - code_challenge:
+            ///   - code_challenge_method:
+            ///   - gotrue_meta_security:
+            public init(
+                email: Components.Schemas.Email? = nil,
+                phone: Swift.String? = nil,
+                create_user: Swift.Bool? = nil,
+                data: Components.Schemas.Metadata? = nil,
+                channel: Swift.String? = nil,
+                code_challenge: Swift.String? = nil,
+                code_challenge_method: Components.Schemas.CodeChallengeMethod? = nil,
+                gotrue_meta_security: Components.Schemas.Metadata? = nil
+            ) {
+                self.email = email
+                self.phone = phone
+                self.create_user = create_user
+                self.data = data
+                self.channel = channel
+                self.code_challenge = code_challenge
+                self.code_challenge_method = code_challenge_method
+                self.gotrue_meta_security = gotrue_meta_security
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case phone
+                case create_user
+                case data
+                case channel
+                case code_challenge
+                case code_challenge_method
+                case gotrue_meta_security
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifyType`.
+        @frozen public enum VerifyType: String, Codable, Hashable, Sendable, CaseIterable {
+            case signup = "signup"
+            case invite = "invite"
+            case magiclink = "magiclink"
+            case recovery = "recovery"
+            case email_change = "email_change"
+            case email = "email"
+            case sms = "sms"
+            case phone_change = "phone_change"
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifyRequest`.
+        public struct VerifyRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/type`.
+            public var _type: Components.Schemas.VerifyType
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/token`.
+            public var token: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/token_hash`.
+            public var token_hash: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/phone`.
+            public var phone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/redirect_to`.
+            public var redirect_to: Swift.String?
+            /// Creates a new `VerifyRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - token:
+            ///   - token_hash:
+            ///   - email:
+            ///   - phone:
+            ///   - redirect_to:
+            public init(
+                _type: Components.Schemas.VerifyType,
+                token: Swift.String? = nil,
+                token_hash: Swift.String? = nil,
+                email: Swift.String? = nil,
+                phone: Swift.String? = nil,
+                redirect_to: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.token = token
+                self.token_hash = token_hash
+                self.email = email
+                self.phone = phone
+                self.redirect_to = redirect_to
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case token
+                case token_hash
+                case email
+                case phone
+                case redirect_to
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ResendRequest`.
+        public struct ResendRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ResendRequest/type`.
+            @frozen public enum _typePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case signup = "signup"
+                case email_change = "email_change"
+                case sms = "sms"
+                case phone_change = "phone_change"
+            }
+            /// - Remark: Generated from `#/components/schemas/ResendRequest/type`.
+            public var _type: Components.Schemas.ResendRequest._typePayload
+            /// - Remark: Generated from `#/components/schemas/ResendRequest/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ResendRequest/phone`.
+            public var phone: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/ResendRequest/gotrue_meta_security`.
+            public var gotrue_meta_security: Components.Schemas.Metadata?
+            /// Creates a new `ResendRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - email:
+            ///   - phone:
+            ///   - gotrue_meta_security:
+            public init(
+                _type: Components.Schemas.ResendRequest._typePayload,
+                email: Swift.String? = nil,
+                phone: Swift.String? = nil,
+                gotrue_meta_security: Components.Schemas.Metadata? = nil
+            ) {
+                self._type = _type
+                self.email = email
+                self.phone = phone
+                self.gotrue_meta_security = gotrue_meta_security
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case email
+                case phone
+                case gotrue_meta_security
+            }
+        }
+        /// `{}`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Empty`.
+        public typealias Empty = OpenAPIRuntime.OpenAPIObjectContainer
+        /// - Remark: Generated from `#/components/schemas/Settings`.
+        public struct Settings: Codable, Hashable, Sendable {
+            /// Each provider GoTrue knows, and whether it is on.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settings/external`.
+            public struct externalPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                public var additionalProperties: [String: Swift.Bool]
+                /// Creates a new `externalPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                public init(additionalProperties: [String: Swift.Bool] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                public init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                public func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Each provider GoTrue knows, and whether it is on.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Settings/external`.
+            public var external: Components.Schemas.Settings.externalPayload
+            /// - Remark: Generated from `#/components/schemas/Settings/disable_signup`.
+            public var disable_signup: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Settings/mailer_autoconfirm`.
+            public var mailer_autoconfirm: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Settings/phone_autoconfirm`.
+            public var phone_autoconfirm: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Settings/sms_provider`.
+            public var sms_provider: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Settings/saml_enabled`.
+            public var saml_enabled: Swift.Bool
+            /// Creates a new `Settings`.
+            ///
+            /// - Parameters:
+            ///   - external: Each provider GoTrue knows, and whether it is on.
+            ///   - disable_signup:
+            ///   - mailer_autoconfirm:
+            ///   - phone_autoconfirm:
+            ///   - sms_provider:
+            ///   - saml_enabled:
+            public init(
+                external: Components.Schemas.Settings.externalPayload,
+                disable_signup: Swift.Bool,
+                mailer_autoconfirm: Swift.Bool,
+                phone_autoconfirm: Swift.Bool,
+                sms_provider: Swift.String,
+                saml_enabled: Swift.Bool
+            ) {
+                self.external = external
+                self.disable_signup = disable_signup
+                self.mailer_autoconfirm = mailer_autoconfirm
+                self.phone_autoconfirm = phone_autoconfirm
+                self.sms_provider = sms_provider
+                self.saml_enabled = saml_enabled
+            }
+            public enum CodingKeys: String, CodingKey {
+                case external
+                case disable_signup
+                case mailer_autoconfirm
+                case phone_autoconfirm
+                case sms_provider
+                case saml_enabled
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Health`.
+        public struct Health: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Health/version`.
+            public var version: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Health/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Health/description`.
+            public var description: Swift.String
+            /// Creates a new `Health`.
+            ///
+            /// - Parameters:
+            ///   - version:
+            ///   - name:
+            ///   - description:
+            public init(
+                version: Swift.String,
+                name: Swift.String,
+                description: Swift.String
+            ) {
+                self.version = version
+                self.name = name
+                self.description = description
+            }
+            public enum CodingKeys: String, CodingKey {
+                case version
+                case name
+                case description
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/JWKS`.
+        public struct JWKS: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/JWKS/keys`.
+            public var keys: [Components.Schemas.Metadata]
+            /// Creates a new `JWKS`.
+            ///
+            /// - Parameters:
+            ///   - keys:
+            public init(keys: [Components.Schemas.Metadata]) {
+                self.keys = keys
+            }
+            public enum CodingKeys: String, CodingKey {
+                case keys
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/SignupRequest`.
         public struct SignupRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/SignupRequest/email`.
-            public var email: Swift.String
+            public var email: Components.Schemas.Email
             /// At least 6 characters (code points), else 422 `weak_password`; at most 72 bytes of UTF-8 (72 ASCII characters, fewer of others), else 400 `validation_failed`.
             ///
             /// - Remark: Generated from `#/components/schemas/SignupRequest/password`.
@@ -36,7 +359,7 @@ extension Components {
             ///   - password: At least 6 characters (code points), else 422 `weak_password`; at most 72 bytes of UTF-8 (72 ASCII characters, fewer of others), else 400 `validation_failed`.
             ///   - data:
             public init(
-                email: Swift.String,
+                email: Components.Schemas.Email,
                 password: Swift.String,
                 data: Components.Schemas.Metadata? = nil
             ) {
@@ -58,25 +381,37 @@ extension Components {
             public var password: Swift.String?
             /// - Remark: Generated from `#/components/schemas/TokenRequest/refresh_token`.
             public var refresh_token: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/TokenRequest/auth_code`.
+            public var auth_code: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/TokenRequest/code_verifier`.
+            public var code_verifier: Swift.String?
             /// Creates a new `TokenRequest`.
             ///
             /// - Parameters:
             ///   - email:
             ///   - password:
             ///   - refresh_token:
+            ///   - auth_code:
+            ///   - code_verifier:
             public init(
                 email: Swift.String? = nil,
                 password: Swift.String? = nil,
-                refresh_token: Swift.String? = nil
+                refresh_token: Swift.String? = nil,
+                auth_code: Swift.String? = nil,
+                code_verifier: Swift.String? = nil
             ) {
                 self.email = email
                 self.password = password
                 self.refresh_token = refresh_token
+                self.auth_code = auth_code
+                self.code_verifier = code_verifier
             }
             public enum CodingKeys: String, CodingKey {
                 case email
                 case password
                 case refresh_token
+                case auth_code
+                case code_verifier
             }
         }
         /// - Remark: Generated from `#/components/schemas/UserUpdate`.
@@ -509,21 +844,6 @@ extension Components {
             public enum CodingKeys: String, CodingKey {
                 case message
                 case hint
-            }
-            public init(from decoder: any Swift.Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.message = try container.decode(
-                    Swift.String.self,
-                    forKey: .message
-                )
-                self.hint = try container.decode(
-                    Swift.String.self,
-                    forKey: .hint
-                )
-                try decoder.ensureNoAdditionalProperties(knownKeys: [
-                    "message",
-                    "hint"
-                ])
             }
         }
     }

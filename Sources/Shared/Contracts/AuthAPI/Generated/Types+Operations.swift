@@ -20,7 +20,7 @@ public import struct FoundationEssentials.Date
 public enum Operations {
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, an empty password, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
@@ -226,9 +226,9 @@ public enum Operations {
             }
         }
     }
-    /// Exchange a password or a refresh token for a session.
+    /// Exchange a password, a refresh token or a PKCE code for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`. A token used again after its rotation (GoTrue's concurrent-refresh rules) gets the session's active refresh token back when that is its child, and new tokens within 10 seconds of its rotation; any other reuse is 400 `refresh_token_already_used` and ends the session. `grant_type=pkce` needs `auth_code` (from the redirect of a recovery or sign-in link asked for with a `code_challenge`) and its `code_verifier` (else 400 `validation_failed`): an unknown or used code is 404 `flow_state_not_found`, one older than 5 minutes 422 `flow_state_expired`, a verifier that does not match 400 `bad_code_verifier`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -241,6 +241,7 @@ public enum Operations {
                 @frozen public enum grant_typePayload: String, Codable, Hashable, Sendable, CaseIterable {
                     case password = "password"
                     case refresh_token = "refresh_token"
+                    case pkce = "pkce"
                 }
                 /// - Remark: Generated from `#/paths/token/POST/query/grant_type`.
                 public var grant_type: Operations.token.Input.Query.grant_typePayload
@@ -396,6 +397,52 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//token/post(token)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            public var notFound: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//token/post(token)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -1087,6 +1134,1797 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The project's auth settings, as the clients read them.
+    ///
+    /// The sandbox's: email sign-in on (and confirmed at once: `mailer_autoconfirm`), every external provider, phone, SAML and anonymous sign-in off, sign-ups open.
+    ///
+    /// - Remark: HTTP `GET /settings`.
+    /// - Remark: Generated from `#/paths//settings/get(settings)`.
+    public enum settings {
+        public static let id: Swift.String = "settings"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/settings/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/settings/GET/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.settings.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.settings.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.settings.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.settings.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/settings/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/settings/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Settings)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Settings {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.settings.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.settings.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The settings.
+            ///
+            /// - Remark: Generated from `#/paths//settings/get(settings)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.settings.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.settings.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//settings/get(settings)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Whether the auth service is up, with its name and version.
+    ///
+    /// - Remark: HTTP `GET /health`.
+    /// - Remark: Generated from `#/paths//health/get(health)`.
+    public enum health {
+        public static let id: Swift.String = "health"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/health/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/health/GET/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.health.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.health.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.health.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.health.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/health/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/health/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Health)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Health {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.health.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.health.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Up.
+            ///
+            /// - Remark: Generated from `#/paths//health/get(health)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.health.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.health.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//health/get(health)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The public keys that verify access tokens.
+    ///
+    /// The sandbox signs with one symmetric HS256 secret, which GoTrue never publishes: the set is empty, as a project on a symmetric key answers (clients then ask /user to check a token).
+    ///
+    /// - Remark: HTTP `GET /.well-known/jwks.json`.
+    /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)`.
+    public enum jwks {
+        public static let id: Swift.String = "jwks"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.jwks.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.jwks.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.jwks.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.jwks.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// GoTrue's `public, max-age=600`.
+                    ///
+                    /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/headers/Cache-Control`.
+                    public var Cache_hyphen_Control: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - Cache_hyphen_Control: GoTrue's `public, max-age=600`.
+                    public init(Cache_hyphen_Control: Swift.String? = nil) {
+                        self.Cache_hyphen_Control = Cache_hyphen_Control
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.jwks.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/.well-known/jwks.json/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.JWKS)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.JWKS {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.jwks.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                public init(
+                    headers: Operations.jwks.Output.Ok.Headers = .init(),
+                    body: Operations.jwks.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The key set.
+            ///
+            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.jwks.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.jwks.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Send a password recovery email.
+    ///
+    /// Records in the outbox an email with a recovery link (`/verify?token=...&type=recovery`) and a six-digit code, valid for an hour; a later one replaces it. With a `code_challenge` (PKCE), the link redirects with `?code=` for `grant_type=pkce` instead of the session in the fragment. The answer is `{}` whether or not the address has an account (as GoTrue, which tells no one which addresses exist). Errors: 400 `validation_failed` (no email, or one that is not an address), 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /recover`.
+    /// - Remark: Generated from `#/paths//recover/post(recover)`.
+    public enum recover {
+        public static let id: Swift.String = "recover"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/recover/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                ///
+                /// - Remark: Generated from `#/paths/recover/POST/query/redirect_to`.
+                public var redirect_to: Components.Parameters.RedirectTo?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - redirect_to: Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                public init(redirect_to: Components.Parameters.RedirectTo? = nil) {
+                    self.redirect_to = redirect_to
+                }
+            }
+            public var query: Operations.recover.Input.Query
+            /// - Remark: Generated from `#/paths/recover/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/recover/POST/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                /// A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///
+                /// - Remark: Generated from `#/paths/recover/POST/header/X-Supabase-Api-Version`.
+                public var X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.recover.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - X_hyphen_Supabase_hyphen_Api_hyphen_Version: A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.recover.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.X_hyphen_Supabase_hyphen_Api_hyphen_Version = X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.recover.Input.Headers
+            /// - Remark: Generated from `#/paths/recover/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/recover/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.EmailRequest)
+            }
+            public var body: Operations.recover.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            ///   - body:
+            public init(
+                query: Operations.recover.Input.Query = .init(),
+                headers: Operations.recover.Input.Headers = .init(),
+                body: Operations.recover.Input.Body
+            ) {
+                self.query = query
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/recover/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/recover/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Empty)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Empty {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.recover.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.recover.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Sent (or no such account).
+            ///
+            /// - Remark: Generated from `#/paths//recover/post(recover)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.recover.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.recover.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//recover/post(recover)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//recover/post(recover)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Send a one-time sign-in link and code by email.
+    ///
+    /// For an existing account, records in the outbox an email with a sign-in link (`/verify?token=...&type=magiclink`) and a six-digit code (verify with `type: email`), valid for an hour; `code_challenge` as for /recover. The sandbox creates no account this way: an unknown address is 422 `otp_disabled` ("Signups not allowed for otp", GoTrue's answer with `create_user` off). A phone is 400 `phone_provider_disabled` (the sandbox has no SMS). Errors also: 400 `validation_failed`, 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /otp`.
+    /// - Remark: Generated from `#/paths//otp/post(otp)`.
+    public enum otp {
+        public static let id: Swift.String = "otp"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/otp/POST/query`.
+            public struct Query: Sendable, Hashable {
+                /// Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                ///
+                /// - Remark: Generated from `#/paths/otp/POST/query/redirect_to`.
+                public var redirect_to: Components.Parameters.RedirectTo?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - redirect_to: Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                public init(redirect_to: Components.Parameters.RedirectTo? = nil) {
+                    self.redirect_to = redirect_to
+                }
+            }
+            public var query: Operations.otp.Input.Query
+            /// - Remark: Generated from `#/paths/otp/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/otp/POST/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                /// A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///
+                /// - Remark: Generated from `#/paths/otp/POST/header/X-Supabase-Api-Version`.
+                public var X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.otp.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - X_hyphen_Supabase_hyphen_Api_hyphen_Version: A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.otp.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.X_hyphen_Supabase_hyphen_Api_hyphen_Version = X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.otp.Input.Headers
+            /// - Remark: Generated from `#/paths/otp/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/otp/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.OTPRequest)
+            }
+            public var body: Operations.otp.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            ///   - body:
+            public init(
+                query: Operations.otp.Input.Query = .init(),
+                headers: Operations.otp.Input.Headers = .init(),
+                body: Operations.otp.Input.Body
+            ) {
+                self.query = query
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/otp/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/otp/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Empty)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Empty {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.otp.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.otp.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Sent.
+            ///
+            /// - Remark: Generated from `#/paths//otp/post(otp)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.otp.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.otp.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//otp/post(otp)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//otp/post(otp)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//otp/post(otp)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Follow an emailed link (recovery or sign-in) and be redirected to the app.
+    ///
+    /// Answers 303 to `redirect_to` (a loopback URL, one under a `serve --cors-origin` origin or the sandbox's own; anything else is replaced by the sandbox's URL, as GoTrue falls back to its site URL): with the session in the fragment (`#access_token=...&refresh_token=...&type=recovery`), or for a link asked for with a `code_challenge`, `?code=AUTH_CODE` for `grant_type=pkce`. A used, unknown or expired token redirects with `#error=access_denied&error_code=otp_expired&error_description=...`. The token is used once.
+    ///
+    /// - Remark: HTTP `GET /verify`.
+    /// - Remark: Generated from `#/paths//verify/get(verifyLink)`.
+    public enum verifyLink {
+        public static let id: Swift.String = "verifyLink"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/verify/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/verify/GET/query/token`.
+                public var token: Swift.String
+                /// - Remark: Generated from `#/paths/verify/GET/query/type`.
+                public var _type: Components.Schemas.VerifyType
+                /// Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                ///
+                /// - Remark: Generated from `#/paths/verify/GET/query/redirect_to`.
+                public var redirect_to: Components.Parameters.RedirectTo?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - token:
+                ///   - _type:
+                ///   - redirect_to: Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                public init(
+                    token: Swift.String,
+                    _type: Components.Schemas.VerifyType,
+                    redirect_to: Components.Parameters.RedirectTo? = nil
+                ) {
+                    self.token = token
+                    self._type = _type
+                    self.redirect_to = redirect_to
+                }
+            }
+            public var query: Operations.verifyLink.Input.Query
+            /// - Remark: Generated from `#/paths/verify/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/verify/GET/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.verifyLink.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.verifyLink.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.verifyLink.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.verifyLink.Input.Query,
+                headers: Operations.verifyLink.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct SeeOther: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/verify/GET/responses/303/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/verify/GET/responses/303/headers/Location`.
+                    public var Location: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - Location:
+                    public init(Location: Swift.String) {
+                        self.Location = Location
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.verifyLink.Output.SeeOther.Headers
+                /// Creates a new `SeeOther`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                public init(headers: Operations.verifyLink.Output.SeeOther.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// To the app.
+            ///
+            /// - Remark: Generated from `#/paths//verify/get(verifyLink)/responses/303`.
+            ///
+            /// HTTP response code: `303 seeOther`.
+            case seeOther(Operations.verifyLink.Output.SeeOther)
+            /// The associated value of the enum case if `self` is `.seeOther`.
+            ///
+            /// - Throws: An error if `self` is not `.seeOther`.
+            /// - SeeAlso: `.seeOther`.
+            public var seeOther: Operations.verifyLink.Output.SeeOther {
+                get throws {
+                    switch self {
+                    case let .seeOther(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "seeOther",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//verify/get(verifyLink)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//verify/get(verifyLink)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Exchange an emailed code or token hash for a session.
+    ///
+    /// `email` and `token` (the six-digit code), or `token_hash` (the link's token), with the `type` it was sent as: `recovery`, `magiclink` or `email` (a sign-in code). The code is used once and starts a session. A wrong, used or expired code is 403 `otp_expired`; `signup`, `invite` and `email_change` (the sandbox confirms addresses at once, so it never sends those) are 403 `otp_expired` too, `sms` and `phone_change` 400 `validation_failed`; a request without a code is 400 `validation_failed`.
+    ///
+    /// - Remark: HTTP `POST /verify`.
+    /// - Remark: Generated from `#/paths//verify/post(verify)`.
+    public enum verify {
+        public static let id: Swift.String = "verify"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/verify/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/verify/POST/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                /// A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///
+                /// - Remark: Generated from `#/paths/verify/POST/header/X-Supabase-Api-Version`.
+                public var X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.verify.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - X_hyphen_Supabase_hyphen_Api_hyphen_Version: A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.verify.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.X_hyphen_Supabase_hyphen_Api_hyphen_Version = X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.verify.Input.Headers
+            /// - Remark: Generated from `#/paths/verify/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/verify/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.VerifyRequest)
+            }
+            public var body: Operations.verify.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.verify.Input.Headers = .init(),
+                body: Operations.verify.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/verify/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/verify/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Session)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Session {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.verify.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.verify.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// A session.
+            ///
+            /// - Remark: Generated from `#/paths//verify/post(verify)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.verify.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.verify.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//verify/post(verify)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//verify/post(verify)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//verify/post(verify)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Send a confirmation email again.
+    ///
+    /// The sandbox confirms addresses at sign-up, so there is never a pending confirmation: `signup` and `email_change` answer `{}` and send nothing, as GoTrue does for a confirmed address; `sms` and `phone_change` are 400 `phone_provider_disabled`. Errors also: 400 `validation_failed` (no email for the type), 400 `bad_json` (another type).
+    ///
+    /// - Remark: HTTP `POST /resend`.
+    /// - Remark: Generated from `#/paths//resend/post(resend)`.
+    public enum resend {
+        public static let id: Swift.String = "resend"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/resend/POST/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/resend/POST/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                /// A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///
+                /// - Remark: Generated from `#/paths/resend/POST/header/X-Supabase-Api-Version`.
+                public var X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.resend.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - X_hyphen_Supabase_hyphen_Api_hyphen_Version: A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.resend.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.X_hyphen_Supabase_hyphen_Api_hyphen_Version = X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.resend.Input.Headers
+            /// - Remark: Generated from `#/paths/resend/POST/requestBody`.
+            @frozen public enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/resend/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ResendRequest)
+            }
+            public var body: Operations.resend.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            public init(
+                headers: Operations.resend.Input.Headers = .init(),
+                body: Operations.resend.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/resend/POST/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/resend/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Empty)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Empty {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.resend.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.resend.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Nothing to send.
+            ///
+            /// - Remark: Generated from `#/paths//resend/post(resend)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.resend.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.resend.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//resend/post(resend)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//resend/post(resend)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Send the signed-in user a reauthentication code by email.
+    ///
+    /// Records in the outbox an email with a six-digit code for the user. The sandbox, as GoTrue by default, does not require it to change a password (secure password change is off), so PUT /user takes no `nonce`. Authorization as GET /user.
+    ///
+    /// - Remark: HTTP `GET /reauthenticate`.
+    /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)`.
+    public enum reauthenticate {
+        public static let id: Swift.String = "reauthenticate"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/reauthenticate/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/reauthenticate/GET/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                /// A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///
+                /// - Remark: Generated from `#/paths/reauthenticate/GET/header/X-Supabase-Api-Version`.
+                public var X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.reauthenticate.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - X_hyphen_Supabase_hyphen_Api_hyphen_Version: A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.reauthenticate.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.X_hyphen_Supabase_hyphen_Api_hyphen_Version = X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.reauthenticate.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            public init(headers: Operations.reauthenticate.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/reauthenticate/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/reauthenticate/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Empty)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.Empty {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.reauthenticate.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.reauthenticate.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Sent.
+            ///
+            /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.reauthenticate.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.reauthenticate.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A wrong apikey (the gateway's body), or no bearer token (GoTrue's `no_authorization`).
+            ///
+            /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            public var forbidden: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Sign in with an external provider (OAuth).
+    ///
+    /// Every external provider is off in the sandbox (see /settings): 400 `validation_failed` "Unsupported provider: provider is not enabled", as GoTrue answers for a provider that is not enabled.
+    ///
+    /// - Remark: HTTP `GET /authorize`.
+    /// - Remark: Generated from `#/paths//authorize/get(authorize)`.
+    public enum authorize {
+        public static let id: Swift.String = "authorize"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/authorize/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/authorize/GET/query/provider`.
+                public var provider: Swift.String?
+                /// Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                ///
+                /// - Remark: Generated from `#/paths/authorize/GET/query/redirect_to`.
+                public var redirect_to: Components.Parameters.RedirectTo?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - provider:
+                ///   - redirect_to: Where an emailed link sends the browser (see GET /verify for which URLs are kept).
+                public init(
+                    provider: Swift.String? = nil,
+                    redirect_to: Components.Parameters.RedirectTo? = nil
+                ) {
+                    self.provider = provider
+                    self.redirect_to = redirect_to
+                }
+            }
+            public var query: Operations.authorize.Input.Query
+            /// - Remark: Generated from `#/paths/authorize/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                /// The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///
+                /// - Remark: Generated from `#/paths/authorize/GET/header/apikey`.
+                public var apikey: Components.Parameters.APIKey?
+                /// A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///
+                /// - Remark: Generated from `#/paths/authorize/GET/header/X-Supabase-Api-Version`.
+                public var X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion?
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.authorize.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - apikey: The project's API key (the sandbox's anon key). Optional; a wrong one is 401.
+                ///   - X_hyphen_Supabase_hyphen_Api_hyphen_Version: A date (YYYY-MM-DD). 2024-01-01 or later selects the newer error body; anything else (or none) the original one.
+                ///   - accept:
+                public init(
+                    apikey: Components.Parameters.APIKey? = nil,
+                    X_hyphen_Supabase_hyphen_Api_hyphen_Version: Components.Parameters.APIVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.authorize.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.apikey = apikey
+                    self.X_hyphen_Supabase_hyphen_Api_hyphen_Version = X_hyphen_Supabase_hyphen_Api_hyphen_Version
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.authorize.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.authorize.Input.Query = .init(),
+                headers: Operations.authorize.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            /// A GoTrue error.
+            ///
+            /// - Remark: Generated from `#/paths//authorize/get(authorize)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The apikey header is not the project's key.
+            ///
+            /// - Remark: Generated from `#/paths//authorize/get(authorize)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.InvalidAPIKey)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.InvalidAPIKey {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
                             response: self
                         )
                     }

@@ -20,14 +20,14 @@ public import struct FoundationEssentials.Date
 public protocol APIProtocol: Sendable {
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, an empty password, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
     func signup(_ input: Operations.signup.Input) async throws -> Operations.signup.Output
-    /// Exchange a password or a refresh token for a session.
+    /// Exchange a password, a refresh token or a PKCE code for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`. A token used again after its rotation (GoTrue's concurrent-refresh rules) gets the session's active refresh token back when that is its child, and new tokens within 10 seconds of its rotation; any other reuse is 400 `refresh_token_already_used` and ends the session. `grant_type=pkce` needs `auth_code` (from the redirect of a recovery or sign-in link asked for with a `code_challenge`) and its `code_verifier` (else 400 `validation_failed`): an unknown or used code is 404 `flow_state_not_found`, one older than 5 minutes 422 `flow_state_expired`, a verifier that does not match 400 `bad_code_verifier`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -53,13 +53,81 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /logout`.
     /// - Remark: Generated from `#/paths//logout/post(logout)`.
     func logout(_ input: Operations.logout.Input) async throws -> Operations.logout.Output
+    /// The project's auth settings, as the clients read them.
+    ///
+    /// The sandbox's: email sign-in on (and confirmed at once: `mailer_autoconfirm`), every external provider, phone, SAML and anonymous sign-in off, sign-ups open.
+    ///
+    /// - Remark: HTTP `GET /settings`.
+    /// - Remark: Generated from `#/paths//settings/get(settings)`.
+    func settings(_ input: Operations.settings.Input) async throws -> Operations.settings.Output
+    /// Whether the auth service is up, with its name and version.
+    ///
+    /// - Remark: HTTP `GET /health`.
+    /// - Remark: Generated from `#/paths//health/get(health)`.
+    func health(_ input: Operations.health.Input) async throws -> Operations.health.Output
+    /// The public keys that verify access tokens.
+    ///
+    /// The sandbox signs with one symmetric HS256 secret, which GoTrue never publishes: the set is empty, as a project on a symmetric key answers (clients then ask /user to check a token).
+    ///
+    /// - Remark: HTTP `GET /.well-known/jwks.json`.
+    /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)`.
+    func jwks(_ input: Operations.jwks.Input) async throws -> Operations.jwks.Output
+    /// Send a password recovery email.
+    ///
+    /// Records in the outbox an email with a recovery link (`/verify?token=...&type=recovery`) and a six-digit code, valid for an hour; a later one replaces it. With a `code_challenge` (PKCE), the link redirects with `?code=` for `grant_type=pkce` instead of the session in the fragment. The answer is `{}` whether or not the address has an account (as GoTrue, which tells no one which addresses exist). Errors: 400 `validation_failed` (no email, or one that is not an address), 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /recover`.
+    /// - Remark: Generated from `#/paths//recover/post(recover)`.
+    func recover(_ input: Operations.recover.Input) async throws -> Operations.recover.Output
+    /// Send a one-time sign-in link and code by email.
+    ///
+    /// For an existing account, records in the outbox an email with a sign-in link (`/verify?token=...&type=magiclink`) and a six-digit code (verify with `type: email`), valid for an hour; `code_challenge` as for /recover. The sandbox creates no account this way: an unknown address is 422 `otp_disabled` ("Signups not allowed for otp", GoTrue's answer with `create_user` off). A phone is 400 `phone_provider_disabled` (the sandbox has no SMS). Errors also: 400 `validation_failed`, 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /otp`.
+    /// - Remark: Generated from `#/paths//otp/post(otp)`.
+    func otp(_ input: Operations.otp.Input) async throws -> Operations.otp.Output
+    /// Follow an emailed link (recovery or sign-in) and be redirected to the app.
+    ///
+    /// Answers 303 to `redirect_to` (a loopback URL, one under a `serve --cors-origin` origin or the sandbox's own; anything else is replaced by the sandbox's URL, as GoTrue falls back to its site URL): with the session in the fragment (`#access_token=...&refresh_token=...&type=recovery`), or for a link asked for with a `code_challenge`, `?code=AUTH_CODE` for `grant_type=pkce`. A used, unknown or expired token redirects with `#error=access_denied&error_code=otp_expired&error_description=...`. The token is used once.
+    ///
+    /// - Remark: HTTP `GET /verify`.
+    /// - Remark: Generated from `#/paths//verify/get(verifyLink)`.
+    func verifyLink(_ input: Operations.verifyLink.Input) async throws -> Operations.verifyLink.Output
+    /// Exchange an emailed code or token hash for a session.
+    ///
+    /// `email` and `token` (the six-digit code), or `token_hash` (the link's token), with the `type` it was sent as: `recovery`, `magiclink` or `email` (a sign-in code). The code is used once and starts a session. A wrong, used or expired code is 403 `otp_expired`; `signup`, `invite` and `email_change` (the sandbox confirms addresses at once, so it never sends those) are 403 `otp_expired` too, `sms` and `phone_change` 400 `validation_failed`; a request without a code is 400 `validation_failed`.
+    ///
+    /// - Remark: HTTP `POST /verify`.
+    /// - Remark: Generated from `#/paths//verify/post(verify)`.
+    func verify(_ input: Operations.verify.Input) async throws -> Operations.verify.Output
+    /// Send a confirmation email again.
+    ///
+    /// The sandbox confirms addresses at sign-up, so there is never a pending confirmation: `signup` and `email_change` answer `{}` and send nothing, as GoTrue does for a confirmed address; `sms` and `phone_change` are 400 `phone_provider_disabled`. Errors also: 400 `validation_failed` (no email for the type), 400 `bad_json` (another type).
+    ///
+    /// - Remark: HTTP `POST /resend`.
+    /// - Remark: Generated from `#/paths//resend/post(resend)`.
+    func resend(_ input: Operations.resend.Input) async throws -> Operations.resend.Output
+    /// Send the signed-in user a reauthentication code by email.
+    ///
+    /// Records in the outbox an email with a six-digit code for the user. The sandbox, as GoTrue by default, does not require it to change a password (secure password change is off), so PUT /user takes no `nonce`. Authorization as GET /user.
+    ///
+    /// - Remark: HTTP `GET /reauthenticate`.
+    /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)`.
+    func reauthenticate(_ input: Operations.reauthenticate.Input) async throws -> Operations.reauthenticate.Output
+    /// Sign in with an external provider (OAuth).
+    ///
+    /// Every external provider is off in the sandbox (see /settings): 400 `validation_failed` "Unsupported provider: provider is not enabled", as GoTrue answers for a provider that is not enabled.
+    ///
+    /// - Remark: HTTP `GET /authorize`.
+    /// - Remark: Generated from `#/paths//authorize/get(authorize)`.
+    func authorize(_ input: Operations.authorize.Input) async throws -> Operations.authorize.Output
 }
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
     /// Create a user with email and password and start a session.
     ///
-    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
+    /// Email addresses are trimmed and lowercased, and confirmed at once (as a project with autoconfirm). `data` becomes the user's `user_metadata` (the preferences role, athlete or parent, lives there). Errors: 400 `validation_failed` (an email address that is not one, an empty password, or a password longer than 72 bytes of UTF-8, as bcrypt reads no further, or holding a NUL character), 400 `bad_json` (a body that does not match this schema), 422 `weak_password` (shorter than 6 characters), 422 `user_already_exists`.
     ///
     /// - Remark: HTTP `POST /signup`.
     /// - Remark: Generated from `#/paths//signup/post(signup)`.
@@ -72,9 +140,9 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Exchange a password or a refresh token for a session.
+    /// Exchange a password, a refresh token or a PKCE code for a session.
     ///
-    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`, one already used 400 `refresh_token_already_used`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
+    /// `grant_type=password` needs `email` and `password`; a wrong pair (or an unknown email) is 400 `invalid_credentials`, and a missing email 400 `validation_failed`. Each password sign-in starts a new session. `grant_type=refresh_token` needs `refresh_token` (else 400 `validation_failed`): it is used up (rotation), and the new tokens belong to the same session; an unknown one, or one of an ended session, is 400 `refresh_token_not_found`. A token used again after its rotation (GoTrue's concurrent-refresh rules) gets the session's active refresh token back when that is its child, and new tokens within 10 seconds of its rotation; any other reuse is 400 `refresh_token_already_used` and ends the session. `grant_type=pkce` needs `auth_code` (from the redirect of a recovery or sign-in link asked for with a `code_challenge`) and its `code_verifier` (else 400 `validation_failed`): an unknown or used code is 404 `flow_state_not_found`, one older than 5 minutes 422 `flow_state_expired`, a verifier that does not match 400 `bad_code_verifier`. Another grant type is 400 `invalid_credentials` with the message `unsupported_grant_type` (as GoTrue answers); a body that does not match this schema is 400 `bad_json`. Wrong passwords are rate-limited as GoTrue's sign-ins are: past 10 failed sign-ins a minute to one account, or 30 from one client address (the sandbox's `serve --rate-limit`), a password sign-in is 429 `over_request_rate_limit` with `Retry-After` (seconds). Only failures for accounts that exist count.
     ///
     /// - Remark: HTTP `POST /token`.
     /// - Remark: Generated from `#/paths//token/post(token)`.
@@ -124,6 +192,134 @@ extension APIProtocol {
         headers: Operations.logout.Input.Headers = .init()
     ) async throws -> Operations.logout.Output {
         try await logout(Operations.logout.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The project's auth settings, as the clients read them.
+    ///
+    /// The sandbox's: email sign-in on (and confirmed at once: `mailer_autoconfirm`), every external provider, phone, SAML and anonymous sign-in off, sign-ups open.
+    ///
+    /// - Remark: HTTP `GET /settings`.
+    /// - Remark: Generated from `#/paths//settings/get(settings)`.
+    public func settings(headers: Operations.settings.Input.Headers = .init()) async throws -> Operations.settings.Output {
+        try await settings(Operations.settings.Input(headers: headers))
+    }
+    /// Whether the auth service is up, with its name and version.
+    ///
+    /// - Remark: HTTP `GET /health`.
+    /// - Remark: Generated from `#/paths//health/get(health)`.
+    public func health(headers: Operations.health.Input.Headers = .init()) async throws -> Operations.health.Output {
+        try await health(Operations.health.Input(headers: headers))
+    }
+    /// The public keys that verify access tokens.
+    ///
+    /// The sandbox signs with one symmetric HS256 secret, which GoTrue never publishes: the set is empty, as a project on a symmetric key answers (clients then ask /user to check a token).
+    ///
+    /// - Remark: HTTP `GET /.well-known/jwks.json`.
+    /// - Remark: Generated from `#/paths//.well-known/jwks.json/get(jwks)`.
+    public func jwks(headers: Operations.jwks.Input.Headers = .init()) async throws -> Operations.jwks.Output {
+        try await jwks(Operations.jwks.Input(headers: headers))
+    }
+    /// Send a password recovery email.
+    ///
+    /// Records in the outbox an email with a recovery link (`/verify?token=...&type=recovery`) and a six-digit code, valid for an hour; a later one replaces it. With a `code_challenge` (PKCE), the link redirects with `?code=` for `grant_type=pkce` instead of the session in the fragment. The answer is `{}` whether or not the address has an account (as GoTrue, which tells no one which addresses exist). Errors: 400 `validation_failed` (no email, or one that is not an address), 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /recover`.
+    /// - Remark: Generated from `#/paths//recover/post(recover)`.
+    public func recover(
+        query: Operations.recover.Input.Query = .init(),
+        headers: Operations.recover.Input.Headers = .init(),
+        body: Operations.recover.Input.Body
+    ) async throws -> Operations.recover.Output {
+        try await recover(Operations.recover.Input(
+            query: query,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Send a one-time sign-in link and code by email.
+    ///
+    /// For an existing account, records in the outbox an email with a sign-in link (`/verify?token=...&type=magiclink`) and a six-digit code (verify with `type: email`), valid for an hour; `code_challenge` as for /recover. The sandbox creates no account this way: an unknown address is 422 `otp_disabled` ("Signups not allowed for otp", GoTrue's answer with `create_user` off). A phone is 400 `phone_provider_disabled` (the sandbox has no SMS). Errors also: 400 `validation_failed`, 400 `bad_json`.
+    ///
+    /// - Remark: HTTP `POST /otp`.
+    /// - Remark: Generated from `#/paths//otp/post(otp)`.
+    public func otp(
+        query: Operations.otp.Input.Query = .init(),
+        headers: Operations.otp.Input.Headers = .init(),
+        body: Operations.otp.Input.Body
+    ) async throws -> Operations.otp.Output {
+        try await otp(Operations.otp.Input(
+            query: query,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Follow an emailed link (recovery or sign-in) and be redirected to the app.
+    ///
+    /// Answers 303 to `redirect_to` (a loopback URL, one under a `serve --cors-origin` origin or the sandbox's own; anything else is replaced by the sandbox's URL, as GoTrue falls back to its site URL): with the session in the fragment (`#access_token=...&refresh_token=...&type=recovery`), or for a link asked for with a `code_challenge`, `?code=AUTH_CODE` for `grant_type=pkce`. A used, unknown or expired token redirects with `#error=access_denied&error_code=otp_expired&error_description=...`. The token is used once.
+    ///
+    /// - Remark: HTTP `GET /verify`.
+    /// - Remark: Generated from `#/paths//verify/get(verifyLink)`.
+    public func verifyLink(
+        query: Operations.verifyLink.Input.Query,
+        headers: Operations.verifyLink.Input.Headers = .init()
+    ) async throws -> Operations.verifyLink.Output {
+        try await verifyLink(Operations.verifyLink.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Exchange an emailed code or token hash for a session.
+    ///
+    /// `email` and `token` (the six-digit code), or `token_hash` (the link's token), with the `type` it was sent as: `recovery`, `magiclink` or `email` (a sign-in code). The code is used once and starts a session. A wrong, used or expired code is 403 `otp_expired`; `signup`, `invite` and `email_change` (the sandbox confirms addresses at once, so it never sends those) are 403 `otp_expired` too, `sms` and `phone_change` 400 `validation_failed`; a request without a code is 400 `validation_failed`.
+    ///
+    /// - Remark: HTTP `POST /verify`.
+    /// - Remark: Generated from `#/paths//verify/post(verify)`.
+    public func verify(
+        headers: Operations.verify.Input.Headers = .init(),
+        body: Operations.verify.Input.Body
+    ) async throws -> Operations.verify.Output {
+        try await verify(Operations.verify.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Send a confirmation email again.
+    ///
+    /// The sandbox confirms addresses at sign-up, so there is never a pending confirmation: `signup` and `email_change` answer `{}` and send nothing, as GoTrue does for a confirmed address; `sms` and `phone_change` are 400 `phone_provider_disabled`. Errors also: 400 `validation_failed` (no email for the type), 400 `bad_json` (another type).
+    ///
+    /// - Remark: HTTP `POST /resend`.
+    /// - Remark: Generated from `#/paths//resend/post(resend)`.
+    public func resend(
+        headers: Operations.resend.Input.Headers = .init(),
+        body: Operations.resend.Input.Body
+    ) async throws -> Operations.resend.Output {
+        try await resend(Operations.resend.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Send the signed-in user a reauthentication code by email.
+    ///
+    /// Records in the outbox an email with a six-digit code for the user. The sandbox, as GoTrue by default, does not require it to change a password (secure password change is off), so PUT /user takes no `nonce`. Authorization as GET /user.
+    ///
+    /// - Remark: HTTP `GET /reauthenticate`.
+    /// - Remark: Generated from `#/paths//reauthenticate/get(reauthenticate)`.
+    public func reauthenticate(headers: Operations.reauthenticate.Input.Headers = .init()) async throws -> Operations.reauthenticate.Output {
+        try await reauthenticate(Operations.reauthenticate.Input(headers: headers))
+    }
+    /// Sign in with an external provider (OAuth).
+    ///
+    /// Every external provider is off in the sandbox (see /settings): 400 `validation_failed` "Unsupported provider: provider is not enabled", as GoTrue answers for a provider that is not enabled.
+    ///
+    /// - Remark: HTTP `GET /authorize`.
+    /// - Remark: Generated from `#/paths//authorize/get(authorize)`.
+    public func authorize(
+        query: Operations.authorize.Input.Query = .init(),
+        headers: Operations.authorize.Input.Headers = .init()
+    ) async throws -> Operations.authorize.Output {
+        try await authorize(Operations.authorize.Input(
             query: query,
             headers: headers
         ))
