@@ -84,6 +84,8 @@ let features: [Feature] = [
 ]
 
 let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
+/// The git commit a program is built from, for its `--version` (a prebuild command: every build).
+let buildCommit = Target.PluginUsage.plugin(name: "BuildCommit")
 
 @MainActor func targets(of feature: Feature) -> [Target] {
   let name = feature.name
@@ -289,7 +291,7 @@ let package = Package(
         name: "SandboxApp",
         dependencies: ["SandboxKit", "SandboxLaunch", "DeckSupport", argumentParser]
           + features.map { .target(name: "\($0.name)Server") },
-        path: "Sources/Server/SandboxApp", swiftSettings: swiftSettings, plugins: [featureRegistry]),
+        path: "Sources/Server/SandboxApp", swiftSettings: swiftSettings, plugins: [featureRegistry, buildCommit]),
       .executableTarget(
         name: "deck-sandbox", dependencies: ["SandboxApp"], path: "Sources/Server/deck-sandbox",
         swiftSettings: swiftSettings),
@@ -307,7 +309,7 @@ let package = Package(
           argumentParser,
         ]
           + features.map { .target(name: "\($0.name)Module") },
-        path: "Sources/Client/App", swiftSettings: swiftSettings, plugins: [featureRegistry]),
+        path: "Sources/Client/App", swiftSettings: swiftSettings, plugins: [featureRegistry, buildCommit]),
       .executableTarget(
         name: "deck",
         dependencies: ["DeckApp", "DeckCore", "DeckLive", "DeckREPL", "DeckSupport"],
@@ -321,6 +323,8 @@ let package = Package(
       .plugin(name: "EmbedData", capability: .buildTool(), path: "Plugins/EmbedData"),
       .plugin(name: "EmbedContracts", capability: .buildTool(), path: "Plugins/EmbedContracts"),
       .plugin(name: "EmbedScenarios", capability: .buildTool(), path: "Plugins/EmbedScenarios"),
+      // Writes the git commit a program is built from into DeckApp and SandboxApp (`--version`).
+      .plugin(name: "BuildCommit", capability: .buildTool(), path: "Plugins/BuildCommit"),
 
       // MARK: Tests: the core's here, each feature's in its own Tests/<name>Tests (above)
       // What tests share: the in-process deck (a session against a server run in the test's

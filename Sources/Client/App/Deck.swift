@@ -13,7 +13,8 @@ public struct Deck: AsyncParsableCommand {
       production, and any you add with `deck env add`.
       """,
       exits: ExitDoc.all),
-    version: DeckVersion.current,
+    // The version and the commit it was built from: "0.1.0 (commit 1a2b3c4d5e6f)" (BuildCommit).
+    version: "\(DeckVersion.current) (\(BuildCommit.description))",
     subcommands: Registry.modules.commands)
 
   @OptionGroup var global: GlobalOptions

@@ -17,7 +17,8 @@ public struct SandboxProgram: AsyncParsableCommand {
         1    it could not start (a taken port, an unusable database)
         64   usage error
       """,
-    version: DeckVersion.current,
+    // The version and the commit it was built from: "0.1.0 (commit 1a2b3c4d5e6f)" (BuildCommit).
+    version: "\(DeckVersion.current) (\(BuildCommit.description))",
     subcommands: [Serve.self, DatabaseInfo.self],
     defaultSubcommand: Serve.self)
 

@@ -84,7 +84,9 @@ public struct LocalSandbox: Sendable {
     guard let found = candidates.first(where: LocalProcess.isExecutableFile) else {
       throw DeckError(
         .unavailable(status: nil), "Cannot find deck-sandbox, the sandbox server program, beside deck or on PATH.",
-        hint: "Install deck with scripts/install (it installs both programs), or set \(Self.programVariable).")
+        hint:
+          "Install it: the deck-sandbox package (apt install deck-sandbox), or scripts/install, which installs both programs; or set \(Self.programVariable)."
+      )
     }
     return found
   }
