@@ -2252,13 +2252,13 @@ _deck_sandbox() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    serve|status|stop|seed|reset|delay|trigger|inspect|outbox|fault)
+    serve|status|stop|seed|reset|delay|logs|trigger|inspect|outbox|fault)
         # Offer subcommand argument completions
         "_deck_sandbox_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'serve status stop seed reset delay trigger inspect outbox fault' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'serve status stop seed reset delay logs trigger inspect outbox fault' -- "${cur}"))
         ;;
     esac
 }
@@ -2439,6 +2439,52 @@ _deck_sandbox_delay() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    esac
+}
+
+_deck_sandbox_logs() {
+    repeating_flags=()
+    non_repeating_flags=(--json --csv-raw --trace -f --follow --bodies --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--env --format --jq --timeout --status --method --path --user --since --limit)
+    __deck_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--env')
+        __deck_add_live_completions "$(__deck_custom_complete ---completion sandbox logs -- --env "${COMP_CWORD}" "$(__deck_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--format')
+        __deck_add_completions -W 'table'$'\n''json'$'\n''yaml'$'\n''csv'
+        return
+        ;;
+    '--jq')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--status')
+        __deck_add_completions -W '2xx'$'\n''3xx'$'\n''4xx'$'\n''5xx'
+        return
+        ;;
+    '--method')
+        __deck_add_completions -W 'GET'$'\n''POST'$'\n''PUT'$'\n''PATCH'$'\n''DELETE'$'\n''HEAD'$'\n''OPTIONS'
+        return
+        ;;
+    '--path')
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--limit')
         return
         ;;
     esac

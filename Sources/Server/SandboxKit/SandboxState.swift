@@ -23,6 +23,8 @@ package final class SandboxState: Sendable {
   package let responseCache: ResponseCache
   /// The QA runs whose requests this instance served lately (`sandbox status`).
   let qaRuns = QARuns()
+  /// The requests this instance answered lately (`deck sandbox logs`).
+  let requestLog = RequestLog()
   /// Body limits of paths that take more than the default (see ``SandboxRoutes/limitBodies``).
   let bodyLimits = BodyLimitMiddleware.BodyLimits()
   /// The fault settings as last read, with the database's change stamp they were read under.

@@ -95,14 +95,15 @@ public enum SandboxServer {
   static func makeRouter(state: SandboxState) throws -> SandboxRouter {
     let router = SandboxRouter(context: SandboxRequestContext.self)
     let routes = RouteTable()
-    // Outermost first: activity (for the idle exit), CORS (preflights answered, allowed origins
-    // named on every answer, errors included), the body limit, 405s, dot segments
+    // Outermost first: the request log, activity (for the idle exit), CORS (preflights answered,
+    // allowed origins named on every answer, errors included), the body limit, 405s, dot segments
     // refused, the request head for handlers, the QA run's scope (Deck-QA-Run). Then, by
     // route: the operator routes get the token and origin checks; the public ones get the
     // fault rules, the delay, then the cache of the read-only routes features allow
     // (SandboxRoutes.cacheResponses). The guard is chosen by the
     // route the router matched, so no spelling of a path (`//__sandbox/v1/reset`) reaches an
     // operator route without it.
+    router.middlewares.add(RequestLogMiddleware(state: state))
     router.middlewares.add(ActivityMiddleware(activity: state.activity))
     router.middlewares.add(CORSMiddleware(origins: state.options.corsOrigins))
     router.middlewares.add(BodyLimitMiddleware(limits: state.bodyLimits))

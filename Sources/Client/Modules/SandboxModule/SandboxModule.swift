@@ -38,6 +38,7 @@ struct SandboxCommand: ParsableCommand {
         ]),
       subcommands: [
         SandboxServe.self, SandboxStatus.self, SandboxStop.self, SandboxSeed.self, SandboxReset.self, SandboxDelay.self,
+        SandboxLogs.self,
         SandboxTrigger.self, SandboxInspect.self,
       ] + DeckRegistry.current.sandboxCommands.other + [SandboxFault.self])
   }

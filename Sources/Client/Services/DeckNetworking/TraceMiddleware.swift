@@ -91,42 +91,6 @@ public struct TraceMiddleware: ClientMiddleware {
   }
 }
 
-/// Removes secrets from what deck traces.
-public enum Redactor {
-  public static let mask = "[REDACTED]"
-  static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie", "apikey"]
-
-  public static func redact(header name: String, value: String) -> String {
-    guard secretHeaders.contains(name.lowercased()) else { return value }
-    if let space = value.firstIndex(of: " "), value.lowercased().hasPrefix("bearer") {
-      return "\(value[..<space]) \(mask)"
-    }
-    return mask
-  }
-
-  /// Masks the values of secret JSON fields (`"access_token": "…"`).
-  public static func redact(body: Data, limit: Int) -> String {
-    // access_token, refresh_token, password, token, provider_token and id_token.
-    var text = String(decoding: body.prefix(limit), as: UTF8.self).replacing(
-      /("(?:access_token|refresh_token|password|token|provider_token|id_token)"\s*:\s*)"(?:[^"\\]|\\.)*"/
-    ) { $0.output.1 + "\"\(mask)\"" }
-    if body.count > limit { text += "\n… (\(body.count - limit) more bytes)" }
-    return text
-  }
-
-  /// Masks the tokens in free text (a report, what a command printed): JSON Web Tokens (the
-  /// shape of every token deck holds) and `Bearer` values.
-  public static func redact(text: String) -> String {
-    text.replacing(/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/, with: mask)
-      .replacing(/(?i)(bearer\s+)[A-Za-z0-9._~+\/=-]{8,}/) { $0.output.1 + mask }
-  }
-
-  /// Masks secret query parameters (`?token=…`).
-  public static func redact(url: String) -> String {
-    url.replacing(/([?&](?:token|access_token|refresh_token)=)[^&#\s"']*/) { $0.output.1 + mask }
-  }
-}
-
 extension String {
   fileprivate func trimmingSuffix(_ suffix: String) -> String {
     hasSuffix(suffix) ? String(dropLast(suffix.count)) : self

@@ -39,6 +39,7 @@ struct FaultMiddleware: RouterMiddleware {
     }
     if chosen.action.changesShape { return try await shape(chosen, request, context: context, next: next) }
     guard let rule = try await state.countFault(id: chosen.id) else { return try await next(request, context) }
+    RequestLogMiddleware.Note.current?.fired(rule: rule.id)
     if let refusal = await Self.wait(rule) { return refusal }
     let mark = "rule \(rule.id)"
     switch rule.action {

@@ -1,5 +1,6 @@
 import DeckCore
 import DeckNetworking
+import DeckSupport
 import FoundationEssentials
 
 /// Redacts what a report or the progress shows, as `--trace` does: JSON Web Tokens, bearer

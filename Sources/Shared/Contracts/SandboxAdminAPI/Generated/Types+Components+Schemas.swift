@@ -545,6 +545,156 @@ extension Components {
                 case cleared
             }
         }
+        /// - Remark: Generated from `#/components/schemas/LogPage`.
+        public struct LogPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LogPage/entries`.
+            public var entries: [Components.Schemas.LogEntry]
+            /// The cursor for the next read (`after`): the last entry answered, or when none matched, the newest entry the sandbox has.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogPage/next`.
+            public var next: Swift.Int
+            /// The most requests the sandbox keeps (10000).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogPage/capacity`.
+            public var capacity: Swift.Int
+            /// Creates a new `LogPage`.
+            ///
+            /// - Parameters:
+            ///   - entries:
+            ///   - next: The cursor for the next read (`after`): the last entry answered, or when none matched, the newest entry the sandbox has.
+            ///   - capacity: The most requests the sandbox keeps (10000).
+            public init(
+                entries: [Components.Schemas.LogEntry],
+                next: Swift.Int,
+                capacity: Swift.Int
+            ) {
+                self.entries = entries
+                self.next = next
+                self.capacity = capacity
+            }
+            public enum CodingKeys: String, CodingKey {
+                case entries
+                case next
+                case capacity
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LogEntry`.
+        public struct LogEntry: Codable, Hashable, Sendable {
+            /// The entry's number (they only grow).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/sequence`.
+            public var sequence: Swift.Int
+            /// When the request came.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/time`.
+            public var time: FoundationEssentials.Date
+            /// - Remark: Generated from `#/components/schemas/LogEntry/method`.
+            public var method: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LogEntry/path`.
+            public var path: Swift.String
+            /// The query string, without `?`, its tokens redacted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/query`.
+            public var query: Swift.String?
+            /// The status answered; 0 when a fault rule reset the connection.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/status`.
+            public var status: Swift.Int
+            /// Milliseconds from the request's head to the answer's head (its body streams after).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/latencyMs`.
+            public var latencyMs: Swift.Double
+            /// The signed-in user's email (else id), from a valid access token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/user`.
+            public var user: Swift.String?
+            /// The fault rule that fired on it (`rule 3`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/fault`.
+            public var fault: Swift.String?
+            /// The delay that held it back (`2000ms`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/delay`.
+            public var delay: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LogEntry/requestId`.
+            public var requestId: Swift.String
+            /// Its Deck-QA-Run scope (`RUN/SCENARIO`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/qaRun`.
+            public var qaRun: Swift.String?
+            /// With `bodies`, the request's body, redacted (see the operation).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/requestBody`.
+            public var requestBody: Swift.String?
+            /// With `bodies`, the response's body, redacted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogEntry/responseBody`.
+            public var responseBody: Swift.String?
+            /// Creates a new `LogEntry`.
+            ///
+            /// - Parameters:
+            ///   - sequence: The entry's number (they only grow).
+            ///   - time: When the request came.
+            ///   - method:
+            ///   - path:
+            ///   - query: The query string, without `?`, its tokens redacted.
+            ///   - status: The status answered; 0 when a fault rule reset the connection.
+            ///   - latencyMs: Milliseconds from the request's head to the answer's head (its body streams after).
+            ///   - user: The signed-in user's email (else id), from a valid access token.
+            ///   - fault: The fault rule that fired on it (`rule 3`).
+            ///   - delay: The delay that held it back (`2000ms`).
+            ///   - requestId:
+            ///   - qaRun: Its Deck-QA-Run scope (`RUN/SCENARIO`).
+            ///   - requestBody: With `bodies`, the request's body, redacted (see the operation).
+            ///   - responseBody: With `bodies`, the response's body, redacted.
+            public init(
+                sequence: Swift.Int,
+                time: FoundationEssentials.Date,
+                method: Swift.String,
+                path: Swift.String,
+                query: Swift.String? = nil,
+                status: Swift.Int,
+                latencyMs: Swift.Double,
+                user: Swift.String? = nil,
+                fault: Swift.String? = nil,
+                delay: Swift.String? = nil,
+                requestId: Swift.String,
+                qaRun: Swift.String? = nil,
+                requestBody: Swift.String? = nil,
+                responseBody: Swift.String? = nil
+            ) {
+                self.sequence = sequence
+                self.time = time
+                self.method = method
+                self.path = path
+                self.query = query
+                self.status = status
+                self.latencyMs = latencyMs
+                self.user = user
+                self.fault = fault
+                self.delay = delay
+                self.requestId = requestId
+                self.qaRun = qaRun
+                self.requestBody = requestBody
+                self.responseBody = responseBody
+            }
+            public enum CodingKeys: String, CodingKey {
+                case sequence
+                case time
+                case method
+                case path
+                case query
+                case status
+                case latencyMs
+                case user
+                case fault
+                case delay
+                case requestId
+                case qaRun
+                case requestBody
+                case responseBody
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/Error`.
         public struct _Error: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Error/error`.

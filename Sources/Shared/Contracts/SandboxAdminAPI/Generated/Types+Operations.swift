@@ -1866,4 +1866,240 @@ public enum Operations {
             }
         }
     }
+    /// The requests this server answered lately (`deck sandbox logs`), oldest first: the last `limit` that match, or with `after` the first `limit` after that cursor.
+    ///
+    /// The sandbox keeps the last 10000 requests it answered, in memory (each instance its own; a restart starts empty), except reads of this log. An entry never holds a token or a password: the user is named by email (or id) from a valid access token, token query parameters are redacted, and bodies are shown only with `bodies`: their first 2048 bytes when they are JSON or text/plain, redacted as `deck --trace=body` redacts them; any other body (an image, a multipart upload, a form) only as `<n bytes TYPE>`. Every response carries its request id in `X-Request-Id` (the client's own when it sent one of 1 to 128 visible ASCII characters). With `wait`, the answer waits up to that many seconds for an entry after `after` that matches (a long poll: `deck sandbox logs --follow`), and a graceful shutdown ends the wait.
+    ///
+    /// - Remark: HTTP `GET /logs`.
+    /// - Remark: Generated from `#/paths//logs/get(listLogs)`.
+    public enum listLogs {
+        public static let id: Swift.String = "listLogs"
+        public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/logs/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// A status (`404`) or a class of them (`4xx`).
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/status`.
+                public var status: Swift.String?
+                /// A method, in capitals (`GET`).
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/method`.
+                public var method: Swift.String?
+                /// A path pattern, as the fault rules take it: `*` matches any text within one segment, `**` any number of segments (`/auth/v1/**`).
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/path`.
+                public var path: Swift.String?
+                /// The user's email (any case), or id, as the entries name them.
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/user`.
+                public var user: Swift.String?
+                /// Only requests of the last this many seconds (by the sandbox's clock).
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/since`.
+                public var since: Swift.Int?
+                /// The most entries answered (absent, 100).
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// A cursor (`next` of an earlier answer): only entries after it. A cursor past the newest entry (from before the sandbox restarted) reads from the oldest.
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/after`.
+                public var after: Swift.Int?
+                /// With `after`: seconds to wait for a matching entry when there is none yet (absent, 0: answer at once).
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/wait`.
+                public var wait: Swift.Int?
+                /// Also the bodies, redacted (absent, false).
+                ///
+                /// - Remark: Generated from `#/paths/logs/GET/query/bodies`.
+                public var bodies: Swift.Bool?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - status: A status (`404`) or a class of them (`4xx`).
+                ///   - method: A method, in capitals (`GET`).
+                ///   - path: A path pattern, as the fault rules take it: `*` matches any text within one segment, `**` any number of segments (`/auth/v1/**`).
+                ///   - user: The user's email (any case), or id, as the entries name them.
+                ///   - since: Only requests of the last this many seconds (by the sandbox's clock).
+                ///   - limit: The most entries answered (absent, 100).
+                ///   - after: A cursor (`next` of an earlier answer): only entries after it. A cursor past the newest entry (from before the sandbox restarted) reads from the oldest.
+                ///   - wait: With `after`: seconds to wait for a matching entry when there is none yet (absent, 0: answer at once).
+                ///   - bodies: Also the bodies, redacted (absent, false).
+                public init(
+                    status: Swift.String? = nil,
+                    method: Swift.String? = nil,
+                    path: Swift.String? = nil,
+                    user: Swift.String? = nil,
+                    since: Swift.Int? = nil,
+                    limit: Swift.Int? = nil,
+                    after: Swift.Int? = nil,
+                    wait: Swift.Int? = nil,
+                    bodies: Swift.Bool? = nil
+                ) {
+                    self.status = status
+                    self.method = method
+                    self.path = path
+                    self.user = user
+                    self.since = since
+                    self.limit = limit
+                    self.after = after
+                    self.wait = wait
+                    self.bodies = bodies
+                }
+            }
+            public var query: Operations.listLogs.Input.Query
+            /// - Remark: Generated from `#/paths/logs/GET/header`.
+            public struct Headers: Sendable, Hashable {
+                public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listLogs.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                public init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.listLogs.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            public var headers: Operations.listLogs.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - query:
+            ///   - headers:
+            public init(
+                query: Operations.listLogs.Input.Query = .init(),
+                headers: Operations.listLogs.Input.Headers = .init()
+            ) {
+                self.query = query
+                self.headers = headers
+            }
+        }
+        @frozen public enum Output: Sendable, Hashable {
+            public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/logs/GET/responses/200/content`.
+                @frozen public enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/logs/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.LogPage)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    public var json: Components.Schemas.LogPage {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                public var body: Operations.listLogs.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                public init(body: Operations.listLogs.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The entries, and the cursor to read on from.
+            ///
+            /// - Remark: Generated from `#/paths//logs/get(listLogs)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.listLogs.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            public var ok: Operations.listLogs.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An error body.
+            ///
+            /// - Remark: Generated from `#/paths//logs/get(listLogs)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses._Error)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses._Error {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The admin token is missing or wrong.
+            ///
+            /// - Remark: Generated from `#/paths//logs/get(listLogs)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            public var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        @frozen public enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            public init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            public var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            public static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
 }

@@ -67,6 +67,13 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /faults/clear`.
     /// - Remark: Generated from `#/paths//faults/clear/post(clearFaults)`.
     func clearFaults(_ input: Operations.clearFaults.Input) async throws -> Operations.clearFaults.Output
+    /// The requests this server answered lately (`deck sandbox logs`), oldest first: the last `limit` that match, or with `after` the first `limit` after that cursor.
+    ///
+    /// The sandbox keeps the last 10000 requests it answered, in memory (each instance its own; a restart starts empty), except reads of this log. An entry never holds a token or a password: the user is named by email (or id) from a valid access token, token query parameters are redacted, and bodies are shown only with `bodies`: their first 2048 bytes when they are JSON or text/plain, redacted as `deck --trace=body` redacts them; any other body (an image, a multipart upload, a form) only as `<n bytes TYPE>`. Every response carries its request id in `X-Request-Id` (the client's own when it sent one of 1 to 128 visible ASCII characters). With `wait`, the answer waits up to that many seconds for an entry after `after` that matches (a long poll: `deck sandbox logs --follow`), and a graceful shutdown ends the wait.
+    ///
+    /// - Remark: HTTP `GET /logs`.
+    /// - Remark: Generated from `#/paths//logs/get(listLogs)`.
+    func listLogs(_ input: Operations.listLogs.Input) async throws -> Operations.listLogs.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -178,6 +185,21 @@ extension APIProtocol {
         try await clearFaults(Operations.clearFaults.Input(
             headers: headers,
             body: body
+        ))
+    }
+    /// The requests this server answered lately (`deck sandbox logs`), oldest first: the last `limit` that match, or with `after` the first `limit` after that cursor.
+    ///
+    /// The sandbox keeps the last 10000 requests it answered, in memory (each instance its own; a restart starts empty), except reads of this log. An entry never holds a token or a password: the user is named by email (or id) from a valid access token, token query parameters are redacted, and bodies are shown only with `bodies`: their first 2048 bytes when they are JSON or text/plain, redacted as `deck --trace=body` redacts them; any other body (an image, a multipart upload, a form) only as `<n bytes TYPE>`. Every response carries its request id in `X-Request-Id` (the client's own when it sent one of 1 to 128 visible ASCII characters). With `wait`, the answer waits up to that many seconds for an entry after `after` that matches (a long poll: `deck sandbox logs --follow`), and a graceful shutdown ends the wait.
+    ///
+    /// - Remark: HTTP `GET /logs`.
+    /// - Remark: Generated from `#/paths//logs/get(listLogs)`.
+    public func listLogs(
+        query: Operations.listLogs.Input.Query = .init(),
+        headers: Operations.listLogs.Input.Headers = .init()
+    ) async throws -> Operations.listLogs.Output {
+        try await listLogs(Operations.listLogs.Input(
+            query: query,
+            headers: headers
         ))
     }
 }
