@@ -122,8 +122,8 @@ let buildCommit = Target.PluginUsage.plugin(name: "BuildCommit")
         name: "\(name)Tests",
         dependencies: [
           rules, .target(name: "\(name)Module"), .target(name: "\(name)Server"), "TestSupport", "SandboxApp",
-          "DeckValues",
-          "SandboxKit", "deck", "deck-sandbox", sqlKit, hummingbird, openAPIRuntime, argumentParser,
+          "DeckValues", "DeckCore",
+          "SandboxKit", "deck", "deck-sandbox", sqlKit, hummingbird, openAPIRuntime, httpTypes, argumentParser,
           .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
         ] + contracts + theirRules,
         path: "Tests/\(name)Tests", swiftSettings: swiftSettings))
@@ -391,6 +391,7 @@ let package = Package(
         dependencies: [
           "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageServer", sqlKit, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+          .product(name: "Crypto", package: "swift-crypto"),
           .product(name: "SQLKitBenchmark", package: "sql-kit"),
         ],
         path: "Tests/SandboxTests", swiftSettings: swiftSettings),
@@ -406,7 +407,7 @@ let package = Package(
       .testTarget(
         // The two programs, built before the tests, which run them as a user does.
         name: "EndToEndTests",
-        dependencies: ["TestSupport", "deck", "deck-sandbox", "SandboxApp", "SandboxKit", sqlKit],
+        dependencies: ["TestSupport", "deck", "deck-sandbox", "SandboxApp", "SandboxKit", "DeckSupport", sqlKit],
         path: "Tests/EndToEndTests", swiftSettings: swiftSettings),
     ]
 )

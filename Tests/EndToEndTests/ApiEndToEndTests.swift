@@ -83,7 +83,8 @@ struct ApiEndToEndTests {
     #expect(own.status == 0, "\(own.stderr)")
     #expect(own.stderr.contains("> Authorization: Bearer [REDACTED]"), "\(own.stderr)")
     let elsewhere = server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-    let withheld = try deck.run(["api", "/api/access/state", "--trace=body"], environment: ["DECK_FLYR_URL": elsewhere])
+    let withheld = try deck.run(
+      ["api", "/api/access/state", "--trace=body"], environment: ["DECK_FLYR_URL": elsewhere])
     #expect(withheld.status == 77, "no token, so 401: \(withheld.stderr)")
     #expect(withheld.stderr.contains("token withheld from \(elsewhere)"), "\(withheld.stderr)")
     #expect(!withheld.stderr.lowercased().contains("> authorization"), "\(withheld.stderr)")
