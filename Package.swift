@@ -1,12 +1,8 @@
 // swift-tools-version:6.1
-// deck: a terminal client for the FLYR, kiosk, recruiting and nudge backends.
-// The layout mirrors the architecture (see docs/ARCHITECTURE.md):
-//   Sources/Client     deck, the client program: its kernel (command protocol, registry, context,
-//                      output, REPL), its services (config, auth tokens, networking, the HTTP
-//                      transport) and its built-in command modules; App and deck assemble it
-//   Sources/Server     deck-sandbox, the sandbox server program (Hummingbird + SQLKit on SQLite)
-//   Sources/Shared     only what both programs link, and the core's OpenAPI documents (Contracts)
-//   Sources/Features   one folder per product feature: pure spec logic, thin commands, its server part
+// deck: a terminal client for the FLYR, kiosk, recruiting and nudge backends, and deck-sandbox,
+// the server that stands in for them. The folders are the architecture (docs/ARCHITECTURE.md):
+// Sources/Client (deck), Sources/Server (deck-sandbox), Sources/Shared (what both link) and
+// Sources/Features (one folder per product feature).
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -43,9 +39,8 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 ///   Server/           its part of the sandbox server, a SandboxFeature: target `<name>Server`
 ///   System/<Module>/  system libraries its commands link, a module map each (`systemLibraries`)
 ///   Data/             data files its Server target compiles in (`data`; EmbedData: `*.csv`)
-/// Its line names these optional parts: the manifest lists no folder, because SwiftPM keeps a
-/// manifest's result until Package.swift changes, so a folder found by listing would go unseen.
-/// scripts/check-architecture fails when a line and its feature's folders disagree.
+/// Its line names these optional parts (a manifest that listed folders would go stale in SwiftPM's
+/// cache); scripts/check-architecture fails when a line and its feature's folders disagree.
 /// `uses` names the features it builds on: its Rules get their Rules, its Commands their Rules and
 /// served contracts, its Server their Rules and Server (the edges docs/ARCHITECTURE.md allows).
 struct Feature {
@@ -66,9 +61,8 @@ struct Feature {
   var servedContracts: [String] { contracts.filter { !$0.hasPrefix("Sandbox") } }
 }
 
-/// The features deck is built with, in registry order: the one list. The client's registry
-/// (Sources/Client/App) and the server's (SandboxApp) are generated from it by the FeatureRegistry
-/// plugin, and the test targets, schemathesis and the docs derive from it too.
+/// The features deck is built with, in registry order: the one list. The client's and the server's
+/// registries (FeatureRegistry plugin), the test targets, schemathesis and the docs derive from it.
 let features: [Feature] = [
   Feature(name: "Brokerage", contracts: ["BrokerageAPI"], tests: true),
   Feature(
@@ -84,7 +78,6 @@ let features: [Feature] = [
 ]
 
 let featureRegistry = Target.PluginUsage.plugin(name: "FeatureRegistry")
-/// The git commit a program is built from, for its `--version` (a prebuild command: every build).
 let buildCommit = Target.PluginUsage.plugin(name: "BuildCommit")
 
 @MainActor func targets(of feature: Feature) -> [Target] {
@@ -115,8 +108,7 @@ let buildCommit = Target.PluginUsage.plugin(name: "BuildCommit")
       plugins: feature.data ? [.plugin(name: "EmbedData")] : []),
   ]
   if feature.tests {
-    // Every layer's tests in one target: Rules/, Commands/ (in-process), Sandbox/ (the server over
-    // HTTP) and EndToEnd/ (the built programs, which it depends on so they are built first).
+    // Every layer's tests in one target: Rules/, Commands/, Sandbox/ (over HTTP) and EndToEnd/.
     all.append(
       .testTarget(
         name: "\(name)Tests",
@@ -135,10 +127,9 @@ let package = Package(
   name: "deck",
   platforms: [.macOS(.v15)],
   products: [
-    // The client. It links no server code (scripts/check-architecture checks its closure).
+    // The client, which links no server code (scripts/check-architecture checks its closure).
     .executable(name: "deck", targets: ["deck"]),
-    // The sandbox server, which `deck` starts on demand and `deck sandbox serve` runs.
-    .executable(name: "deck-sandbox", targets: ["deck-sandbox"]),
+    .executable(name: "deck-sandbox", targets: ["deck-sandbox"]),  // the sandbox server
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -190,9 +181,8 @@ let package = Package(
       name: "SandboxLaunch", dependencies: ["DeckSupport", argumentParser],
       path: "Sources/Shared/SandboxLaunch",
       swiftSettings: swiftSettings),
-    // `deck contract check`'s pure part: the OpenAPI documents' operations (read as YAML trees;
-    // OpenAPIKit checks the shipped documents in the tests) and the check of a response against
-    // them, with its own JSON Schema validator.
+    // `deck contract check`'s pure part: the documents' operations (YAML trees) and the check of
+    // a response against them, with its own JSON Schema validator.
     .target(
       name: "ContractCheck", dependencies: ["DeckYAML", "DeckSupport", "DeckValues"],
       path: "Sources/Client/Services/ContractCheck", swiftSettings: swiftSettings),
@@ -241,8 +231,7 @@ let package = Package(
       dependencies: ["DeckCore", "DeckSupport", "DeckConfig", "DeckAuth", "CReadline", argumentParser],
       path: "Sources/Client/Kernel/DeckREPL", swiftSettings: swiftSettings),
 
-    // MARK: The core's contracts (OpenAPI documents -> generated types, client and server);
-    // each feature's are in its folder (Sources/Features/<name>/API)
+    // MARK: The core's contracts (OpenAPI documents); each feature's are in its folder's API/
     contract("AuthAPI"),
     contract("SandboxAdminAPI"),
   ]
@@ -316,8 +305,7 @@ let package = Package(
         path: "Sources/Client/deck", swiftSettings: swiftSettings),
 
       // MARK: Plugins
-      // Generates the registries of Sources/Client/App and SandboxApp from their feature dependencies
-      // (the `features` list above), so a feature is named once.
+      // Writes the client's and the server's registries from the `features` list above.
       .plugin(name: "FeatureRegistry", capability: .buildTool(), path: "Plugins/FeatureRegistry"),
       // Compiles the `*.csv` files in a feature's Data folder into its Server target as strings.
       .plugin(name: "EmbedData", capability: .buildTool(), path: "Plugins/EmbedData"),
@@ -327,8 +315,7 @@ let package = Package(
       .plugin(name: "BuildCommit", capability: .buildTool(), path: "Plugins/BuildCommit"),
 
       // MARK: Tests: the core's here, each feature's in its own Tests/<name>Tests (above)
-      // What tests share: the in-process deck (a session against a server run in the test's
-      // process), the sandbox server over HTTP, and the built programs under a pseudo-terminal.
+      // What tests share: the in-process deck, the sandbox over HTTP, the programs on a pty.
       .target(
         name: "TestSupport",
         dependencies: [

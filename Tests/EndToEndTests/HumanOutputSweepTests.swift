@@ -51,6 +51,7 @@ struct HumanOutputSweepTests {
         ("completion", "prints a shell script"),
         ("api", "prints the service's answer as it came: its end-to-end tests cover it"),
         ("contract check", "its end-to-end tests cover it"),
+        ("sandbox logs", "its end-to-end tests cover it (SandboxLogsEndToEndTests)"),
         ("qa run", "runs the suite: its end-to-end tests cover it"),
       ])
 

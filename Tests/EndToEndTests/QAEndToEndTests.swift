@@ -269,7 +269,7 @@ struct QAEndToEndTests {
     )
     let unknown = try deck.run(["qa", "run", "nosuchmodule"])
     #expect(unknown.status == 64)
-    #expect(unknown.stderr.contains("No scenario module or file \"nosuchmodule\""))
+    #expect(unknown.stderr.contains("No scenario module, file or directory \"nosuchmodule\""))
     _ = server
   }
 

@@ -78,8 +78,8 @@ import Testing
     #expect(await signer.check([none, parts[1], ""].joined(separator: "."), now: 1_001) == .failure(.malformed))
     #expect(await signer.check("garbage", now: 1_001) == .failure(.malformed))
     #expect(await signer.verify("", now: 1_001) == nil)
-    // Validly signed, but not an access token (the anon key has no sub, email or session).
-    #expect(await signer.check(try await signer.anonKey(), now: 1_001) == .failure(.malformed))
+    // Validly signed, but not an access token: the anon key names no user (GoTrue: "missing sub claim").
+    #expect(await signer.check(try await signer.anonKey(), now: 1_001) == .failure(.missingSubject))
   }
 
   @Test func rejectsExpiredTokens() async throws {

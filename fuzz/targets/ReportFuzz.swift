@@ -89,7 +89,7 @@ func checkTAP(_ tap: String, _ results: [ScenarioResult]) {
         (try? JSONSerialization.jsonObject(with: Data(value.utf8), options: .fragmentsAllowed)).map { "\($0)" }
     }
     precondition(fields["module"] == result.scenario.module, "module reads back as \(fields["module"] ?? "nil")")
-    precondition(fields["file"] == result.scenario.file, "file reads back as \(fields["file"] ?? "nil")")
+    precondition(fields["file"] == result.scenario.place, "file reads back as \(fields["file"] ?? "nil")")
     precondition(fields["command"] == result.steps.first?.line, "command reads back as \(fields["command"] ?? "nil")")
     precondition(fields["message"] == result.steps.first?.message, "message reads back differently")
   }

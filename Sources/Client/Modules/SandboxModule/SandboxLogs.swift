@@ -13,20 +13,21 @@ struct SandboxLogs: DeckCommand {
     abstract: "Show the requests the sandbox answered lately; --follow keeps showing new ones.",
     discussion: HelpText.discussion(
       """
-      The sandbox keeps the last 10000 requests it answered, in memory (a restart starts empty):
-      time, status, method, path and query, latency, the signed-in user (by email, from a valid
-      access token), the fault rule or delay that shaped the answer, the QA run's scope and the
-      request id (every answer's X-Request-Id). No token or password is kept: token query
-      parameters are redacted, and bodies are shown only with --bodies, redacted as
-      --trace=body redacts them (JSON and text/plain only, their first 2048 bytes; an image or
-      another body only as "<n bytes TYPE>"). Operators only: the log is behind the admin
-      token. With --json (or --format), one JSON document per request (JSON Lines).
+      The sandbox keeps the last 10000 requests it answered, in memory (a restart starts empty): \
+      time, status, method, path and query, latency, the signed-in user (by email, from a valid \
+      access token), the fault rule or delay that shaped the answer, the QA run's scope and the \
+      request id (every answer's X-Request-Id). No token or password is kept: token query \
+      parameters are redacted, and bodies are shown only with --bodies, redacted as \
+      --trace=body redacts them (JSON and text/plain only, their first 2048 bytes; an image or \
+      another body only as "<n bytes TYPE>"). Operators only: the log is behind the admin \
+      token. With --json (or --format), one JSON document per request (JSON Lines). --follow \
+      prints the last requests, then each new one as it comes, until Ctrl-C (exit 130, as every \
+      interrupted command).
+
       Examples:
         deck sandbox logs --status 4xx --since 10m
         deck sandbox logs --follow --path '/storage/v1/**' --bodies
         deck sandbox logs --user ann@example.com --json
-      --follow prints the last requests, then each new one as it comes, until Ctrl-C (exit 130,
-      as every interrupted command).
       """, exits: SandboxOperator.exits + [.usage("a bad filter value, or not a sandbox (nothing was sent)")]))
 
   @OptionGroup var global: GlobalOptions

@@ -118,24 +118,41 @@ struct QACoverageCommand: DeckCommand {
 
   /// The rows for a person: on a terminal, wrapped to its width (``CoverageLayout``).
   func table(_ rows: [Row], output: Output, withResults: Bool) {
-    var headers = ["ROW", "STATUS", "KIND"]
+    // Under 100 columns the kind leads the row's text instead of taking a column of its own,
+    // so that the scenarios keep room for their ids.
+    let kindColumn = (output.columns ?? .max) >= Self.kindColumnWidth
+    var headers = ["ROW", "STATUS"]
+    if kindColumn { headers.append("KIND") }
     if withResults { headers.append("RESULT") }
     headers += ["SCENARIOS / REASON", "TEXT"]
     let cells = rows.map { row -> [String] in
-      var cells = [row.row, row.status == "uncovered" ? "UNCOVERED" : row.status, row.kind ?? "-"]
+      var cells = [row.row, row.status == "uncovered" ? "UNCOVERED" : row.status]
+      if kindColumn { cells.append(row.kind ?? "-") }
       if withResults { cells.append(row.result ?? "-") }
-      cells += [row.scenarios.isEmpty ? (row.reason ?? "-") : row.scenarios.joined(separator: ", "), row.text]
+      let text = kindColumn ? row.text : row.kind.map { "(\($0)) \(row.text)" } ?? row.text
+      cells += [row.scenarios.isEmpty ? (row.reason ?? "-") : row.scenarios.joined(separator: ", "), text]
       return cells.map { TerminalText.sanitize($0) }
     }
+    let resultColumn = headers.firstIndex(of: "RESULT")
     let layout = CoverageLayout(
       headers: headers, rows: cells, wrapping: [headers.count - 2, headers.count - 1], columns: output.columns)
+    let red = { (column: Int, shown: String) in
+      (column == 1 && shown == "UNCOVERED") || (column == resultColumn && shown == "failed")
+    }
     let lines = layout.lines { row, column, shown in
       if row < 0 { return output.style(shown, .bold) }
-      if (column == 1 && shown == "UNCOVERED") || (withResults && column == 3 && shown == "failed") {
-        return output.style(shown, .red)
-      }
-      return shown
+      return red(column, shown) ? output.style(shown, .red) : shown
+    }
+    // An id wider than its cell stays whole; where that overflows the terminal (40 columns),
+    // the house's table takes over, which shows each row as a record.
+    if let columns = output.columns, lines.contains(where: { TextLayout.displayWidth(TextLayout.plain($0)) > columns })
+    {
+      output.table(headers, cells, cellStyle: { _, column, text in red(column, text) ? .red : nil })
+      return
     }
     output.writeOut(lines.map { $0 + "\n" }.joined())
   }
+
+  /// The narrowest terminal that shows KIND as a column.
+  static let kindColumnWidth = 100
 }

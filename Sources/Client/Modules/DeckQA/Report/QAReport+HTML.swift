@@ -137,7 +137,7 @@ extension QAReport {
 
   /// At most 4,000 characters of an output (the runner keeps 2,000; a stopped step's stderr
   /// is read whole).
-  static func htmlExcerpt(_ text: String) -> String { StepChecks.excerpt(text, limit: 4000) }
+  static func htmlExcerpt(_ text: String) -> String { OutputExcerpt.of(text, limit: 4000) }
 
   static let style = """
     body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:70rem;padding:1rem;\

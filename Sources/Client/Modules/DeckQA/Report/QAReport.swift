@@ -68,7 +68,7 @@ struct QAReport {
 
   /// The start of an output shown beside a failure: at most 20 lines and 1,500 characters.
   static func checkedExcerpt(_ text: String) -> [String] {
-    let all = StepChecks.excerpt(text, limit: 1500).split(separator: "\n", omittingEmptySubsequences: false)
+    let all = OutputExcerpt.of(text, limit: 1500).split(separator: "\n", omittingEmptySubsequences: false)
       .map(String.init)
     let lines = all.last == "" ? Array(all.dropLast()) : all
     guard lines.count > 20 else { return lines }

@@ -246,8 +246,8 @@ struct ScenarioRunner: Sendable {
     let labels = StepChecks.labels(step.expect, captures: step.captures)
     func outcome(_ status: StepResult.Status, _ failure: StepChecks.Failure?) -> StepResult {
       var result = report.result(status, exit: exitCode, failure, line: prepared.shown)
-      result.stdout = StepChecks.excerpt(stdout)
-      result.stderr = StepChecks.excerpt(stderr)
+      result.stdout = OutputExcerpt.of(stdout)
+      result.stderr = OutputExcerpt.of(stderr)
       result.checked = failure?.checked
       result.expectations = labels.enumerated().map { index, text in
         ExpectationOutcome(text: text, held: Self.held(index, failedAt: failure?.index))

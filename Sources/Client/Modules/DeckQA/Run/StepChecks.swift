@@ -46,7 +46,7 @@ enum StepChecks {
     if exitCode != expectation.exit {
       return Failure(
         message: "exit code \(exitCode), expected \(expectation.exit)", expected: "exit \(expectation.exit)",
-        actual: "exit \(exitCode)" + (stderr.isEmpty ? "" : ": " + lastLines(stderr, 3)), index: 0,
+        actual: "exit \(exitCode)" + (stderr.isEmpty ? "" : ": " + OutputExcerpt.lastLines(stderr, 3)), index: 0,
         checked: stdout.isEmpty ? nil : "stdout")
     }
     var index = 0
@@ -103,7 +103,8 @@ enum StepChecks {
         CaptureFailure(
           failure: Failure(
             message: "capture \(capture.name): jq \(expression) failed: \(error)",
-            expected: "a value for \(capture.name)", actual: stdout.isEmpty ? "(no output)" : lastLines(stdout, 3),
+            expected: "a value for \(capture.name)",
+            actual: stdout.isEmpty ? "(no output)" : OutputExcerpt.lastLines(stdout, 3),
             checked: stdout.isEmpty ? nil : "stdout")))
     }
     guard let first = lines.first, first != "null", !first.isEmpty else {
@@ -129,17 +130,18 @@ enum StepChecks {
       guard !text.contains(needle) else { return nil }
       return Failure(
         message: "\(stream) does not contain \"\(needle)\"", expected: "contains \"\(needle)\"",
-        actual: excerpt(text))
+        actual: OutputExcerpt.of(text))
     case .notContains(let needle):
       let needle = value(needle)
       guard text.contains(needle) else { return nil }
       return Failure(
-        message: "\(stream) contains \"\(needle)\"", expected: "does not contain \"\(needle)\"", actual: excerpt(text))
+        message: "\(stream) contains \"\(needle)\"", expected: "does not contain \"\(needle)\"",
+        actual: OutputExcerpt.of(text))
     case .equals(let expected):
       let expected = value(expected)
       let actual = text.hasSuffix("\n") ? String(text.dropLast()) : text
       guard actual != expected else { return nil }
-      return Failure(message: "\(stream) is not \"\(expected)\"", expected: expected, actual: excerpt(text))
+      return Failure(message: "\(stream) is not \"\(expected)\"", expected: expected, actual: OutputExcerpt.of(text))
     case .matches(let pattern):
       let pattern = value(pattern)
       guard let regex = try? Regex(pattern) else {
@@ -148,7 +150,8 @@ enum StepChecks {
       }
       guard (try? regex.firstMatch(in: text)) == nil else { return nil }
       return Failure(
-        message: "\(stream) does not match /\(pattern)/", expected: "matches /\(pattern)/", actual: excerpt(text))
+        message: "\(stream) does not match /\(pattern)/", expected: "matches /\(pattern)/",
+        actual: OutputExcerpt.of(text))
     }
   }
 
@@ -157,22 +160,10 @@ enum StepChecks {
     return Failure(
       message: "jq \(expression) failed: \(error)",
       expected: isJSON ? "a JSON value jq \(expression) can read" : "JSON output (add --json to the line)",
-      actual: stdout.isEmpty ? "(no output)" : excerpt(stdout), index: index)
+      actual: stdout.isEmpty ? "(no output)" : OutputExcerpt.of(stdout), index: index)
   }
 
   static func shown(_ lines: [String]) -> String {
     lines.isEmpty ? "(nothing)" : lines.joined(separator: "\n")
-  }
-
-  /// At most 2,000 characters of `text`, the start kept.
-  static func excerpt(_ text: String, limit: Int = 2000) -> String {
-    if text.isEmpty { return "(empty)" }
-    guard text.count > limit else { return text }
-    return String(text.prefix(limit)) + "… (\(text.count - limit) more characters)"
-  }
-
-  static func lastLines(_ text: String, _ count: Int) -> String {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: true).suffix(count)
-    return excerpt(lines.joined(separator: "\n"), limit: 600)
   }
 }
