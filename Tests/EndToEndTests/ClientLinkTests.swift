@@ -9,14 +9,8 @@ import Testing
 @Suite("what the client links")
 struct ClientLinkTests {
   static func libraries(of binary: String) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-    process.arguments = [binary]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let text = try ChildProcess("/usr/bin/ldd", [binary], environment: ProcessInfo.processInfo.environment)
+      .finish().stdout
     return text.split(separator: "\n").compactMap { $0.split(whereSeparator: \.isWhitespace).first.map(String.init) }
   }
 

@@ -177,7 +177,7 @@ struct FaultTests {
     _ = try fault(deck, ["add", "/api/access/state", "--status", "502"])
     let polled = try eventually(timeout: 60) { (try rules(deck).first?["fired"] as? Int ?? 0) >= 4 }
     #expect(polled, "several polls met a 502")
-    #expect(waiting.process.isRunning, "still waiting through the 502s")
+    #expect(waiting.isRunning, "still waiting through the 502s")
     #expect(try Browser.request(url, method: "POST").status == 200)
     _ = try fault(deck, ["clear"])
     let finished = waiting.wait()

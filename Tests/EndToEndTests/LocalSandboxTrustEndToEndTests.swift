@@ -84,7 +84,7 @@ struct LocalSandboxTrustEndToEndTests {
     /// Everything it was sent.
     var received: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-    deinit { child.process.terminate() }
+    deinit { child.terminate() }
   }
 
   struct ListenerDidNotStart: Error, CustomStringConvertible {
@@ -160,7 +160,7 @@ struct LocalSandboxTrustEndToEndTests {
     kill(pid_t(server), SIGKILL)
     #expect(eventually(timeout: 10) { kill(pid_t(server), 0) != 0 })
     let bystander = try ChildProcess("sleep", ["300"], environment: ["PATH": "/usr/bin:/bin"])
-    let taken = bystander.process.processIdentifier
+    let taken = bystander.processIdentifier
     func plantPid(_ record: [String: Any]) throws {
       var changed = record
       changed["pid"] = Int(taken)
@@ -180,7 +180,7 @@ struct LocalSandboxTrustEndToEndTests {
     #expect(stop.status == 0, "\(stop.stderr)")
     #expect(kill(taken, 0) == 0, "sandbox stop signalled the process that took the pid")
     kill(pid_t(newServer), SIGTERM)
-    bystander.process.terminate()
+    bystander.terminate()
   }
 
   /// Finding 9: `deck sandbox serve --host ::1` while another process listens on 127.0.0.1 at
@@ -209,7 +209,7 @@ struct LocalSandboxTrustEndToEndTests {
     #expect(!sent.isEmpty, "the other process was not even asked")
     #expect(!sent.lowercased().contains("authorization"), "a token was sent to the other process: \(sent)")
     if let token { #expect(!sent.contains(token)) }
-    serve.process.interrupt()
+    serve.interrupt()
     _ = serve.wait(timeout: 10)
   }
 

@@ -335,7 +335,7 @@ struct QAEndToEndTests {
     let child = try DeckCLI.start(
       DeckCLI.binary, ["qa", "run", file, "--report", "json"], stdin: nil, environment: deck.environment, in: deck.home)
     Thread.sleep(forTimeInterval: 3)
-    kill(child.process.processIdentifier, SIGINT)
+    kill(child.processIdentifier, SIGINT)
     let result = try child.finish(timeout: 30)
     #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
     #expect(result.stderr.contains("Interrupted"))

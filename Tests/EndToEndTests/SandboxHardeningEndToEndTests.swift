@@ -95,18 +95,13 @@ struct SandboxHardeningEndToEndTests {
     let url = server.url + "/auth/v1/token?grant_type=password"
     let answers = try await offThePool { () -> [String] in
       try (1...4).map { _ in
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = [
-          "-s", "-i", "--max-time", "20", "-H", "Content-Type: application/json", "--data",
-          #"{"email": "owner@sandbox.test", "password": "not-the-password"}"#, url,
-        ]
-        let pipe = Pipe()
-        curl.standardOutput = pipe
-        try curl.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let curl = try ChildProcess(
+          "/usr/bin/curl",
+          [
+            "-s", "-i", "--max-time", "20", "-H", "Content-Type: application/json", "--data",
+            #"{"email": "owner@sandbox.test", "password": "not-the-password"}"#, url,
+          ], environment: ProcessInfo.processInfo.environment)
+        return try curl.finish().stdout
       }
     }
     for (attempt, answer) in answers.prefix(3).enumerated() {

@@ -89,7 +89,7 @@ struct ServeTests {
       ["--env", "mine", "sandbox", "status"], environment: ["DECK_AUTH_URL": "http://127.0.0.1:9"])
     #expect(overridden.status == 77)
     #expect(overridden.stderr.contains("DECK_AUTH_URL"))
-    serve.process.interrupt()
+    serve.interrupt()
     #expect(serve.wait(timeout: 10).status == 0)
   }
 
@@ -102,7 +102,7 @@ struct ServeTests {
     let directory = deck.home + "/run/deck"
     let firstRecord = "served-127.0.0.1-\(firstURL.split(separator: ":").last ?? "").json"
     #expect(eventually(timeout: 10) { FileManager.default.fileExists(atPath: directory + "/" + firstRecord) })
-    kill(first.process.processIdentifier, SIGKILL)
+    kill(first.processIdentifier, SIGKILL)
     _ = first.wait(timeout: 10).status
     #expect(FileManager.default.fileExists(atPath: directory + "/" + firstRecord), "a killed server cannot clean up")
     let second = try deck.start(["sandbox", "serve", "--port", "0", "--db", deck.home + "/two.sqlite"])
@@ -110,7 +110,7 @@ struct ServeTests {
     let secondRecord = "served-127.0.0.1-\(secondURL.split(separator: ":").last ?? "").json"
     #expect(eventually(timeout: 10) { FileManager.default.fileExists(atPath: directory + "/" + secondRecord) })
     #expect(!FileManager.default.fileExists(atPath: directory + "/" + firstRecord), "the dead server's record stayed")
-    second.process.interrupt()
+    second.interrupt()
     #expect(second.wait(timeout: 10).status == 0)
   }
 

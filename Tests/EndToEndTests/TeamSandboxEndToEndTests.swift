@@ -92,7 +92,7 @@ import Testing
     let (database, first, _) = try Self.twoInstances("secret")
     let password = try #require(URLComponents(string: database)?.password)
     let commandLine = try String(
-      contentsOfFile: "/proc/\(first.child.process.processIdentifier)/cmdline", encoding: .utf8)
+      contentsOfFile: "/proc/\(first.child.processIdentifier)/cmdline", encoding: .utf8)
     #expect(commandLine.contains("deck-sandbox"), "the server replaced deck: \(commandLine)")
     #expect(!commandLine.contains(password), "ps shows the password: \(commandLine)")
     #expect(!(first.child.stdout + first.child.stderr).contains(password))

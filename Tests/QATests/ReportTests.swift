@@ -86,16 +86,11 @@ import Testing
   }
 
   static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    // posix_spawn and waitpid (LocalProcess), not Foundation's Process, whose exit report
+    // needs a thread of the pool this test blocks.
+    let result = try LocalProcess.capture(
+      program, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+    return (result.status, String(decoding: result.output + result.errors, as: UTF8.self))
   }
 
   /// One testcase per scenario, classname = module, failure vs error vs skipped, counts per

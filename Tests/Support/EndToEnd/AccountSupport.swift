@@ -94,7 +94,9 @@ extension DeckCLI {
 /// A deck process in the background whose stdout is read as it comes.
 package final class RunningDeck {
   package let child: ChildProcess
-  package var process: Process { child.process }
+  package var isRunning: Bool { child.isRunning }
+  package var processIdentifier: pid_t { child.processIdentifier }
+  package func interrupt() { child.interrupt() }
 
   package init(arguments: [String], environment: [String: String], directory: String) throws {
     child = try ChildProcess(DeckCLI.binary, arguments, environment: environment, directory: directory)

@@ -10,14 +10,23 @@ import Testing
 /// and stderr are read as they come by two reader threads (so a chatty child never blocks on a
 /// full pipe), every wait has a deadline that fires, and a child still running when its owner
 /// goes away is killed and reaped.
+///
+/// posix_spawn and waitpid, not Foundation's Process: Process learns of its child's exit on a
+/// dispatch thread of the pool the tests themselves run on, so with every thread of that pool
+/// waiting on a child (2 on a 2-core machine) nobody was left to report an exit, and the whole
+/// end-to-end run stalled until the tests' time limits.
 package final class ChildProcess: @unchecked Sendable {
-  package let process = Process()
-  private let outPipe = Pipe()
-  private let errPipe = Pipe()
+  /// The child's process id.
+  package let processIdentifier: pid_t
+  /// The program and its arguments, for messages.
+  package let commandLine: String
   /// What the reader threads collect. They hold this, never the ChildProcess, so that its owner
   /// letting go of it runs deinit (which kills a child still running) instead of a cycle
   /// through the threads keeping a server alive past the test and the test run.
   private let streams = Streams()
+  /// The wait status once the child is reaped (guarded by `reaping`).
+  private var reaped: Int32?
+  private let reaping = NSLock()
 
   private final class Streams: @unchecked Sendable {
     // Guarded by condition.
@@ -31,22 +40,41 @@ package final class ChildProcess: @unchecked Sendable {
     package var description: String
   }
 
+  /// Pipes are made and children spawned one at a time, so that no child of another test
+  /// inherits this one's pipe ends between pipe() and FD_CLOEXEC (its reader would wait for
+  /// that other child's end).
+  private static let spawning = NSLock()
+
   /// Starts `executable` (a path, or a name looked up on PATH) with `arguments`.
   package init(
     _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
     stdin: String? = nil
   ) throws {
-    process.executableURL = URL(fileURLWithPath: try Self.locate(executable, environment: environment))
-    process.arguments = arguments
-    process.environment = environment
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    process.standardOutput = outPipe
-    process.standardError = errPipe
-    let input = Pipe()
-    process.standardInput = input
-    try process.run()
-    for (pipe, isOut) in [(outPipe, true), (errPipe, false)] {
-      let handle = pipe.fileHandleForReading
+    let path = try Self.locate(executable, environment: environment)
+    let (pid, input, output, errors) = try Self.spawning.withLock { () throws -> (pid_t, Int32, Int32, Int32) in
+      let pipes = try (0..<3).map { _ in try Self.pipe() }
+      do {
+        let pid = try Self.spawn(path, arguments, environment: environment, directory: directory) { actions in
+          posix_spawn_file_actions_adddup2(&actions, pipes[0].read, 0)
+          posix_spawn_file_actions_adddup2(&actions, pipes[1].write, 1)
+          posix_spawn_file_actions_adddup2(&actions, pipes[2].write, 2)
+        }
+        close(pipes[0].read)
+        close(pipes[1].write)
+        close(pipes[2].write)
+        return (pid, pipes[0].write, pipes[1].read, pipes[2].read)
+      } catch {
+        for pipe in pipes {
+          close(pipe.read)
+          close(pipe.write)
+        }
+        throw error
+      }
+    }
+    processIdentifier = pid
+    commandLine = ([path] + arguments).joined(separator: " ")
+    for (descriptor, isOut) in [(output, true), (errors, false)] {
+      let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
       let streams = self.streams
       Thread {
         while true {
@@ -65,15 +93,52 @@ package final class ChildProcess: @unchecked Sendable {
         }
       }.start()
     }
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
+    let writer = FileHandle(fileDescriptor: input, closeOnDealloc: true)
+    // A child that exits without reading its stdin must not end the test run with SIGPIPE.
+    Glibc.signal(SIGPIPE, SIG_IGN)
+    if let stdin { try? writer.write(contentsOf: Data(stdin.utf8)) }
+    try? writer.close()
   }
 
   deinit {
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+    if isRunning {
+      kill(processIdentifier, SIGKILL)
+      _ = reap(blocking: true)
     }
+  }
+
+  /// The wait status, reaping the child once it has ended; nil while it runs (never blocks
+  /// unless `blocking`).
+  private func reap(blocking: Bool) -> Int32? {
+    reaping.withLock {
+      if let reaped { return reaped }
+      var status: Int32 = 0
+      while true {
+        let result = waitpid(processIdentifier, &status, blocking ? 0 : WNOHANG)
+        if result == processIdentifier {
+          reaped = status
+          return status
+        }
+        if result < 0 && errno == EINTR { continue }
+        if result < 0 {
+          // Not our child any more (reaped elsewhere): it has ended, with an unknown status.
+          reaped = 127 << 8
+          return reaped
+        }
+        return nil
+      }
+    }
+  }
+
+  /// Whether the child still runs.
+  package var isRunning: Bool { reap(blocking: false) == nil }
+
+  /// Its exit code, or the number of the signal that ended it (as Foundation's Process gives
+  /// it); nil while it runs.
+  package var terminationStatus: Int32? {
+    guard let status = reap(blocking: false) else { return nil }
+    let signal = status & 0x7F
+    return signal == 0 ? (status >> 8) & 0xFF : signal
   }
 
   /// The path of `name`: itself when it has a slash, else the first match on PATH. A missing
@@ -117,20 +182,91 @@ package final class ChildProcess: @unchecked Sendable {
   /// (the process is then killed).
   package func wait(timeout: TimeInterval = 120) -> Int32? {
     let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+    while isRunning && Date() < deadline { usleep(10_000) }
+    if isRunning {
+      kill(processIdentifier, SIGKILL)
+      _ = reap(blocking: true)
       return nil
     }
-    process.waitUntilExit()
     streams.condition.lock()
     while streams.open > 0 && streams.condition.wait(until: deadline) {}
     streams.condition.unlock()
-    return process.terminationStatus
+    return terminationStatus
   }
 
-  package func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+  package func signal(_ number: Int32) {
+    if isRunning { kill(processIdentifier, number) }
+  }
+
+  /// SIGTERM, as Foundation's `Process.terminate()`.
+  package func terminate() { signal(SIGTERM) }
+  /// SIGINT, as Foundation's `Process.interrupt()`.
+  package func interrupt() { signal(SIGINT) }
+
+  private static func pipe() throws -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [0, 0]
+    guard Glibc.pipe(&ends) == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return (ends[0], ends[1])
+  }
+
+  /// glibc's posix_spawn_file_actions_addchdir_np (2.29+), which Swift's Glibc module does not
+  /// import.
+  private typealias AddChdir =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+  private static let addChdir: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map {
+    unsafeBitCast($0, to: AddChdir.self)
+  }
+  /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+): the child gets stdin, stdout
+  /// and stderr and nothing else the test process has open (a file another test is writing,
+  /// which would then be "Text file busy" to exec, or another child's pipe, whose reader would
+  /// wait for this child's end).
+  private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+  private static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+    unsafeBitCast($0, to: AddCloseFrom.self)
+  }
+
+  /// Adds to `actions`: close every descriptor above stderr in the child.
+  package static func closeInherited(_ actions: inout posix_spawn_file_actions_t) throws {
+    guard let addCloseFrom else {
+      throw Failure(description: "this libc (glibc before 2.34) cannot close what a child inherits")
+    }
+    _ = addCloseFrom(&actions, 3)
+  }
+
+  private static func spawn(
+    _ path: String, _ arguments: [String], environment: [String: String], directory: String?,
+    files: (inout posix_spawn_file_actions_t) -> Void
+  ) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    files(&actions)
+    try closeInherited(&actions)
+    if let directory {
+      guard let addChdir else { throw Failure(description: "this libc cannot start a child in \(directory)") }
+      _ = addChdir(&actions, directory)
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+    guard result == 0 else {
+      throw Failure(description: "cannot start \(path): \(String(cString: strerror(result)))")
+    }
+    return pid
+  }
 }
 
 extension NSCondition {
@@ -160,7 +296,7 @@ package final class PythonServer: Sendable {
   package struct StartError: Error { var output: String }
 
   /// The process id of the server.
-  package var processIdentifier: Int32 { child.process.processIdentifier }
+  package var processIdentifier: Int32 { child.processIdentifier }
 
   /// Put before every script: the server exits when the test run that started it does (even
   /// one that crashed or was killed, and so never let go of its PythonServer).

@@ -98,7 +98,7 @@ extension ChildProcess {
     guard let status = wait(timeout: timeout) else {
       throw Failure(
         description:
-          "\(process.arguments?.joined(separator: " ") ?? "") did not finish within \(timeout) s; stdout: \(stdout) stderr: \(stderr)"
+          "\(commandLine) did not finish within \(timeout) s; stdout: \(stdout) stderr: \(stderr)"
       )
     }
     return DeckCLI.Result(status: status, stdout: stdout, stderr: stderr)
@@ -154,7 +154,7 @@ package final class SandboxProcess: Sendable {
   }
 
   deinit {
-    if child.process.isRunning {
+    if child.isRunning {
       child.signal(SIGINT)
       _ = child.wait(timeout: 10)
     }

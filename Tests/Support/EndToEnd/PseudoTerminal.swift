@@ -52,6 +52,7 @@ package final class PseudoTerminal {
     posix_spawn_file_actions_addopen(&actions, 0, slaveName, O_RDWR, 0)
     posix_spawn_file_actions_adddup2(&actions, 0, 1)
     posix_spawn_file_actions_adddup2(&actions, 0, 2)
+    try ChildProcess.closeInherited(&actions)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
