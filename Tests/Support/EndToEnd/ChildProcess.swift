@@ -1,3 +1,4 @@
+import DeckCore
 import Foundation
 import Testing
 
@@ -226,46 +227,37 @@ package final class ChildProcess: @unchecked Sendable {
     unsafeBitCast($0, to: AddCloseFrom.self)
   }
 
-  /// Adds to `actions`: close every descriptor above stderr in the child.
-  package static func closeInherited(_ actions: inout posix_spawn_file_actions_t) throws {
+  private static func closeFrom() throws -> AddCloseFrom {
     guard let addCloseFrom else {
       throw Failure(description: "this libc (glibc before 2.34) cannot close what a child inherits")
     }
-    _ = addCloseFrom(&actions, 3)
+    return addCloseFrom
   }
 
+  /// Adds to `actions`: close every descriptor above stderr in the child.
+  package static func closeInherited(_ actions: inout posix_spawn_file_actions_t) throws {
+    _ = try closeFrom()(&actions, 3)
+  }
+
+  /// LocalProcess.spawn (default signal dispositions, an empty mask), with `files`, nothing
+  /// inherited above stderr, and `directory` as the child's working directory.
   private static func spawn(
     _ path: String, _ arguments: [String], environment: [String: String], directory: String?,
     files: (inout posix_spawn_file_actions_t) -> Void
   ) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    files(&actions)
-    try closeInherited(&actions)
-    if let directory {
-      guard let addChdir else { throw Failure(description: "this libc cannot start a child in \(directory)") }
-      _ = addChdir(&actions, directory)
+    let closeFrom = try closeFrom()
+    if let directory, addChdir == nil {
+      throw Failure(description: "this libc cannot start a child in \(directory)")
     }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      throw Failure(description: "cannot start \(path): \(String(cString: strerror(result)))")
+    do {
+      return try LocalProcess.spawn(path, arguments: arguments, environment: environment, flags: 0) { actions in
+        files(&actions)
+        _ = closeFrom(&actions, 3)
+        if let directory, let addChdir { _ = addChdir(&actions, directory) }
+      }
+    } catch {
+      throw Failure(description: "cannot start \(path): \(error.reason)")
     }
-    return pid
   }
 }
 

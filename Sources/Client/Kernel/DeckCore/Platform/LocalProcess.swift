@@ -126,8 +126,9 @@ public enum LocalProcess {
 
   /// posix_spawn with the file actions `files` adds, default signal dispositions and an empty
   /// mask (a child must not inherit an ignored SIGINT), `flags` besides, and nothing else of
-  /// deck's open: every descriptor above stderr is close-on-exec.
-  static func spawn(
+  /// deck's open: every descriptor above stderr is close-on-exec. (The end-to-end tests'
+  /// ChildProcess starts its children through this too.)
+  package static func spawn(
     _ executable: String, arguments: [String], environment: [String: String], flags: Int32,
     files: (inout posix_spawn_file_actions_t) -> Void
   ) throws(SpawnError) -> pid_t {
