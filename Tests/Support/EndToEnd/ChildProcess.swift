@@ -41,37 +41,31 @@ package final class ChildProcess: @unchecked Sendable {
     package var description: String
   }
 
-  /// Pipes are made and children spawned one at a time, so that no child of another test
-  /// inherits this one's pipe ends between pipe() and FD_CLOEXEC (its reader would wait for
-  /// that other child's end).
-  private static let spawning = NSLock()
-
   /// Starts `executable` (a path, or a name looked up on PATH) with `arguments`.
   package init(
     _ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil,
     stdin: String? = nil
   ) throws {
     let path = try Self.locate(executable, environment: environment)
-    let (pid, input, output, errors) = try Self.spawning.withLock { () throws -> (pid_t, Int32, Int32, Int32) in
-      let pipes = try (0..<3).map { _ in try Self.pipe() }
-      do {
-        let pid = try Self.spawn(path, arguments, environment: environment, directory: directory) { actions in
-          posix_spawn_file_actions_adddup2(&actions, pipes[0].read, 0)
-          posix_spawn_file_actions_adddup2(&actions, pipes[1].write, 1)
-          posix_spawn_file_actions_adddup2(&actions, pipes[2].write, 2)
-        }
-        close(pipes[0].read)
-        close(pipes[1].write)
-        close(pipes[2].write)
-        return (pid, pipes[0].write, pipes[1].read, pipes[2].read)
-      } catch {
-        for pipe in pipes {
-          close(pipe.read)
-          close(pipe.write)
-        }
-        throw error
+    let pipes = try (0..<3).map { _ in try Self.pipe() }
+    let pid: pid_t
+    do {
+      pid = try Self.spawn(path, arguments, environment: environment, directory: directory) { actions in
+        posix_spawn_file_actions_adddup2(&actions, pipes[0].read, 0)
+        posix_spawn_file_actions_adddup2(&actions, pipes[1].write, 1)
+        posix_spawn_file_actions_adddup2(&actions, pipes[2].write, 2)
       }
+    } catch {
+      for pipe in pipes {
+        close(pipe.read)
+        close(pipe.write)
+      }
+      throw error
     }
+    close(pipes[0].read)
+    close(pipes[1].write)
+    close(pipes[2].write)
+    let (input, output, errors) = (pipes[0].write, pipes[1].read, pipes[2].read)
     processIdentifier = pid
     commandLine = ([path] + arguments).joined(separator: " ")
     for (descriptor, isOut) in [(output, true), (errors, false)] {
