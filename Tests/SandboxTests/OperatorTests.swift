@@ -163,6 +163,27 @@ import Testing
     #expect(try await Self.curl([server.base + "/api/nothing-here"]).status == 404)
   }
 
+  /// `/storage/v1/object/move` (POST) also fits `/storage/v1/object/{bucket}` (DELETE); the
+  /// router takes the literal one, so Allow names POST alone (schemathesis's ST205 caught Allow
+  /// naming both).
+  @Test func allowNamesTheMethodsOfTheTemplateTheRouterTakes() async throws {
+    let server = try await Self.start()
+    defer { Task { await server.stop() } }
+    for path in ["/storage/v1/object/move", "/storage/v1/object/copy"] {
+      let get = try await Self.curl([server.base + path])
+      #expect(get.status == 405, "GET \(path)")
+      #expect(Self.allow(get.headers) == "POST", "GET \(path)")
+    }
+    let bucket = try await Self.curl(["-X", "PUT", server.base + "/storage/v1/object/profile-photos"])
+    #expect(bucket.status == 405)
+    #expect(Self.allow(bucket.headers) == "DELETE")
+  }
+
+  static func allow(_ headers: String) -> String? {
+    headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("allow:") }
+      .map { $0.dropFirst("allow:".count).trimmingCharacters(in: .whitespaces) }
+  }
+
   @Test func linksUseTheConfiguredAddressNotTheHostHeader() async throws {
     let server = try await Self.start(publicURL: "http://sandbox.example.test:9999/")
     defer { Task { await server.stop() } }

@@ -239,17 +239,33 @@ final class RouteTable: Sendable {
     routes.withLock { $0.append((method, segments)) }
   }
 
-  /// The methods declared for a concrete path (empty: the path is unknown).
+  /// The methods declared for a concrete path (empty: the path is unknown). When templates of
+  /// different shapes match (`/object/move` and `/object/{bucket}`), the router takes the one
+  /// whose literal segments come first, so only that shape's methods count: Allow names what
+  /// the resource the router resolves to accepts, not what a template it passed over would.
   func methods(for path: String) -> [HTTPRequest.Method] {
     let segments = path.split(separator: "/")
-    return routes.withLock { routes in
+    let matches = routes.withLock { routes in
       routes.filter { route in
         route.segments.count == segments.count
           && zip(route.segments, segments).allSatisfy { template, actual in
-            template.hasPrefix(":") || (template.hasPrefix("{") && template.hasSuffix("}")) || template == actual
+            Self.isParameter(template) || template == actual
           }
-      }.map(\.method)
+      }
     }
+    guard let best = matches.map({ Self.shape($0.segments) }).max(by: { $0.lexicographicallyPrecedes($1) }) else {
+      return []
+    }
+    return matches.filter { Self.shape($0.segments) == best }.map(\.method)
+  }
+
+  private static func isParameter(_ segment: Substring) -> Bool {
+    segment.hasPrefix(":") || (segment.hasPrefix("{") && segment.hasSuffix("}"))
+  }
+
+  /// 1 for a literal segment, 0 for a parameter: a larger shape is a more specific template.
+  private static func shape(_ segments: [Substring]) -> [Int] {
+    segments.map { isParameter($0) ? 0 : 1 }
   }
 }
 
