@@ -6,8 +6,9 @@ package import SQLKit
 package enum SandboxSeed {
   package static let demoEmail = "owner@sandbox.test"
   package static let demoPassword = "sandbox"
-  /// `Bcrypt.hash("sandbox", cost: 10)`, precomputed so that seeding never pays for bcrypt.
-  package static let demoPasswordHash = "$2b$10$TMLzaSJnv9Y3DiDCPOhrwOD3klcIS1r66IaK2Cg.AlNj4ITOAn2wu"
+  /// `Bcrypt.hash("sandbox", cost: 4)` (``Passwords/cost``), precomputed so that seeding never
+  /// pays for bcrypt.
+  package static let demoPasswordHash = "$2b$04$wxHEKbdZ8gvnRUjEmCBQlOK61LCV3pgaE3jh0tks624Ne2InZU.ye"
   package static let demoUserID = NameUUID.make(
     namespace: UUID(uuidString: "0B7E3A0C-59D4-4E61-8C1F-7A2D6B9E4F10")!, name: demoEmail
   ).uuidString.lowercased()

@@ -189,7 +189,8 @@ struct ContractReport: Encodable, Sendable {
     counts = run.counts
     counts.stale = run.stale.count
     stale = run.stale
-    let redact = { (text: String) in Self.redact(text, secrets: secrets) }
+    let masker = SecretMasker(secrets, mask: Redactor.mask)
+    let redact = { (text: String) in Redactor.redact(text: masker.masking(text)) }
     operations = run.results.map { result in
       let (name, reason): (String, String?) =
         switch result.outcome {

@@ -50,19 +50,16 @@ extension ReportText {
   /// each); as its code points (jq's `explode`); and base64 (standard and URL-safe, at each of
   /// the three alignments it can have inside a longer encoding).
   public static func maskingSecrets(_ text: String, _ secrets: [String], mask: String) -> String {
-    var text = text
-    for secret in secrets.sorted(by: { $0.unicodeScalars.count > $1.unicodeScalars.count })
-    where secret.unicodeScalars.count >= 4 {
-      for pattern in secretPatterns(secret) {
-        guard let regex = try? Regex(pattern) else { continue }
-        text = text.replacing(regex.ignoresCase().matchingSemantics(.unicodeScalar), with: mask)
-      }
-    }
-    return text
+    SecretMasker(secrets, mask: mask).masking(text)
   }
 
   /// The regular expressions `maskingSecrets` looks for one secret with.
-  static func secretPatterns(_ secret: String) -> [String] {
+  static func secretPatterns(_ secret: String) -> [String] { secretForms(secret).patterns }
+
+  /// The patterns, and the fewest Unicode scalars any of them matches: each character is at
+  /// least one scalar, the code points at least one digit each with a separator between, and
+  /// a base64 form at least its aligned encoding.
+  static func secretForms(_ secret: String) -> (patterns: [String], shortest: Int) {
     // Not the characters the escapes start with, so that an escape is matched whole.
     let separator = #"[^\p{L}\p{N}&%\\]{0,8}"#
     let characters = secret.unicodeScalars.map { scalar -> String in
@@ -74,6 +71,7 @@ extension ReportText {
       return "(?:" + forms.joined(separator: "|") + ")"
     }
     var patterns = [characters.joined(separator: separator)]
+    var shortest = secret.unicodeScalars.count
     patterns.append(#"\b"# + secret.unicodeScalars.map { String($0.value) }.joined(separator: "[^0-9]{1,8}") + #"\b"#)
     let bytes = Array(secret.utf8)
     for skip in 0..<3 where bytes.count - skip >= 6 {
@@ -81,13 +79,14 @@ extension ReportText {
       let standard = base64(aligned)
       let urlSafe = standard.replacing("+", with: "-").replacing("/", with: "_")
       // With the partial quanta around it, which hold bits of the secret's first and last bytes.
+      shortest = min(shortest, standard.unicodeScalars.count)
       for encoded in Set([standard, urlSafe]) {
         patterns.append(
           "[A-Za-z0-9+/_-]{0,3}" + encoded.unicodeScalars.map { #"\u{\#(String($0.value, radix: 16))}"# }.joined()
             + "[A-Za-z0-9+/_-]{0,3}={0,2}")
       }
     }
-    return patterns
+    return (patterns, shortest)
   }
 
   /// Base64 (RFC 4648, standard alphabet, with padding).
@@ -108,5 +107,40 @@ extension ReportText {
       index += 3
     }
     return result
+  }
+}
+
+/// ``ReportText/maskingSecrets(_:_:mask:)`` for many texts: each secret's expressions are
+/// compiled once, when the first text long enough to hold one of its forms comes (a token's
+/// take hundreds of alternatives; compiling them for each field of a report took seconds), and
+/// a text shorter than every form of a secret is not searched for it.
+public final class SecretMasker {
+  private let mask: String
+  /// Longest first, so that a secret inside another is not half masked.
+  private let secrets: [(secret: String, shortest: Int)]
+  private var compiled: [String: [Regex<AnyRegexOutput>]] = [:]
+
+  public init(_ secrets: [String], mask: String) {
+    self.mask = mask
+    self.secrets = secrets.sorted { $0.unicodeScalars.count > $1.unicodeScalars.count }
+      .filter { $0.unicodeScalars.count >= 4 }
+      .map { ($0, ReportText.secretForms($0).shortest) }
+  }
+
+  public func masking(_ text: String) -> String {
+    var text = text
+    for (secret, shortest) in secrets where text.unicodeScalars.count >= shortest {
+      for regex in expressions(secret) { text = text.replacing(regex, with: mask) }
+    }
+    return text
+  }
+
+  private func expressions(_ secret: String) -> [Regex<AnyRegexOutput>] {
+    if let known = compiled[secret] { return known }
+    let made = ReportText.secretPatterns(secret).compactMap { pattern in
+      (try? Regex(pattern)).map { $0.ignoresCase().matchingSemantics(.unicodeScalar) }
+    }
+    compiled[secret] = made
+    return made
   }
 }
