@@ -27,7 +27,6 @@ let contractDocuments = ["openapi.yaml", "openapi-generator-config.yaml"]
     swiftSettings: swiftSettings + [.unsafeFlags(["-suppress-warnings"])])
 }
 
-let jwtKit = Target.Dependency.product(name: "JWTKit", package: "jwt-kit")
 let sqlKit = Target.Dependency.product(name: "SQLKit", package: "sql-kit")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 
@@ -148,7 +147,6 @@ let package = Package(
     .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
     .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
     .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-    .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -255,7 +253,7 @@ let package = Package(
         name: "SandboxKit",
         dependencies: [
           "DeckSupport", "DeckValues", "AuthAPI", "SandboxAdminAPI", "CSQLite3", openAPIRuntime, httpTypes,
-          hummingbird, sqlKit, jwtKit,
+          hummingbird, sqlKit,
           .product(name: "PostgresKit", package: "postgres-kit"),
           .product(name: "NIOSSL", package: "swift-nio-ssl"),
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),

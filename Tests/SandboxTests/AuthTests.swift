@@ -90,6 +90,17 @@ import Testing
     #expect(await signer.verify(token, now: 10_000) == nil)
   }
 
+  /// The exact anon key of one secret, as any HS256 implementation writes it (header
+  /// `{"alg":"HS256","typ":"JWT"}`, claims with sorted keys, no padding): a database's anon key
+  /// stays the string its clients were given.
+  @Test func anonKeyIsTheStandardHS256Token() async throws {
+    let key = try await makeSigner().anonKey()
+    #expect(
+      key
+        == "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTc2NzIyNTYwMCwiaXNzIjoiZGVjay1zYW5kYm94Ii"
+        + "wicmVmIjoic2FuZGJveCIsInJvbGUiOiJhbm9uIn0.RSgtw2yyRNDHU_zkZga1vAXYmMI3__yVpq9KUn5lKQo")
+  }
+
   @Test func anonKeyIsAFixedAnonJWTOfTheSecret() async throws {
     let signer = await makeSigner()
     let key = try await signer.anonKey()

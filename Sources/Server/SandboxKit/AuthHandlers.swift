@@ -165,7 +165,7 @@ struct AuthHandlers: AuthAPI.APIProtocol {
 /// Sessions (one per sign-in), their rotating refresh tokens and their access tokens.
 package enum Sessions {
   /// A session's next tokens, recorded in the database but not signed yet: signing is async
-  /// (jwt-kit), so it happens after the transaction.
+  /// (``JWTSigner``), so it happens after the transaction.
   struct Pending: Sendable {
     var claims: AccessTokenClaims
     var refreshToken: String

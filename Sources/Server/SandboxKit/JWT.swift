@@ -1,11 +1,12 @@
+import Crypto
 import DeckSupport
+import ExtrasBase64
 import Foundation
-import JWTKit
 import OpenAPIRuntime
 
 /// The claims of a sandbox access token: GoTrue's (sub, email, phone, role, aud, iat, exp,
 /// session_id, app_metadata, user_metadata, aal, amr, is_anonymous), and a jti.
-struct AccessTokenClaims: JWTPayload, Equatable {
+struct AccessTokenClaims: Codable, Equatable, Sendable {
   var sub: String
   var email: String
   var phone: String
@@ -53,22 +54,17 @@ struct AccessTokenClaims: JWTPayload, Equatable {
     self.is_anonymous = false
     self.jti = UUID().uuidString.lowercased()
   }
-
-  /// Expiry is checked against the caller's clock (``JWTSigner/check(_:now:)``).
-  func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// The claims of the sandbox's anon key (what a Supabase project's `anon` API key carries).
 /// Fixed, so that a database's anon key is always the same string.
-struct AnonKeyClaims: JWTPayload, Equatable {
+struct AnonKeyClaims: Codable, Equatable, Sendable {
   var iss = "deck-sandbox"
   var ref = "sandbox"
   var role = "anon"
   /// 2026-01-01 and 2100-01-01.
   var iat = 1_767_225_600
   var exp = 4_102_444_800
-
-  func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// Why a token was not accepted.
@@ -91,19 +87,22 @@ enum JWTFailure: Error, Equatable {
   }
 }
 
-/// HS256 JSON Web Tokens signed with the sandbox's persisted secret, by jwt-kit.
+/// HS256 JSON Web Tokens (RFC 7519) signed with the sandbox's persisted secret: HMAC-SHA256
+/// (swift-crypto) over the base64url header and claims. The header is always
+/// `{"alg":"HS256","typ":"JWT"}` and the claims are written with sorted keys, so the same
+/// claims always give the same token (the anon key is one string per secret).
 struct JWTSigner: Sendable {
-  private let keys: JWTKeyCollection
+  private let key: SymmetricKey
+  private static let header = base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
 
   init(secret: some ContiguousBytes) async {
-    let key = secret.withUnsafeBytes { HMACKey(from: Array($0)) }
-    // Sorted keys: the same claims always give the same token (the anon key is one string).
-    keys = await JWTKeyCollection().add(
-      hmac: key, digestAlgorithm: .sha256, serializer: DefaultJWTSerializer(jsonEncoder: DeckJSON.compactEncoder))
+    key = SymmetricKey(data: secret)
   }
 
-  func sign(_ claims: some JWTPayload) async throws -> String {
-    try await keys.sign(claims)
+  func sign(_ claims: some Encodable) async throws -> String {
+    let input = Self.header + "." + Self.base64URL(try DeckJSON.compactEncoder.encode(claims))
+    let signature = HMAC<Crypto.SHA256>.authenticationCode(for: Data(input.utf8), using: key)
+    return input + "." + Self.base64URL(Data(signature))
   }
 
   /// The anon key: the fixed ``AnonKeyClaims`` signed with this secret.
@@ -120,33 +119,44 @@ struct JWTSigner: Sendable {
   /// GoTrue, the signature is checked first, then the expiry, then the subject (a signed token
   /// without `sub`, such as the anon key, is no user's).
   func check(_ token: String, now: Int) async -> Result<AccessTokenClaims, JWTFailure> {
-    let bytes = Array(token.utf8)
-    // Only HS256: a token that names another algorithm (`none`) is not the sandbox's.
-    guard let (header, _, _) = try? DefaultJWTParser().parse(bytes, as: RegisteredClaims.self),
-      header.alg == "HS256"
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+    // Three parts, and only HS256: a token that names another algorithm (`none`) is not the sandbox's.
+    guard parts.count == 3, let headerBytes = Self.bytes(parts[0]),
+      let header = try? JSONDecoder().decode(Header.self, from: headerBytes), header.alg == "HS256",
+      let payload = Self.bytes(parts[1]), let signature = Self.bytes(parts[2])
     else { return .failure(.malformed) }
-    let registered: RegisteredClaims
-    do {
-      registered = try await keys.verify(bytes, as: RegisteredClaims.self)
-    } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+    let input = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
+    guard HMAC<Crypto.SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key) else {
       return .failure(.badSignature)
-    } catch {
+    }
+    guard let registered = try? JSONDecoder().decode(RegisteredClaims.self, from: payload) else {
       return .failure(.malformed)
     }
     if let exp = registered.exp, exp <= now { return .failure(.expired) }
     guard let subject = registered.sub, !subject.isEmpty else { return .failure(.missingSubject) }
-    guard let (_, claims, _) = try? DefaultJWTParser().parse(bytes, as: AccessTokenClaims.self) else {
+    guard let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: payload) else {
       return .failure(.malformed)
     }
     guard claims.exp > now else { return .failure(.expired) }
     return .success(claims)
   }
 
+  private struct Header: Decodable {
+    var alg: String
+  }
+
   /// The claims every token is checked for before it is read as an access token.
-  private struct RegisteredClaims: JWTPayload {
+  private struct RegisteredClaims: Decodable {
     var sub: String?
     var exp: Int?
+  }
 
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
+  static func base64URL(_ data: Data) -> String {
+    Base64.encodeToString(bytes: data, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+  }
+
+  /// A part's bytes: base64url without padding, else nil.
+  private static func bytes(_ part: Substring) -> Data? {
+    (try? Base64.decode(string: String(part), options: [.base64UrlAlphabet, .omitPaddingCharacter])).map { Data($0) }
   }
 }
