@@ -1,7 +1,6 @@
 import AuthAPI
 import Crypto
 import DeckSupport
-import ExtrasBase64
 import Foundation
 import Hummingbird
 import OpenAPIRuntime
@@ -268,9 +267,7 @@ package enum Sessions {
 
   /// 32 random bytes, base64url: unguessable (refresh tokens, invite tokens).
   package static func newRefreshToken() -> String {
-    SymmetricKey(size: .bits256).withUnsafeBytes {
-      Base64.encodeToString(bytes: $0, options: [.base64UrlAlphabet, .omitPaddingCharacter])
-    }
+    SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode($0) }
   }
 }
 

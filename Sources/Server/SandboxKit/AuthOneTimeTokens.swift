@@ -1,5 +1,4 @@
 import Crypto
-import ExtrasBase64
 import Foundation
 internal import SQLKit
 
@@ -137,7 +136,7 @@ struct PKCEChallenge: Decodable, Equatable {
       return OperatorGuardMiddleware.equal(verifier, challenge)
     case .s256:
       let digest = Array(SHA256.hash(data: Data(verifier.utf8)))
-      let encoded = Base64.encodeToString(bytes: digest, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+      let encoded = Base64URL.encode(digest)
       return OperatorGuardMiddleware.equal(encoded, challenge)
     }
   }

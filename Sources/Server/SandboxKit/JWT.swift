@@ -1,6 +1,5 @@
 import Crypto
 import DeckSupport
-import ExtrasBase64
 import Foundation
 import OpenAPIRuntime
 
@@ -93,16 +92,16 @@ enum JWTFailure: Error, Equatable {
 /// claims always give the same token (the anon key is one string per secret).
 struct JWTSigner: Sendable {
   private let key: SymmetricKey
-  private static let header = base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+  private static let header = Base64URL.encode(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
 
   init(secret: some ContiguousBytes) async {
     key = SymmetricKey(data: secret)
   }
 
   func sign(_ claims: some Encodable) async throws -> String {
-    let input = Self.header + "." + Self.base64URL(try DeckJSON.compactEncoder.encode(claims))
+    let input = Self.header + "." + Base64URL.encode(try DeckJSON.compactEncoder.encode(claims))
     let signature = HMAC<Crypto.SHA256>.authenticationCode(for: Data(input.utf8), using: key)
-    return input + "." + Self.base64URL(Data(signature))
+    return input + "." + Base64URL.encode(Data(signature))
   }
 
   /// The anon key: the fixed ``AnonKeyClaims`` signed with this secret.
@@ -121,9 +120,9 @@ struct JWTSigner: Sendable {
   func check(_ token: String, now: Int) async -> Result<AccessTokenClaims, JWTFailure> {
     let parts = token.split(separator: ".", omittingEmptySubsequences: false)
     // Three parts, and only HS256: a token that names another algorithm (`none`) is not the sandbox's.
-    guard parts.count == 3, let headerBytes = Self.bytes(parts[0]),
+    guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
       let header = try? JSONDecoder().decode(Header.self, from: headerBytes), header.alg == "HS256",
-      let payload = Self.bytes(parts[1]), let signature = Self.bytes(parts[2])
+      let payload = Base64URL.decode(parts[1]), let signature = Base64URL.decode(parts[2])
     else { return .failure(.malformed) }
     let input = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
     guard HMAC<Crypto.SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key) else {
@@ -151,12 +150,4 @@ struct JWTSigner: Sendable {
     var exp: Int?
   }
 
-  static func base64URL(_ data: Data) -> String {
-    Base64.encodeToString(bytes: data, options: [.base64UrlAlphabet, .omitPaddingCharacter])
-  }
-
-  /// A part's bytes: base64url without padding, else nil.
-  private static func bytes(_ part: Substring) -> Data? {
-    (try? Base64.decode(string: String(part), options: [.base64UrlAlphabet, .omitPaddingCharacter])).map { Data($0) }
-  }
 }

@@ -189,6 +189,8 @@ struct ContractReport: Encodable, Sendable {
     counts = run.counts
     counts.stale = run.stale.count
     stale = run.stale
+    // `secrets` masked wherever and however they appear, then tokens masked as `--trace` masks
+    // them (JSON Web Tokens, `Bearer` values).
     let masker = SecretMasker(secrets, mask: Redactor.mask)
     let redact = { (text: String) in Redactor.redact(text: masker.masking(text)) }
     operations = run.results.map { result in
@@ -217,12 +219,6 @@ struct ContractReport: Encodable, Sendable {
     Finding(
       kind: finding.kind.rawValue, path: redact(finding.path), expected: redact(finding.expected),
       actual: redact(finding.actual), message: redact(finding.message))
-  }
-
-  /// `secrets` masked wherever and however they appear, then tokens masked as `--trace` masks
-  /// them (JSON Web Tokens, `Bearer` values).
-  static func redact(_ text: String, secrets: [String] = []) -> String {
-    Redactor.redact(text: ReportText.maskingSecrets(text, secrets, mask: Redactor.mask))
   }
 
   /// The JSON report: deck's encoder, with every control character escaped.

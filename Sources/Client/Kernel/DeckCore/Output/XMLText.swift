@@ -53,12 +53,10 @@ extension ReportText {
     SecretMasker(secrets, mask: mask).masking(text)
   }
 
-  /// The regular expressions `maskingSecrets` looks for one secret with.
-  static func secretPatterns(_ secret: String) -> [String] { secretForms(secret).patterns }
-
-  /// The patterns, and the fewest Unicode scalars any of them matches: each character is at
-  /// least one scalar, the code points at least one digit each with a separator between, and
-  /// a base64 form at least its aligned encoding.
+  /// The regular expressions `maskingSecrets` looks for one secret with, and the fewest
+  /// Unicode scalars any of them matches: each character is at least one scalar, the code
+  /// points at least one digit each with a separator between, and a base64 form at least its
+  /// aligned encoding.
   static func secretForms(_ secret: String) -> (patterns: [String], shortest: Int) {
     // Not the characters the escapes start with, so that an escape is matched whole.
     let separator = #"[^\p{L}\p{N}&%\\]{0,8}"#
@@ -116,31 +114,33 @@ extension ReportText {
 /// a text shorter than every form of a secret is not searched for it.
 public final class SecretMasker {
   private let mask: String
-  /// Longest first, so that a secret inside another is not half masked.
-  private let secrets: [(secret: String, shortest: Int)]
-  private var compiled: [String: [Regex<AnyRegexOutput>]] = [:]
+  /// Each secret's patterns and the fewest scalars they match, longest secret first, so that a
+  /// secret inside another is not half masked.
+  private let forms: [(patterns: [String], shortest: Int)]
+  /// The compiled expressions, by index in `forms`, once a text needed them.
+  private var compiled: [Int: [Regex<AnyRegexOutput>]] = [:]
 
   public init(_ secrets: [String], mask: String) {
     self.mask = mask
-    self.secrets = secrets.sorted { $0.unicodeScalars.count > $1.unicodeScalars.count }
+    forms = secrets.sorted { $0.unicodeScalars.count > $1.unicodeScalars.count }
       .filter { $0.unicodeScalars.count >= 4 }
-      .map { ($0, ReportText.secretForms($0).shortest) }
+      .map(ReportText.secretForms)
   }
 
   public func masking(_ text: String) -> String {
     var text = text
-    for (secret, shortest) in secrets where text.unicodeScalars.count >= shortest {
-      for regex in expressions(secret) { text = text.replacing(regex, with: mask) }
+    for index in forms.indices where text.unicodeScalars.count >= forms[index].shortest {
+      for regex in expressions(index) { text = text.replacing(regex, with: mask) }
     }
     return text
   }
 
-  private func expressions(_ secret: String) -> [Regex<AnyRegexOutput>] {
-    if let known = compiled[secret] { return known }
-    let made = ReportText.secretPatterns(secret).compactMap { pattern in
+  private func expressions(_ index: Int) -> [Regex<AnyRegexOutput>] {
+    if let known = compiled[index] { return known }
+    let made = forms[index].patterns.compactMap { pattern in
       (try? Regex(pattern)).map { $0.ignoresCase().matchingSemantics(.unicodeScalar) }
     }
-    compiled[secret] = made
+    compiled[index] = made
     return made
   }
 }
