@@ -1148,6 +1148,7 @@ _deck_kiosk_approve() {
         return
         ;;
     '--qr-png')
+        __deck_add_completions -o plusdirs -fX '!*.@(png)'
         return
         ;;
     esac
@@ -1299,6 +1300,7 @@ _deck_kiosk_run() {
         return
         ;;
     '--qr-png')
+        __deck_add_completions -o plusdirs -fX '!*.@(png)'
         return
         ;;
     esac
@@ -3145,12 +3147,15 @@ _deck_contract_check() {
         return
         ;;
     '--out')
+        __deck_add_completions -f
         return
         ;;
     '--baseline')
+        __deck_add_completions -f
         return
         ;;
     '--fixtures')
+        __deck_add_completions -f
         return
         ;;
     '--rate')
@@ -3186,6 +3191,7 @@ _deck_contract_fixtures() {
         return
         ;;
     '--fixtures')
+        __deck_add_completions -f
         return
         ;;
     esac
@@ -3254,6 +3260,7 @@ _deck_api() {
         return
         ;;
     '--input')
+        __deck_add_completions -f
         return
         ;;
     '-H'|'--header')
@@ -3331,6 +3338,7 @@ _deck_qa_run() {
         return
         ;;
     '--out')
+        __deck_add_completions -f
         return
         ;;
     '--data')

@@ -644,7 +644,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk approve" csv-raw' -l 'csv-raw' -d 'With --format csv, write text that starts with =, +, -, @, a tab or CR as it is (by default it gets a leading \' so that spreadsheets do not run it as a formula).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk approve" trace' -l 'trace' -d 'Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk approve" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk approve" qr-png' -l 'qr-png' -d 'Also write the QR code as a PNG image to this file (for checking it).' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk approve" qr-png' -l 'qr-png' -d 'Also write the QR code as a PNG image to this file (for checking it).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'png\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk approve" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk approve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk decline" env' -l 'env' -d 'The environment to use (overrides DECK_ENV and the config file).' -rfka '(__deck_custom_completion ---completion kiosk decline -- --env (count (__deck_tokens -pc)) (__deck_tokens -tC))'
@@ -698,7 +698,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk run" poll-interval' -l 'poll-interval' -d 'Seconds between polls on idle.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk run" handoff-timeout' -l 'handoff-timeout' -d 'Seconds the handoff QR code stays up.' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk run" thank-you' -l 'thank-you' -d 'Seconds the thank-you stays up.' -rfka ''
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk run" qr-png' -l 'qr-png' -d 'Write each handoff QR code as a PNG image to this file.' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk run" qr-png' -l 'qr-png' -d 'Write each handoff QR code as a PNG image to this file.' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'png\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk run" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck kiosk run" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck mbti" version' -l 'version' -d 'Show the version.'
@@ -1312,10 +1312,10 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check"' -l 'service' -d 'Only this service\'s contracts (repeatable).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check"' -l 'operation' -d 'Only this operation id (repeatable).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" report' -l 'report' -d 'Write the report as junit or json (to --out, else stdout).' -rfka 'junit json'
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" out' -l 'out' -d 'Write the report to this file (the summary still shows).' -rfka ''
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" baseline' -l 'baseline' -d 'Accepted findings: only findings not in this file fail.' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" out' -l 'out' -d 'Write the report to this file (the summary still shows).' -rF
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" baseline' -l 'baseline' -d 'Accepted findings: only findings not in this file fail.' -rF
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" write-baseline' -l 'write-baseline' -d 'Write the current findings to the --baseline file instead of failing on them.'
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" fixtures' -l 'fixtures' -d 'The fixtures file (default: ~/.config/deck/contract/ENV.yml).' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" fixtures' -l 'fixtures' -d 'The fixtures file (default: ~/.config/deck/contract/ENV.yml).' -rF
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" rate' -l 'rate' -d 'Requests a second, e.g. 2 or 2/s (default 2, at most 50).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" max-requests' -l 'max-requests' -d 'Send at most this many requests (default 100).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract check" version' -l 'version' -d 'Show the version.'
@@ -1327,7 +1327,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" csv-raw' -l 'csv-raw' -d 'With --format csv, write text that starts with =, +, -, @, a tab or CR as it is (by default it gets a leading \' so that spreadsheets do not run it as a formula).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" trace' -l 'trace' -d 'Trace each HTTP request to stderr: method, URL, status, time. --trace=body adds headers and bodies (secrets redacted).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" timeout' -l 'timeout' -d 'Seconds to wait for each HTTP request.' -rfka ''
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" fixtures' -l 'fixtures' -d 'Write this file instead of ~/.config/deck/contract/ENV.yml.' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" fixtures' -l 'fixtures' -d 'Write this file instead of ~/.config/deck/contract/ENV.yml.' -rF
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" force' -l 'force' -d 'Replace the file if it exists.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" version' -l 'version' -d 'Show the version.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck contract fixtures" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -1352,7 +1352,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api" X method' -s 'X' -l 'method' -d 'The method (default GET, or POST with fields or --input).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api"' -s 'f' -l 'raw-field' -d 'A string field (repeatable).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api"' -s 'F' -l 'field' -d 'A typed field: true, false, null, a number, @FILE (repeatable).' -rfka ''
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api" input' -l 'input' -d 'The body, from a file (- for stdin).' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api" input' -l 'input' -d 'The body, from a file (- for stdin).' -rF
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api"' -s 'H' -l 'header' -d 'A request header (repeatable).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api" i include' -s 'i' -l 'include' -d 'Print the status and the headers before the body.'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck api" version' -l 'version' -d 'Show the version.'
@@ -1376,7 +1376,7 @@ complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "dec
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run"' -l 'id' -d 'Only scenarios whose id matches (shell pattern, e.g. \'prefs-6.*\'; repeatable).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" jobs' -l 'jobs' -d 'How many scenarios run at once (1-32).' -rfka ''
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" report' -l 'report' -d 'Write a report: junit, tap, json or html (to --out, else stdout).' -rfka 'junit tap json html'
-complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" out' -l 'out' -d 'Write the report to this file (atomically).' -rfka ''
+complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" out' -l 'out' -d 'Write the report to this file (atomically).' -rF
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" data' -l 'data' -d 'Run each scenario once per row of this CSV or YAML file, its columns as variables.' -rfa '(set -l exts \'csv\' \'yaml\' \'yml\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" fail-fast' -l 'fail-fast' -d 'Stop starting scenarios after the first failure (the rest are reported as skipped).'
 complete -c 'deck' -n '__deck_should_offer_completions_for_flags_or_options "deck qa run" allow-writes' -l 'allow-writes' -d 'Run scenarios tagged writes even against an environment marked production.'

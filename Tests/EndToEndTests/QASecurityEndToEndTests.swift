@@ -99,7 +99,7 @@ struct QASecurityEndToEndTests {
     #expect(refused.stderr.contains("script.yaml:8: run: a step runs a script only from its stdin (run -)"))
     #expect(!refused.all.contains(secretLine) && !refused.all.contains("BEGIN OPENSSH"))
 
-    let reads = try Self.scenario(deck, "reads.yaml", steps: "        - run: mbti submit \(key)")
+    let reads = try Self.scenario(deck, "reads.yaml", steps: "        - run: mbti submit --answers=\(key)")
     for format in ["junit", "tap", "json"] {
       let result = try deck.run(["qa", "run", reads, "--report", format])
       #expect(result.status == 1, "\(result.all)")

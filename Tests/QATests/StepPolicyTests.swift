@@ -1,3 +1,4 @@
+import DeckApp
 import DeckSupport
 import Foundation
 import Testing
@@ -10,7 +11,9 @@ import Testing
 /// keeps its output out of the report; jq does not transform a secret.
 @Suite struct StepPolicyTests {
   static let run = "/tmp/deck-qa-policy-test/run"
-  static let policy = StepPolicy(writable: [run, "/srv/reports"], currentDirectory: "/home/op/project")
+  /// What deck's commands declare about the files they name.
+  static let files = Registry.modules.fileArguments
+  static let policy = StepPolicy(writable: [run, "/srv/reports"], currentDirectory: "/home/op/project", files: files)
 
   static func refusal(_ line: String, stdin: String? = nil, known: Bool = true) -> String? {
     guard case .words(let words) = ShellWords.split(line) else { return "incomplete" }
@@ -55,7 +58,8 @@ import Testing
     "contract check --out /etc/cron.d/x", "contract check --baseline ~/.profile --write-baseline",
     "contract fixtures --fixtures /home/op/.config/autostart/x.desktop", "kiosk approve --qr-png /home/op/x.png",
     "kiosk run --sessions 1 --qr-png=/home/op/x.png", "sandbox serve --database sqlite:/home/op/.bashrc",
-    "sandbox serve --database /home/op/x.db",
+    "sandbox serve --database /home/op/x.db", "qa export /home/op/.config/autostart",
+    "deck qa export --json ../../home/op/.local", "sandbox serve --db /home/op/x.db",
   ])
   func aFileIsWrittenOnlyUnderTheRunOrAnAllowedDirectory(_ line: String) throws {
     let problem = try #require(Self.refusal(line), "\(line)")
@@ -68,7 +72,7 @@ import Testing
     "prefs photo get --output \(run)/files/me.jpg", "prefs photo get -o \(run)", "prefs photo get --output -",
     "contract check --out /srv/reports/contract.json", "contract check --out=/srv/reports/sub/x.xml",
     "sandbox serve --database postgres://qa@db/deck", "brokerage search --output /anything",
-    "prefs photo get --output \(run)/x/../y.jpg",
+    "prefs photo get --output \(run)/x/../y.jpg", "qa export \(run)/scenarios", "prefs photo get -o\(run)/me.jpg",
   ])
   func writesUnderTheRunOrAnAllowedDirectoryAreFine(_ line: String) {
     #expect(Self.refusal(line) == nil, "\(line)")
@@ -88,7 +92,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try FileManager.default.createSymbolicLink(atPath: directory + "/out", withDestinationPath: "/etc")
-    let policy = StepPolicy(writable: [directory], currentDirectory: "/")
+    let policy = StepPolicy(writable: [directory], currentDirectory: "/", files: Self.files)
     #expect(policy.isWritable(directory + "/report.json"))
     #expect(!policy.isWritable(directory + "/out/passwd"))
   }
@@ -98,18 +102,20 @@ import Testing
       guard case .words(let words) = ShellWords.split(line) else { return false }
       return Self.policy.readsOutside(words)
     }
-    #expect(reads("mbti submit /home/op/.ssh/id_ed25519"))
-    #expect(reads("mbti submit --json answers.json"))
+    #expect(reads("mbti submit --answers /home/op/.ssh/id_ed25519"))
+    #expect(reads("mbti submit --json --answers=answers.json"))
     #expect(reads("prefs import /etc/shadow"))
     #expect(reads("prefs photo set /home/op/secret.png"))
     #expect(reads("contract check --fixtures /home/op/notes.yml"))
-    #expect(!reads("mbti submit -"))
+    #expect(!reads("mbti submit --answers -"))
     #expect(!reads("prefs import \(Self.run)/files/export.json"))
     #expect(!reads("brokerage search /etc/passwd"))
     // deck api reads --input and -F key=@FILE.
     #expect(reads("api /api/invites/accept --input /home/op/.netrc"))
     #expect(reads("api /api/invites/accept -F token=@/home/op/.ssh/id_ed25519"))
     #expect(reads("api /api/invites/accept --field=token=@/etc/shadow"))
+    #expect(reads("api /api/invites/accept -Ftoken=@/etc/shadow"))
+    #expect(reads("qa coverage --results /home/op/qa.json"))
     #expect(!reads("api /api/invites/accept -F token=@- -F n=1 -f email=a@b.test"))
     #expect(!reads("api /api/invites/accept --input \(Self.run)/body.json"))
   }
@@ -153,7 +159,7 @@ import Testing
 
   /// Refused at load: a usage error naming the file, the step's line and the fix.
   @Test func validateNamesTheFileTheLineAndTheFix() throws {
-    let policy = StepPolicy(writable: [], currentDirectory: "/home/op")
+    let policy = StepPolicy(writable: [], currentDirectory: "/home/op", files: Self.files)
     let scenarios = try Self.scenario(
       """
             - run: brokerage search keller --json
@@ -182,6 +188,6 @@ import Testing
   }
 
   @Test func theShippedScenariosFollowTheRules() throws {
-    try StepPolicy(writable: [], currentDirectory: "/").validate(try ScenarioCatalog.shipped())
+    try StepPolicy(writable: [], currentDirectory: "/", files: Self.files).validate(try ScenarioCatalog.shipped())
   }
 }

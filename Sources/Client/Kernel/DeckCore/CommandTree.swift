@@ -32,9 +32,12 @@ public struct CommandTree: Sendable, Decodable {
     public enum CompletionKind: Sendable, Decodable, Equatable {
       case list([String])
       case custom
+      /// A file or a directory name (what `FileArguments` declares).
+      case file
+      case directory
       case other
 
-      enum Keys: String, CodingKey { case list, custom, customAsync, customDeprecated }
+      enum Keys: String, CodingKey { case list, custom, customAsync, customDeprecated, file, directory }
       struct ListValues: Decodable { var values: [String] }
 
       public init(from decoder: any Decoder) throws {
@@ -45,6 +48,10 @@ public struct CommandTree: Sendable, Decodable {
           || container.contains(.customDeprecated)
         {
           self = .custom
+        } else if container.contains(.file) {
+          self = .file
+        } else if container.contains(.directory) {
+          self = .directory
         } else {
           self = .other
         }

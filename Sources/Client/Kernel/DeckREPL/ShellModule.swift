@@ -35,7 +35,9 @@ struct ReplCommand: DeckCommand {
   }
 }
 
-struct RunCommand: DeckCommand {
+struct RunCommand: DeckCommand, NamingFiles {
+  static let files = FileArguments(readsArgument: true)
+
   static let configuration = CommandConfiguration(
     commandName: "run", _superCommandName: "deck",
     abstract: "Run the deck commands in a file (or stdin, `-`), one per line.",

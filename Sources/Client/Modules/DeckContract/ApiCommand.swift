@@ -11,7 +11,9 @@ import OpenAPIRuntime
 
 /// `deck api`: one raw request to a service of the environment, with its URL and (where the
 /// token policy allows) the signed-in account's token, as `gh api` sends one to GitHub.
-struct ApiCommand: DeckCommand {
+struct ApiCommand: DeckCommand, NamingFiles {
+  static let files = FileArguments(reads: ["--input"], readsFields: ["-F", "--field"])
+
   static let exits: [ExitDoc] = [
     .failure("the service answered 404, a redirect or another status the codes below do not cover"),
     .usage("a bad option, path or field; or a path no contract, or more than one, has (nothing was sent)"),
@@ -75,7 +77,7 @@ struct ApiCommand: DeckCommand {
     help: ArgumentHelp("A typed field: true, false, null, a number, @FILE (repeatable).", valueName: "key=value"))
   var fields: [String] = []
 
-  @Option(help: ArgumentHelp("The body, from a file (- for stdin).", valueName: "file"))
+  @Option(help: ArgumentHelp("The body, from a file (- for stdin).", valueName: "file"), completion: .file())
   var input: String?
 
   @Option(

@@ -6,7 +6,9 @@ import DeckSupport
 import FoundationEssentials
 
 /// `deck contract check`: read-only probes of an environment against deck's contracts.
-struct ContractCheckCommand: DeckCommand {
+struct ContractCheckCommand: DeckCommand, NamingFiles {
+  static let files = FileArguments(writes: ["--out", "--baseline"], reads: ["--fixtures"])
+
   static let exits: [ExitDoc] = [
     .failure("drift: an answer does not match its contract (findings the baseline accepts do not count)"),
     .usage("a bad option, fixtures file or baseline file (nothing was sent)"),
@@ -54,16 +56,22 @@ struct ContractCheckCommand: DeckCommand {
   @Option(help: ArgumentHelp("Write the report as junit or json (to --out, else stdout).", valueName: "format"))
   var report: ReportFormat?
 
-  @Option(help: ArgumentHelp("Write the report to this file (the summary still shows).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("Write the report to this file (the summary still shows).", valueName: "file"),
+    completion: .file())
   var out: String?
 
-  @Option(help: ArgumentHelp("Accepted findings: only findings not in this file fail.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("Accepted findings: only findings not in this file fail.", valueName: "file"),
+    completion: .file())
   var baseline: String?
 
   @Flag(help: "Write the current findings to the --baseline file instead of failing on them.")
   var writeBaseline = false
 
-  @Option(help: ArgumentHelp("The fixtures file (default: ~/.config/deck/contract/ENV.yml).", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("The fixtures file (default: ~/.config/deck/contract/ENV.yml).", valueName: "file"),
+    completion: .file())
   var fixtures: String?
 
   @Option(help: ArgumentHelp("Requests a second, e.g. 2 or 2/s (default 2, at most 50).", valueName: "n/s"))

@@ -7,7 +7,9 @@ import FoundationEssentials
 
 /// `deck contract fixtures`: starts an environment's fixtures file with values read from its
 /// own list and search answers.
-struct ContractFixturesCommand: DeckCommand {
+struct ContractFixturesCommand: DeckCommand, NamingFiles {
+  static let files = FileArguments(writes: ["--fixtures"])
+
   static let configuration = CommandConfiguration(
     commandName: "fixtures", _superCommandName: "deck",
     abstract: "Start the environment's fixtures file with IDs read from its list and search answers.",
@@ -27,7 +29,9 @@ struct ContractFixturesCommand: DeckCommand {
 
   @OptionGroup var global: GlobalOptions
 
-  @Option(help: ArgumentHelp("Write this file instead of ~/.config/deck/contract/ENV.yml.", valueName: "file"))
+  @Option(
+    help: ArgumentHelp("Write this file instead of ~/.config/deck/contract/ENV.yml.", valueName: "file"),
+    completion: .file())
   var fixtures: String?
 
   @Flag(help: "Replace the file if it exists.")

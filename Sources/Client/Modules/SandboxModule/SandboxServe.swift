@@ -5,7 +5,10 @@ import SandboxLaunch
 
 /// `deck sandbox serve`: runs the server program, `deck-sandbox serve`, in this process's place
 /// with the same options (declared once, in ``ServeOptions``).
-struct SandboxServe: DeckCommand {
+struct SandboxServe: DeckCommand, NamingFiles {
+  /// A SQLite file (`sqlite:` or a path); a PostgreSQL URL names no file.
+  static let files = FileArguments(writes: ["--database", "--db"])
+
   static let configuration = CommandConfiguration(
     commandName: "serve", _superCommandName: "deck", abstract: "Serve the sandbox on loopback until Ctrl-C.",
     discussion: HelpText.discussion(

@@ -4,7 +4,9 @@ import DeckSupport
 import FoundationEssentials
 import KioskRules
 
-struct KioskApprove: DeckCommand {
+struct KioskApprove: DeckCommand, NamingFiles {
+  static let files = FileArguments(writes: ["--qr-png"])
+
   static let configuration = CommandConfiguration(
     commandName: "approve", _superCommandName: "deck",
     abstract: "The customer approves the review: show the handoff QR code.",
@@ -21,7 +23,8 @@ struct KioskApprove: DeckCommand {
   @OptionGroup var global: GlobalOptions
 
   @Option(
-    help: ArgumentHelp("Also write the QR code as a PNG image to this file (for checking it).", valueName: "path"))
+    help: ArgumentHelp("Also write the QR code as a PNG image to this file (for checking it).", valueName: "path"),
+    completion: .file(extensions: ["png"]))
   var qrPng: String?
 
   func run(_ context: DeckContext) async throws {

@@ -4,7 +4,9 @@ import DeckSupport
 import FoundationEssentials
 import KioskRules
 
-struct KioskRun: DeckCommand {
+struct KioskRun: DeckCommand, NamingFiles {
+  static let files = FileArguments(writes: ["--qr-png"])
+
   static let configuration = CommandConfiguration(
     commandName: "run", _superCommandName: "deck",
     abstract: "Run the kiosk: full-screen in the terminal, or scripted with no prompts.",
@@ -60,7 +62,9 @@ struct KioskRun: DeckCommand {
   @Option(help: ArgumentHelp("Seconds the thank-you stays up.", valueName: "seconds"))
   var thankYou: Double = KioskTimings.standard.thankYouDuration
 
-  @Option(help: ArgumentHelp("Write each handoff QR code as a PNG image to this file.", valueName: "path"))
+  @Option(
+    help: ArgumentHelp("Write each handoff QR code as a PNG image to this file.", valueName: "path"),
+    completion: .file(extensions: ["png"]))
   var qrPng: String?
 
   var isScripted: Bool { sessions != nil || rating != nil || answer != nil }

@@ -4,7 +4,9 @@ import DeckSupport
 import FoundationEssentials
 import MbtiRules
 
-struct MbtiSubmit: DeckCommand {
+struct MbtiSubmit: DeckCommand, NamingFiles {
+  static let files = FileArguments(reads: ["--answers"])
+
   static let configuration = CommandConfiguration(
     commandName: "submit", _superCommandName: "deck",
     abstract: "Submit answers from a file (or stdin) and show the type.",

@@ -40,7 +40,9 @@ struct PrefsExportCommand: DeckCommand {
   }
 }
 
-struct PrefsImportCommand: DeckCommand {
+struct PrefsImportCommand: DeckCommand, NamingFiles {
+  static let files = FileArguments(readsArgument: true)
+
   static let configuration = CommandConfiguration(
     commandName: "import", _superCommandName: "deck",
     abstract: "Write every category of an export document (FILE, or - for stdin).",

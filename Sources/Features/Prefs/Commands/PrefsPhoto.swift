@@ -31,7 +31,9 @@ struct PrefsPhoto: ParsableCommand {
 
 // MARK: set
 
-struct PhotoSet: DeckCommand {
+struct PhotoSet: DeckCommand, NamingFiles {
+  static let files = FileArguments(readsArgument: true)
+
   static let configuration = CommandConfiguration(
     commandName: "set", _superCommandName: "deck",
     abstract: "Upload a profile photo from a file, or - for stdin; over 5 MB it is compressed to fit.",
@@ -132,7 +134,9 @@ struct PhotoSet: DeckCommand {
 
 // MARK: get
 
-struct PhotoGet: DeckCommand {
+struct PhotoGet: DeckCommand, NamingFiles {
+  static let files = FileArguments(writes: ["--output", "-o"])
+
   static let configuration = CommandConfiguration(
     commandName: "get", _superCommandName: "deck",
     abstract: "Download the profile photo to a file (--output), or to stdout when it is not a terminal.",

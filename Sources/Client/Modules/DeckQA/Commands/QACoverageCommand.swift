@@ -3,7 +3,9 @@ import DeckCore
 import DeckSupport
 
 /// `deck qa coverage`: each spec row, the scenarios that cover it, or why it does not apply.
-struct QACoverageCommand: DeckCommand {
+struct QACoverageCommand: DeckCommand, NamingFiles {
+  static let files = FileArguments(reads: ["--results"])
+
   static let configuration = CommandConfiguration(
     commandName: "coverage", _superCommandName: "deck",
     abstract: "Show each row of the specs' QA checklists: the scenarios covering it, or why a terminal cannot.",

@@ -4,7 +4,9 @@ import DeckSupport
 import FoundationEssentials
 
 /// `deck qa export DIR`: every shipped module file, for a team to keep, read and extend.
-struct QAExportCommand: DeckCommand {
+struct QAExportCommand: DeckCommand, NamingFiles {
+  static let files = FileArguments(writesArgument: true)
+
   static let configuration = CommandConfiguration(
     commandName: "export", _superCommandName: "deck",
     abstract: "Write every shipped scenario file and rows.yaml to a directory.",

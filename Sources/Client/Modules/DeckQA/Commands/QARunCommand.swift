@@ -4,7 +4,10 @@ import DeckSupport
 import FoundationEssentials
 
 /// `deck qa run`: scenarios against an environment, in parallel, with a report.
-struct QARunCommand: DeckCommand {
+struct QARunCommand: DeckCommand, NamingFiles {
+  /// `--allow-writes-outside` names a directory steps may write under; deck writes nothing there itself.
+  static let files = FileArguments(writes: ["--out"], reads: ["--data"])
+
   static let exits: [ExitDoc] = [
     .failure("a scenario failed (an expectation did not hold, or a step could not run)"),
     .usage("a bad scenario file (its file, line and field are named) or a bad option; nothing ran"),
@@ -57,7 +60,7 @@ struct QARunCommand: DeckCommand {
     completion: .list(QAReport.Format.allCases.map(\.rawValue)))
   var report: String?
 
-  @Option(help: ArgumentHelp("Write the report to this file (atomically).", valueName: "file"))
+  @Option(help: ArgumentHelp("Write the report to this file (atomically).", valueName: "file"), completion: .file())
   var out: String?
 
   @Option(
@@ -94,7 +97,8 @@ struct QARunCommand: DeckCommand {
     try JQCheckRunner.validate(scenarios)
     let here = FileManager.default.currentDirectoryPath
     let allowed = allowWritesOutside.map { StepPolicy.normalized($0.hasPrefix("/") ? $0 : here + "/" + $0) }
-    try StepPolicy(writable: allowed, currentDirectory: here).validate(scenarios)
+    let files = context.session.registry.fileArguments
+    try StepPolicy(writable: allowed, currentDirectory: here, files: files).validate(scenarios)
     let environment = try context.environment()
     let plan = QARun(
       scenarios: scenarios, definition: environment.definition, jobs: jobs, failFast: failFast,
@@ -124,7 +128,7 @@ struct QARunCommand: DeckCommand {
     let runner = ScenarioRunner(
       deck: try Self.deckProgram(), environment: environment.name,
       processEnvironment: context.session.processEnvironment, configFile: context.paths.configFile,
-      workDirectory: work, policy: StepPolicy(writable: [work] + allowed, currentDirectory: here))
+      workDirectory: work, policy: StepPolicy(writable: [work] + allowed, currentDirectory: here, files: files))
     let progress = QAProgress(output: output, environment: environment.name, total: scenarios.count)
     let started = ContinuousClock.now
     let (results, interrupted) = await Interrupts.cancellable { await plan.run(runner) { progress.finished($0) } }

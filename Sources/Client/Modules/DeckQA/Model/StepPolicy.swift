@@ -1,3 +1,4 @@
+import DeckCore
 import DeckSupport
 import FoundationEssentials
 
@@ -12,10 +13,10 @@ import FoundationEssentials
 /// - a step runs against `qa run --env` alone: it names no `--env` of its own;
 /// - no `qa run` inside a scenario, no REPL, and a script only from the step's own stdin
 ///   (`run -`), without `let` or `$NAME` (so that every line it runs is written in the scenario);
-/// - a file a step writes (``writeOptions``) is under ``writable`` (the run's working directory,
+/// - a file a step writes (as its command declares: ``FileArguments``) is under ``writable`` (the run's working directory,
 ///   `${WORKDIR}`, and each `--allow-writes-outside`);
 /// - a jq expression that holds a secret variable does not transform it (``transforms``);
-/// - a step that reads a file from outside ``writable`` (``readOptions``, ``readArguments``)
+/// - a step that reads a file from outside ``writable`` (as its command declares)
 ///   keeps its output out of the report (the runner withholds it).
 struct StepPolicy: Sendable {
   /// Directories (absolute, normalized) steps may write under.
@@ -23,24 +24,16 @@ struct StepPolicy: Sendable {
   /// What relative paths are relative to: the directory `qa run` runs in (the steps inherit it).
   var currentDirectory: String
 
-  /// Options that name a file deck writes, by the command they belong to.
-  static let writeOptions: [(command: [String], names: [String])] = [
-    (["contract", "check"], ["--out", "--baseline"]),
-    (["contract", "fixtures"], ["--fixtures"]),
-    (["kiosk", "approve"], ["--qr-png"]),
-    (["kiosk", "run"], ["--qr-png"]),
-    (["prefs", "photo", "get"], ["--output", "-o"]),
-    (["sandbox", "serve"], ["--database"]),
-    (["qa", "run"], ["--out"]),
-  ]
-  /// Options that name a file deck reads (and may quote in an error); `deck api`'s `-F` and
-  /// `--field` read one when their value is `key=@FILE`.
-  static let readOptions: [(command: [String], names: [String])] = [
-    (["contract", "check"], ["--fixtures"]), (["api"], ["--input", "-F", "--field"]),
-  ]
-  /// Commands whose first argument is a file deck reads (`-`: the step's stdin).
-  static let readArguments: [[String]] = [["mbti", "submit"], ["prefs", "import"], ["prefs", "photo", "set"]]
-  /// deck's options that take a value (the global ones), besides those above.
+  /// The commands that name files, as they declare it (``DeckRegistry/fileArguments``).
+  var files: [(command: [String], files: FileArguments)]
+
+  init(writable: [String], currentDirectory: String, files: [(command: [String], files: FileArguments)]) {
+    self.writable = writable
+    self.currentDirectory = currentDirectory
+    self.files = files
+  }
+
+  /// deck's global options that take a value (besides the commands' file options).
   static let valueOptions: Set<String> = ["--env", "--format", "--jq", "--timeout"]
   /// jq's builtins that turn a string into another (an encoding, a case, its characters or a
   /// part of it): not applied to a secret variable.
@@ -56,7 +49,7 @@ struct StepPolicy: Sendable {
     var positional: [String] = []
     var options: [(name: String, value: String?)] = []
 
-    init(_ words: [String]) {
+    init(_ words: [String], fileOptions: Set<String>) {
       var words = words[...]
       if words.first == "deck" { words = words.dropFirst() }
       var rest = false
@@ -65,36 +58,42 @@ struct StepPolicy: Sendable {
           positional.append(word)
         } else if word == "--" {
           rest = true
+        } else if !word.hasPrefix("--"), word.count > 2, fileOptions.contains(String(word.prefix(2))) {
+          // A short option with its value attached: -o/path, -Fkey=@file.
+          options.append((String(word.prefix(2)), String(word.dropFirst(2))))
         } else if let equals = word.firstIndex(of: "=") {
           options.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
-        } else if Self.takesValue(word) {
+        } else if valueOptions.contains(word) || fileOptions.contains(word) {
           options.append((word, words.popFirst()))
-        } else if word.hasPrefix("-o"), word.count > 2, !word.hasPrefix("--") {
-          options.append(("-o", String(word.dropFirst(2))))
         } else {
           options.append((word, nil))
         }
       }
     }
 
-    static func takesValue(_ name: String) -> Bool {
-      valueOptions.contains(name) || (writeOptions + readOptions).contains { $0.names.contains(name) }
-    }
-
     func names(_ command: [String]) -> Bool { positional.starts(with: command) }
 
-    /// The values of the options a table lists for this line's command.
-    func values(_ table: [(command: [String], names: [String])]) -> [(name: String, value: String)] {
-      let names = Set(table.filter { self.names($0.command) }.flatMap(\.names))
-      return options.compactMap { option in option.value.map { (option.name, $0) } }.filter { names.contains($0.name) }
+    /// The values of the options named in `names`.
+    func values(_ names: Set<String>) -> [(name: String, value: String)] {
+      options.compactMap { option in option.value.map { (option.name, $0) } }.filter { names.contains($0.name) }
     }
+  }
+
+  /// `words` as the parser reads them, knowing every option that takes a file.
+  func line(_ words: [String]) -> Line {
+    Line(words, fileOptions: Set(files.flatMap(\.files.optionNames)))
+  }
+
+  /// The declarations of the commands `line` names (a group's and its subcommand's, when both do).
+  func declared(_ line: Line) -> [(command: [String], files: FileArguments)] {
+    files.filter { line.names($0.command) }
   }
 
   /// Why `words` may not run as a step (nil: they may). `known`: false at load time, when a
   /// value holding `$` is not known yet (it is checked when the step runs); `script`: the
   /// lines a `run -` step reads from its stdin.
   func refusal(_ words: [String], stdin: String?, known: Bool) -> String? {
-    let line = Line(words)
+    let line = line(words)
     if let option = line.options.first(where: { ["--env", "-e", "-env"].contains($0.name) }) {
       return
         "a step may not name \(option.name): every step runs against qa run --env (give the environment there, or split the scenarios)"
@@ -111,8 +110,16 @@ struct StepPolicy: Sendable {
       }
       if let stdin, let problem = scriptRefusal(stdin, known: known) { return problem }
     }
-    for (name, value) in line.values(Self.writeOptions) {
+    let named = declared(line)
+    for (name, value) in line.values(Set(named.flatMap(\.files.writes))) {
       if let problem = writeRefusal(name, value, known: known) { return problem }
+    }
+    for (command, files) in named where files.writesArgument {
+      if let path = line.positional.dropFirst(command.count).first,
+        let problem = writeRefusal(command.joined(separator: " "), path, known: known)
+      {
+        return problem
+      }
     }
     return nil
   }
@@ -142,11 +149,12 @@ struct StepPolicy: Sendable {
   /// Why writing `value` (the value of `option`) is refused.
   func writeRefusal(_ option: String, _ value: String, known: Bool) -> String? {
     var path = value
-    if option == "--database" {
+    let database = ["--database", "--db"].contains(option)
+    if database {
       if path.hasPrefix("postgres://") || path.hasPrefix("postgresql://") { return nil }
       if path.hasPrefix("sqlite:") { path = String(path.dropFirst("sqlite:".count)) }
     }
-    if path == "-" && option != "--database" { return nil }
+    if path == "-" && !database { return nil }
     if !known && path.contains("$") { return nil }
     guard !isWritable(path) else { return nil }
     return
@@ -165,15 +173,16 @@ struct StepPolicy: Sendable {
 
   /// Whether a file the line reads is outside ``writable`` (`-`, the step's stdin, is not).
   func readsOutside(_ words: [String]) -> Bool {
-    let line = Line(words)
-    var files = line.values(Self.readOptions).compactMap { option in
-      guard option.name == "-F" || option.name == "--field" else { return option.value }
-      return option.value.firstRange(of: "=@").map { String(option.value[$0.upperBound...]) }
+    let line = line(words)
+    let named = declared(line)
+    var read = line.values(Set(named.flatMap(\.files.reads))).map(\.value)
+    read += line.values(Set(named.flatMap(\.files.readsFields))).compactMap { option in
+      option.value.firstRange(of: "=@").map { String(option.value[$0.upperBound...]) }
     }
-    for command in Self.readArguments where line.names(command) {
-      files += line.positional.dropFirst(command.count).prefix(1)
+    for (command, files) in named where files.readsArgument {
+      read += line.positional.dropFirst(command.count).prefix(1)
     }
-    return files.contains { $0 != "-" && !isWritable($0) }
+    return read.contains { $0 != "-" && !isWritable($0) }
   }
 
   /// Why a jq expression of a step may not run: it applies a transforming builtin to a secret.
@@ -231,7 +240,7 @@ extension StepPolicy {
         guard case .words(let words) = ShellWords.split(step.run) else { continue }
         let expressions =
           step.expect.jq.map(\.expression) + step.captures.map(\.expression)
-          + Line(words).options.filter { $0.name == "--jq" }.compactMap(\.value)
+          + line(words).options.filter { $0.name == "--jq" }.compactMap(\.value)
         let problem =
           refusal(words, stdin: step.stdin, known: false)
           ?? expressions.lazy.compactMap { Self.transformRefusal($0, secrets: secrets) }.first
