@@ -93,8 +93,20 @@ public struct Step: Sendable, Equatable {
   public var captures: [Capture]
   /// Where it is in its file.
   public var line: Int
+  /// What a person types, when the step runs on a terminal of its own (empty: it runs with
+  /// its output in files, its input from ``stdin``).
+  public var keys: [KeyExchange] = []
 
   public static let defaultTimeout = 30.0
+
+  /// One exchange with a step on a terminal: wait until the screen shows `wait` (after what
+  /// the exchanges before matched), then type `send`. Either may be absent.
+  public struct KeyExchange: Sendable, Equatable {
+    public var wait: String?
+    public var send: String?
+    /// Where it is written, for an error about it.
+    public var line = 0
+  }
 
   public struct Capture: Sendable, Equatable {
     public var name: String

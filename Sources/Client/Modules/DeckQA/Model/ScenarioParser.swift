@@ -187,7 +187,7 @@ public enum ScenarioParser {
     var step = Step(
       run: "", stdin: nil, timeout: Step.defaultTimeout, always: false, expect: Expectation(), captures: [],
       line: node.mark.line)
-    let known = ["run", "stdin", "timeout", "always", "expect", "capture"]
+    let known = ["run", "stdin", "keys", "timeout", "always", "expect", "capture"]
     for (key, keyNode, value) in try mapping(node, file: file, field: field) {
       let path = "\(field).\(key)"
       switch key {
@@ -198,6 +198,7 @@ public enum ScenarioParser {
         }
         run = line
       case "stdin": step.stdin = try string(value, file: file, field: path)
+      case "keys": step.keys = try keys(value, file: file, field: path)
       case "timeout":
         guard let seconds = value.float, seconds > 0, seconds <= 3600 else {
           throw problem(file, value, path, "expected seconds, more than 0 and at most 3600")
@@ -220,6 +221,15 @@ public enum ScenarioParser {
     }
     guard let run else { throw problem(file, node, "\(field).run", "missing: the deck line to run") }
     step.run = run
+    if !step.keys.isEmpty {
+      if step.stdin != nil {
+        throw problem(file, node, "\(field).stdin", "a step with keys types its input; give it in keys, not stdin")
+      }
+      if !step.expect.stderr.isEmpty {
+        throw problem(
+          file, node, "\(field).expect.stderr", "on a terminal, stdout and stderr are one screen: check it with stdout")
+      }
+    }
     return step
   }
 

@@ -168,6 +168,8 @@ struct ScenarioRunner: Sendable {
     var shown: String
     var input: String
     var readsOutside: Bool
+    /// The step's keys, its variables substituted (empty: not on a terminal).
+    var keys: [Step.KeyExchange] = []
 
     func withheld(_ step: StepResult) -> StepResult { readsOutside ? StepPolicy.withholding(step) : step }
   }
@@ -201,8 +203,18 @@ struct ScenarioRunner: Sendable {
         return .failure(report.error("cannot write the step's stdin: \(error)", line: shown))
       }
     }
+    let texts = step.keys.flatMap { [$0.wait, $0.send].compactMap { $0 } }
+    if let name = texts.lazy.flatMap({ ScenarioVariables.undefined(in: $0, values: variables) }).first {
+      return .failure(report.error("keys: ${\(name)} is not defined", line: shown))
+    }
+    let keys = step.keys.map { exchange in
+      var exchange = exchange
+      exchange.wait = exchange.wait.map { ScenarioVariables.substitute($0) { variables[$0] } }
+      exchange.send = exchange.send.map { ScenarioVariables.substitute($0) { variables[$0] } }
+      return exchange
+    }
     return .success(
-      PreparedStep(words: words, shown: shown, input: input, readsOutside: policy.readsOutside(words)))
+      PreparedStep(words: words, shown: shown, input: input, readsOutside: policy.readsOutside(words), keys: keys))
   }
 
   /// Runs the step's deck process in the scenario's config and state directories, with its
@@ -214,6 +226,9 @@ struct ScenarioRunner: Sendable {
     environment["DECK_CONFIG_DIR"] = "\(report.directory)/config"
     environment["XDG_STATE_HOME"] = "\(report.directory)/state"
     environment[QARunScope.variable] = scope
+    if !prepared.keys.isEmpty {
+      return await launchOnTerminal(prepared, step: step, report: report, environment: environment)
+    }
     do {
       guard
         let code = try await Self.execute(
@@ -300,15 +315,20 @@ struct ScenarioRunner: Sendable {
     // A sleep can resume long after the deadline on a busy machine: a step that ended in time
     // is its exit code, not a timeout.
     if let code = LocalProcess.exitStatus(pid) { return code }
+    await stop(pid)
+    return nil
+  }
+
+  /// Stops a step's process group: SIGTERM, SIGKILL two seconds later; returns once it is reaped.
+  static func stop(_ pid: pid_t) async {
     LocalProcess.signalGroup(pid, SIGTERM)
     let grace = ContinuousClock.now + .seconds(2)
     while ContinuousClock.now < grace {
-      if LocalProcess.exitStatus(pid) != nil { return nil }
+      if LocalProcess.exitStatus(pid) != nil { return }
       try? await Task.sleep(for: .milliseconds(10))
     }
     LocalProcess.signalGroup(pid, SIGKILL)
     while LocalProcess.exitStatus(pid) == nil { try? await Task.sleep(for: .milliseconds(10)) }
-    return nil
   }
 
   static func seconds(_ value: Double) -> String {
