@@ -357,7 +357,7 @@ let package = Package(
         ],
         path: "Tests/DeckBuiltinsTests", swiftSettings: swiftSettings),
       .testTarget(
-        name: "QATests", dependencies: ["DeckQA", "DeckCore", "DeckSupport"], path: "Tests/QATests",
+        name: "QATests", dependencies: ["DeckQA", "DeckConfig", "DeckCore", "DeckSupport"], path: "Tests/QATests",
         exclude: ["junit.xsd"],
         swiftSettings: swiftSettings),
       .testTarget(
