@@ -357,7 +357,8 @@ let package = Package(
         ],
         path: "Tests/DeckBuiltinsTests", swiftSettings: swiftSettings),
       .testTarget(
-        name: "QATests", dependencies: ["DeckQA", "DeckApp", "DeckCore", "DeckSupport"], path: "Tests/QATests",
+        name: "QATests", dependencies: ["DeckQA", "DeckApp", "DeckConfig", "DeckCore", "DeckSupport"],
+        path: "Tests/QATests",
         exclude: ["junit.xsd"],
         swiftSettings: swiftSettings),
       .testTarget(

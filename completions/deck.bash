@@ -3403,7 +3403,7 @@ _deck_qa_list() {
 
 _deck_qa_coverage() {
     repeating_flags=()
-    non_repeating_flags=(--json --csv-raw --trace --version -h --help)
+    non_repeating_flags=(--json --csv-raw --trace --allow-writes --version -h --help)
     repeating_options=()
     non_repeating_options=(--env --format --jq --timeout --results)
     __deck_offer_flags_options -1

@@ -1,3 +1,4 @@
+import DeckConfig
 import DeckCore
 import DeckSupport
 import Foundation
@@ -25,6 +26,15 @@ import Testing
     for row in rows { for word in row[3].split(separator: " ") { #expect(words.contains(String(word))) } }
     let plain = CoverageLayout(headers: headers, rows: rows, wrapping: [2, 3], columns: nil).lines()
     #expect(plain.count == rows.count + 1)
+    // With --env's RUNNABLE column (its widest cell) too, which from 100 columns up has a
+    // column of its own, as KIND has.
+    guard columns >= QACoverageCommand.kindColumnWidth else { return }
+    let runnable = rows.map { [$0[0], $0[1], "no: sandbox, writes", $0[2], $0[3]] }
+    let withEnvironment = CoverageLayout(
+      headers: ["ROW", "STATUS", "RUNNABLE", "SCENARIOS / REASON", "TEXT"], rows: runnable, wrapping: [3, 4],
+      columns: columns
+    ).lines()
+    for line in withEnvironment { #expect(TextLayout.displayWidth(line) <= columns, "\(line)") }
   }
 
   /// A run's results by scenario: failed wins, then passed; data rows count as their scenario.
@@ -69,5 +79,49 @@ import Testing
     let all = try CoverageSources.gather([])
     #expect(Set(all.specs.map(\.module)) == ["brokerage", "kiosk", "mbti", "prefs", "workspace"])
     #expect(throws: DeckError.self) { try CoverageSources.gather(["nowhere-at-all"]) }
+  }
+
+  /// `qa coverage --env` and `qa run` decide what runs where by one rule (``RunBlocker``): a
+  /// sandbox-tagged scenario only in a sandbox, a writes-tagged one not in production unless
+  /// --allow-writes; the sandbox comes first where both keep a scenario out.
+  @Test func whatRunsWhereIsQARunsRule() throws {
+    let text = """
+      module: checkout
+      scenarios:
+        - id: reads
+          tags: [readonly]
+          steps: [{run: brokerage search x}]
+        - id: writes
+          tags: [writes]
+          steps: [{run: brokerage search x}]
+        - id: operates
+          tags: [writes, sandbox]
+          steps: [{run: sandbox status}]
+      """
+    let scenarios = try ScenarioParser.scenarios(text, file: "checkout.yaml")
+    let served = EnvironmentDefinition(name: "served", urls: [:], isSandbox: true)
+    let expected: [(String, Bool, [RunBlocker?])] = [
+      ("sandbox", false, [nil, nil, nil]), ("served", false, [nil, nil, nil]),
+      ("staging", false, [nil, nil, .sandbox]), ("dev", true, [nil, nil, .sandbox]),
+      ("production", false, [nil, .writes, .sandbox]), ("production", true, [nil, nil, .sandbox]),
+    ]
+    for (name, allowWrites, blockers) in expected {
+      let definition = try #require(name == "served" ? served : BuiltinEnvironments.named(name))
+      let run = QARun(scenarios: scenarios, definition: definition, jobs: 1, failFast: false, allowWrites: allowWrites)
+      let here = EnvironmentCoverage(name: name, definition: definition, allowWrites: allowWrites)
+      for (scenario, blocker) in zip(scenarios, blockers) {
+        #expect(RunBlocker.of(scenario, in: definition, allowWrites: allowWrites) == blocker, "\(name) \(scenario.id)")
+        #expect(run.skipReason(scenario) == blocker?.reason(name), "\(name) \(scenario.id)")
+        #expect(here.split([scenario]).runnable == (blocker == nil ? [scenario.id] : []))
+        #expect(here.split([scenario]).blockedBy == (blocker.map { [$0] } ?? []))
+      }
+      // A row is runnable when one of its scenarios is; the others' blockers are named once each.
+      let split = here.split(scenarios + scenarios)
+      #expect(split.runnable == zip(scenarios, blockers).filter { $1 == nil }.map(\.0.id))
+      #expect(split.blockedBy == RunBlocker.allCases.filter { blockers.contains($0) })
+    }
+    #expect(RunBlocker.sandbox.reason("staging") == "needs the sandbox's operator endpoints; staging is not a sandbox")
+    #expect(
+      RunBlocker.writes.reason("production") == "writes, and production is production: refused without --allow-writes")
   }
 }

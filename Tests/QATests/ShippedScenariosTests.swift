@@ -40,7 +40,24 @@ import Testing
           !scenario.steps.contains { $0.run.contains("store_demo") || $0.run.contains("store_abc123") },
           "\(scenario.id) uses a shared store")
         #expect(!scenario.tags.contains(.exclusive), "\(scenario.id) runs alone, which scoping makes unnecessary")
+        // Outside a sandbox only scenarios without the tag run (qa coverage --env counts them):
+        // one that runs an operator command, or signs in as an account the sandbox seeds,
+        // says so, so that it is skipped there rather than failing.
+        if scenario.steps.contains(where: Self.needsTheSandbox) {
+          #expect(scenario.tags.contains(.sandbox), "\(scenario.id) needs the sandbox but is not tagged sandbox")
+        }
       }
+    }
+  }
+
+  /// A step that runs `deck sandbox …` (its line, or a line of the script it runs from stdin),
+  /// or names an account the sandbox seeds (`…@sandbox.test`).
+  static func needsTheSandbox(_ step: Step) -> Bool {
+    let lines =
+      [step.run] + (step.run.hasPrefix("run ") ? (step.stdin ?? "").split(separator: "\n").map(String.init) : [])
+    return lines.contains { line in
+      let words = line.split(separator: " ").drop { $0 == "deck" }
+      return words.first == "sandbox" || line.contains("@sandbox.test")
     }
   }
 

@@ -1,3 +1,4 @@
+import DeckConfig
 import DeckSupport
 import FoundationEssentials
 
@@ -106,5 +107,59 @@ struct CoverageResults {
     guard id.hasPrefix(base + ".row") else { return false }
     let number = id.dropFirst(base.count + 4)
     return !number.isEmpty && number.allSatisfy(\.isNumber)
+  }
+}
+
+/// `qa coverage --env`: which scenarios run in one environment and which do not, and why, by
+/// ``RunBlocker`` (the rule `qa run` skips by).
+struct EnvironmentCoverage {
+  var name: String
+  var definition: EnvironmentDefinition
+  var allowWrites: Bool
+
+  /// A row's covering scenarios in this environment: those that run, and what keeps the others
+  /// from running (each blocker once, in ``RunBlocker``'s order).
+  func split(_ scenarios: [Scenario]) -> (runnable: [String], blockedBy: [RunBlocker]) {
+    var runnable: [String] = []
+    var blockers = Set<RunBlocker>()
+    for scenario in scenarios {
+      if let blocker = RunBlocker.of(scenario, in: definition, allowWrites: allowWrites) {
+        blockers.insert(blocker)
+      } else if !runnable.contains(scenario.id) {
+        runnable.append(scenario.id)
+      }
+    }
+    return (runnable, RunBlocker.allCases.filter(blockers.contains))
+  }
+
+  /// The counts of one module, or of all (`module` nil): "in staging: 20 of 51 covered rows
+  /// runnable, by 19 of 71 scenarios; not: 52 need the sandbox".
+  func summary(_ rows: [QACoverageCommand.Row], scenarios: [Scenario]) -> String {
+    let covered = rows.filter { $0.status == "covered" }
+    let runnable = covered.filter { $0.runnable == true }.count
+    var ids: [String] = []
+    var blocked: [RunBlocker: Int] = [:]
+    for scenario in scenarios where !ids.contains(scenario.id) {
+      ids.append(scenario.id)
+      if let blocker = RunBlocker.of(scenario, in: definition, allowWrites: allowWrites) {
+        blocked[blocker, default: 0] += 1
+      }
+    }
+    let running = ids.count - blocked.values.reduce(0, +)
+    var line =
+      "in \(name): \(runnable) of \(covered.count) covered rows runnable, by \(running) of \(ids.count) scenario\(ids.count == 1 ? "" : "s")"
+    let reasons = RunBlocker.allCases.compactMap { blocker in blocked[blocker].map { "\($0) \(blocker.summary)" } }
+    if !reasons.isEmpty { line += "; not runnable: \(reasons.joined(separator: ", "))" }
+    return line
+  }
+}
+
+extension RunBlocker {
+  /// After a count of scenarios in ``EnvironmentCoverage/summary(_:scenarios:)``.
+  var summary: String {
+    switch self {
+    case .sandbox: "need the sandbox's operator endpoints (tagged sandbox)"
+    case .writes: "write, refused in production without --allow-writes (tagged writes)"
+    }
   }
 }

@@ -20,9 +20,18 @@ struct QACoverageCommand: DeckCommand, NamingFiles {
       --results joins a run's JSON report (deck qa run --report json --out FILE): each row \
       passed, failed or was not run. On a terminal the table fits its width.
 
+      --env E says which rows can be checked in that environment, by the rule deck qa run \
+      skips by: RUNNABLE is yes when a scenario covering the row runs there, else what keeps \
+      its scenarios out: sandbox (tagged sandbox: they need the sandbox's operator endpoints, \
+      and E is not a sandbox) or writes (tagged writes, and E is production; --allow-writes \
+      counts them as deck qa run --allow-writes runs them). In JSON each row then has \
+      runnable (true or false; absent for a row no scenario covers), runnableScenarios and \
+      blockedBy ("sandbox", "writes"). Without --env, the environment is not looked at.
+
       Examples:
         deck qa coverage prefs
         deck qa coverage qa/ --results qa.json
+        deck qa coverage --env staging
       """,
       exits: [
         .failure(
@@ -45,6 +54,11 @@ struct QACoverageCommand: DeckCommand, NamingFiles {
     completion: .file(extensions: ["json"]))
   var results: String?
 
+  @Flag(
+    help:
+      "With --env: count scenarios tagged writes as runnable in production, as deck qa run --allow-writes runs them.")
+  var allowWrites = false
+
   struct Row: Encodable {
     var module: String
     var row: String
@@ -57,25 +71,46 @@ struct QACoverageCommand: DeckCommand, NamingFiles {
     var reason: String?
     /// With --results: passed, failed or not run.
     var result: String?
+    /// With --env: whether a scenario covering the row runs there; nil when none covers it.
+    var runnable: Bool?
+    /// With --env: the covering scenarios that run there.
+    var runnableScenarios: [String]?
+    /// With --env: what keeps the other covering scenarios out (``RunBlocker``: sandbox, writes).
+    var blockedBy: [String]?
   }
 
   func run(_ context: DeckContext) async throws {
     let sources = try CoverageSources.gather(self.sources)
     let results = try self.results.map(CoverageResults.read)
+    if allowWrites && global.env == nil {
+      throw DeckError.usage(
+        "--allow-writes goes with --env.", hint: "e.g. deck qa coverage --env production --allow-writes")
+    }
+    // Only an --env given here: without it, today's report, whatever the session's environment.
+    let here = try global.env.map { _ in
+      let environment = try context.environment()
+      return EnvironmentCoverage(
+        name: environment.name, definition: environment.definition, allowWrites: allowWrites)
+    }
     var rows: [Row] = []
     var unknown: [String] = []
     for spec in sources.specs {
       let mine = sources.scenarios.filter { $0.module == spec.module }
       for row in spec.rows {
-        let by = mine.filter { $0.rows.contains(row.id) }.map(\.id).reduce(into: [String]()) {
-          if !$0.contains($1) { $0.append($1) }
-        }
+        let covering = mine.filter { $0.rows.contains(row.id) }
+        let by = covering.map(\.id).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let status = !by.isEmpty ? "covered" : row.notApplicable != nil ? "not-applicable" : "uncovered"
-        rows.append(
-          Row(
-            module: spec.module, row: row.id, text: row.text, status: status, kind: row.kind?.rawValue,
-            scenarios: by,
-            reason: by.isEmpty ? row.notApplicable : nil, result: by.isEmpty ? nil : results?.result(by)))
+        var entry = Row(
+          module: spec.module, row: row.id, text: row.text, status: status, kind: row.kind?.rawValue,
+          scenarios: by,
+          reason: by.isEmpty ? row.notApplicable : nil, result: by.isEmpty ? nil : results?.result(by))
+        if let here {
+          let split = here.split(covering)
+          entry.runnable = by.isEmpty ? nil : !split.runnable.isEmpty
+          entry.runnableScenarios = split.runnable
+          entry.blockedBy = split.blockedBy.map(\.rawValue)
+        }
+        rows.append(entry)
       }
       let listed = Set(spec.rows.map(\.id))
       for scenario in mine {
@@ -83,7 +118,7 @@ struct QACoverageCommand: DeckCommand, NamingFiles {
       }
     }
     let output = context.output
-    try output.emit(rows) { table(rows, output: output, withResults: results != nil) }
+    try output.emit(rows) { table(rows, output: output, withResults: results != nil, environment: here != nil) }
     for spec in sources.specs {
       let mine = rows.filter { $0.module == spec.module }
       let covered = mine.filter { $0.status == "covered" }.count
@@ -96,7 +131,15 @@ struct QACoverageCommand: DeckCommand, NamingFiles {
         let count = { (result: String) in mine.filter { $0.result == result }.count }
         line += "; in the run \(count("passed")) passed, \(count("failed")) failed, \(count("not run")) not run"
       }
+      if let here {
+        line += "; " + here.summary(mine, scenarios: sources.scenarios.filter { $0.module == spec.module })
+      }
       output.info(line)
+    }
+    if let here, sources.specs.count > 1 {
+      let modules = Set(sources.specs.map(\.module))
+      output.info(
+        "All modules, " + here.summary(rows, scenarios: sources.scenarios.filter { modules.contains($0.module) }))
     }
     for module in sources.unlisted {
       output.info("\(module): no rows.yaml lists its rows, so its scenarios cover none (docs/QA.md, Spec rows).")
@@ -119,19 +162,22 @@ struct QACoverageCommand: DeckCommand, NamingFiles {
   }
 
   /// The rows for a person: on a terminal, wrapped to its width (``CoverageLayout``).
-  func table(_ rows: [Row], output: Output, withResults: Bool) {
-    // Under 100 columns the kind leads the row's text instead of taking a column of its own,
-    // so that the scenarios keep room for their ids.
+  func table(_ rows: [Row], output: Output, withResults: Bool, environment: Bool) {
+    // Under 100 columns the kind (and, with --env, RUNNABLE) leads the row's text instead of
+    // taking a column of its own, so that the scenarios keep room for their ids.
     let kindColumn = (output.columns ?? .max) >= Self.kindColumnWidth
     var headers = ["ROW", "STATUS"]
     if kindColumn { headers.append("KIND") }
     if withResults { headers.append("RESULT") }
+    if environment && kindColumn { headers.append("RUNNABLE") }
     headers += ["SCENARIOS / REASON", "TEXT"]
     let cells = rows.map { row -> [String] in
       var cells = [row.row, row.status == "uncovered" ? "UNCOVERED" : row.status]
       if kindColumn { cells.append(row.kind ?? "-") }
       if withResults { cells.append(row.result ?? "-") }
-      let text = kindColumn ? row.text : row.kind.map { "(\($0)) \(row.text)" } ?? row.text
+      if environment && kindColumn { cells.append(Self.runnableCell(row)) }
+      let lead = [row.kind, environment ? "runnable: " + Self.runnableCell(row) : nil].compactMap { $0 }
+      let text = kindColumn || lead.isEmpty ? row.text : "(\(lead.joined(separator: ", "))) \(row.text)"
       cells += [row.scenarios.isEmpty ? (row.reason ?? "-") : row.scenarios.joined(separator: ", "), text]
       return cells.map { TerminalText.sanitize($0) }
     }
@@ -153,6 +199,13 @@ struct QACoverageCommand: DeckCommand, NamingFiles {
       return
     }
     output.writeOut(lines.map { $0 + "\n" }.joined())
+  }
+
+  /// RUNNABLE's cell: yes, what keeps the row's scenarios out (no: sandbox), or - for a row no
+  /// scenario covers.
+  static func runnableCell(_ row: Row) -> String {
+    guard let runnable = row.runnable else { return "-" }
+    return runnable ? "yes" : "no: " + (row.blockedBy ?? []).joined(separator: ", ")
   }
 
   /// The narrowest terminal that shows KIND as a column.

@@ -21,13 +21,7 @@ struct QARun: Sendable {
 
   /// Why a scenario is not run here, if it is not.
   func skipReason(_ scenario: Scenario) -> String? {
-    if scenario.tags.contains(.sandbox) && !definition.isSandbox {
-      return "needs the sandbox's operator endpoints; \(definition.name) is not a sandbox"
-    }
-    if scenario.tags.contains(.writes) && definition.isProduction && !allowWrites {
-      return "writes, and \(definition.name) is production: refused without --allow-writes"
-    }
-    return nil
+    RunBlocker.of(scenario, in: definition, allowWrites: allowWrites)?.reason(definition.name)
   }
 
   /// Runs every scenario; `progress` hears of each as it ends.
@@ -61,6 +55,32 @@ struct QARun: Sendable {
     for (index, scenario) in alone { await state.run(scenario, index: index, runner: runner) }
     let all = state.results.withLock { $0 }
     return scenarios.indices.compactMap { all[$0] }
+  }
+}
+
+/// What keeps a scenario from running in an environment: the one rule by which `qa run` skips
+/// scenarios and `qa coverage --env` counts what runs where.
+enum RunBlocker: String, Sendable, CaseIterable {
+  /// Tagged `sandbox`, and the environment is not a sandbox: the scenario needs the sandbox's
+  /// operator endpoints.
+  case sandbox
+  /// Tagged `writes`, and the environment is production (without `--allow-writes`).
+  case writes
+
+  /// What keeps `scenario` from running in the environment `definition`, if anything (the
+  /// sandbox first, where both do).
+  static func of(_ scenario: Scenario, in definition: EnvironmentDefinition, allowWrites: Bool) -> RunBlocker? {
+    if scenario.tags.contains(.sandbox) && !definition.isSandbox { return .sandbox }
+    if scenario.tags.contains(.writes) && definition.isProduction && !allowWrites { return .writes }
+    return nil
+  }
+
+  /// Why a scenario is skipped in the environment `name`, as `qa run` reports it.
+  func reason(_ name: String) -> String {
+    switch self {
+    case .sandbox: "needs the sandbox's operator endpoints; \(name) is not a sandbox"
+    case .writes: "writes, and \(name) is production: refused without --allow-writes"
+    }
   }
 }
 
