@@ -3,7 +3,6 @@ import SandboxApp
 import TestSupport
 import Testing
 
-@testable import BrokerageServer
 @testable import SandboxKit
 
 #if canImport(FoundationNetworking)
@@ -53,7 +52,7 @@ import Testing
     #expect(counts?["users"] == 3, "the demo owner, athlete and parent")
     #expect(counts?["preferences"] == 0)
     // Every feature counts what it holds.
-    #expect(counts?["brokerages"] == CanonicalBrokerages.names.count)
+    #expect(counts?[FixtureServer.rows] == 0)
     #expect(counts?["workspaces"] == 3, "handle_new_user gives every seeded user one")
     #expect(counts?["kiosk stores"] == 2)
 
@@ -138,14 +137,15 @@ import Testing
 
     // Seed and reset.
     let seeded = try await request(
-      base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"brokerages":500}}"#, bearer: sandbox.adminToken)
-    #expect(seeded.counts?["brokerages"] == CanonicalBrokerages.names.count + 500)
+      base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"fixture rows":500}}"#, bearer: sandbox.adminToken)
+    #expect(seeded.counts?[FixtureServer.rows] == 500)
     let unknownKind = try await request(
       base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"unicorns":5}}"#, bearer: sandbox.adminToken)
     #expect(unknownKind.status == 400)
-    #expect(unknownKind.text.contains(#"no synthetic data of kind \"unicorns\"; known: brokerages"#))
+    #expect(unknownKind.text.contains(#"no synthetic data of kind \"unicorns\"; known: "#))
+    #expect(unknownKind.text.contains(FixtureServer.rows), "the kinds the features declare: \(unknownKind.text)")
     let reset = try await request(base, "POST", "/__sandbox/v1/reset", body: "{}", bearer: sandbox.adminToken)
-    #expect(reset.counts?["brokerages"] == CanonicalBrokerages.names.count)
+    #expect(reset.counts?[FixtureServer.rows] == 0)
     #expect(reset.counts?["users"] == 3)
     // The reset ended every session.
     #expect(try await request(base, "GET", "/auth/v1/user", bearer: accessToken).status == 403)

@@ -1,13 +1,40 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import SQLKit
 import SandboxKit
 
 /// The fixture feature's part of the sandbox: `GET /api/fixture/items`, over ``FixtureItems``
-/// (no table: the rows are the fixture's own). A public route, so fault rules and the delay
-/// act on it as on a feature's.
+/// (the fixture's own rows, in memory), a public route, so fault rules and the delay act on it
+/// as on a feature's; and a table of numbered rows, `fixture_rows`, which only synthetic data
+/// (kind `fixture rows`) fills and `deck sandbox status` counts.
 package enum FixtureServer: SandboxFeature {
   package static let name = "fixture"
+  /// The kind of its synthetic data, and the name of its count.
+  package static let rows = "fixture rows"
+
+  package static func registerMigrations(in migrations: inout SchemaMigrations) {
+    migrations.add("v1-fixture-rows", script: "CREATE TABLE fixture_rows (number INTEGER PRIMARY KEY NOT NULL);")
+  }
+
+  package static func counts(_ db: any SQLDatabase) async throws -> [String: Int] {
+    [rows: try await db.fetchValue(Int.self, "SELECT count(*) FROM fixture_rows") ?? 0]
+  }
+
+  package static var syntheticData: [String: SyntheticData] { [rows: addRows] }
+
+  /// Adds `count` rows, numbered on from the last (in statements of up to 1,000 rows).
+  @Sendable static func addRows(_ db: any SQLDatabase, _ count: Int) async throws {
+    var next = (try await db.fetchValue(Int.self, "SELECT count(*) FROM fixture_rows") ?? 0) + 1
+    let end = next + count
+    while next < end {
+      let batch = next..<min(end, next + 1000)
+      var insert = db.insert(into: "fixture_rows").columns("number")
+      for number in batch { insert = insert.values(SQLBind(number)) }
+      try await insert.run()
+      next = batch.upperBound
+    }
+  }
 
   package static func registerRoutes(on routes: SandboxRoutes) throws {
     routes.router.get(RouterPath(FixtureItems.path)) { request, _ -> Response in
