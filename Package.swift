@@ -376,7 +376,7 @@ let package = Package(
       .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageServer", sqlKit, hummingbird,
+          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", sqlKit, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "Crypto", package: "swift-crypto"),
           .product(name: "SQLKitBenchmark", package: "sql-kit"),
