@@ -313,12 +313,14 @@ let package = Package(
       .plugin(name: "BuildCommit", capability: .buildTool(), path: "Plugins/BuildCommit"),
 
       // MARK: Tests: the core's here, each feature's in its own Tests/<name>Tests (above)
-      // What tests share: the in-process deck, the sandbox over HTTP, the programs on a pty.
+      // What tests share: the in-process deck, the sandbox over HTTP, the programs on a pty, and
+      // the fixture feature the core's tests drive (Fixture/: a command and its server part).
       .target(
         name: "TestSupport",
         dependencies: [
           "DeckApp", "DeckCore", "DeckLive", "DeckBuiltins", "SandboxApp", "SandboxKit", "DeckSupport", "DeckConfig",
-          "BrokerageServer", argumentParser, sqlKit,
+          "DeckNetworking", "BrokerageServer", argumentParser, sqlKit, hummingbird, openAPIRuntime, httpTypes,
+          .product(name: "NIOCore", package: "swift-nio"),
         ],
         path: "Tests/Support", swiftSettings: swiftSettings),
       // The unit tests, one target per library target. What they share (a temporary directory,
@@ -375,7 +377,7 @@ let package = Package(
       .testTarget(
         name: "SandboxTests",
         dependencies: [
-          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", "BrokerageServer", sqlKit, hummingbird,
+          "TestSupport", "SandboxApp", "SandboxKit", "DeckSupport", sqlKit, hummingbird,
           .product(name: "ExtrasBase64", package: "swift-extras-base64"),
           .product(name: "Crypto", package: "swift-crypto"),
           .product(name: "SQLKitBenchmark", package: "sql-kit"),

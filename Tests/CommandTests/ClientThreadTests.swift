@@ -28,17 +28,17 @@ struct ClientThreadTests {
   }
 
   @Test func aScriptsRequestsAndTimeoutsWorkFromTheClientThread() async throws {
-    let deck = try await InProcessDeck()
+    let deck = try await InProcessDeck(features: .fixture)
     let result = await deck.session.providers.preferringClientThread { () async -> [InProcessDeck.Result] in
       [
-        await deck.run(["brokerage", "search", "compass", "--json", "--limit", "1"]),
+        await deck.run(["fixture", "search", "gamma", "--json", "--limit", "1"]),
         await deck.run(["sandbox", "delay", "1000"]),
-        await deck.run(["brokerage", "search", "keller", "--json", "--timeout", "0.2"]),
+        await deck.run(["fixture", "search", "alpha", "--json", "--timeout", "0.2"]),
         await deck.run(["sandbox", "delay", "0"]),
       ]
     }
     #expect(result.map(\.status) == [0, 0, 69, 0], "\(result.map(\.stderr))")
-    #expect(result[0].stdout.contains("Compass"))
+    #expect(result[0].stdout.contains("Gamma Estates"))
     #expect(result[2].stderr.contains("did not answer within 0.2 s"))
   }
 }

@@ -2,21 +2,22 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Commands run in-process against the embedded sandbox (see `InProcessDeck`).
+/// Commands run in-process against the embedded sandbox (see `InProcessDeck`): the built-in
+/// modules and the fixture feature (`deck fixture search`, ``FixtureItems``).
 @Suite("Commands in-process", .serialized, .timeLimit(.minutes(2)))
 struct CommandTests {
   let deck: InProcessDeck
 
-  init() async throws { deck = try await InProcessDeck() }
+  init() async throws { deck = try await InProcessDeck(features: .fixture) }
 
   @Test("a search prints JSON through the output path, and a table without --json")
   func search() async throws {
-    let json = await deck.run(["brokerage", "search", "keller", "--limit", "3", "--json"])
+    let json = await deck.run(["fixture", "search", "alpha", "--limit", "3", "--json"])
     #expect(json.status == 0, "\(json.stderr)")
     let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
     #expect(rows.count == 3)
-    #expect(rows.allSatisfy { ($0["name"] as? String)?.hasPrefix("Keller Williams") == true })
-    let table = await deck.run(["brokerage", "search", "keller", "--limit", "2"])
+    #expect(rows.allSatisfy { ($0["name"] as? String)?.hasPrefix("Alpha") == true })
+    let table = await deck.run(["fixture", "search", "alpha", "--limit", "2"])
     #expect(table.stdout.hasPrefix("NAME"))
     #expect(table.stdout.split(separator: "\n").count == 3)
     #expect(table.stderr.isEmpty)
@@ -24,31 +25,31 @@ struct CommandTests {
 
   @Test("usage errors exit 64 with the fix on stderr and nothing on stdout")
   func usageErrors() async {
-    let typo = await deck.run(["brokerage", "serch", "x"])
+    let typo = await deck.run(["fixture", "serch", "x"])
     #expect(typo.status == 64)
     #expect(typo.stderr.contains("Did you mean 'search'?"))
     #expect(typo.stdout.isEmpty)
-    let limit = await deck.run(["brokerage", "search", "x", "--limit", "0"])
+    let limit = await deck.run(["fixture", "search", "x", "--limit", "0"])
     #expect(limit.status == 64)
     #expect(limit.stderr.contains("--limit must be between 1 and 50"))
-    let empty = await deck.run(["brokerage", "search", "   "])
+    let empty = await deck.run(["fixture", "search", "   "])
     #expect(empty.status == 64)
     #expect(empty.stderr.contains("The search query is empty."))
   }
 
   @Test("a line is parsed by the deepest command it names; help and completion requests keep their answers")
   func parsingPathsAndRequests() async throws {
-    // Options between the command names: parsed from the `brokerage` level, as before.
-    let between = await deck.run(["brokerage", "--json", "search", "keller", "--limit", "1"])
+    // Options between the command names: parsed from the `fixture` level, as before.
+    let between = await deck.run(["fixture", "--json", "search", "alpha", "--limit", "1"])
     #expect(between.status == 0, "\(between.stderr)")
     let rows = try #require(try JSONSerialization.jsonObject(with: Data(between.stdout.utf8)) as? [[String: Any]])
     #expect(rows.count == 1)
     // Help for a path of real commands is that command's help, on stdout.
-    let help = await deck.run(["brokerage", "search", "--help"])
+    let help = await deck.run(["fixture", "search", "--help"])
     #expect(help.status == 0)
-    #expect(help.stdout.contains("USAGE: deck brokerage search"))
+    #expect(help.stdout.contains("USAGE: deck fixture search"))
     // A typo in a help request is named, also after an option's value (`--env sandbox`).
-    for line in [["brokerage", "serch", "--help"], ["--env", "sandbox", "brokerage", "serch", "--help"]] {
+    for line in [["fixture", "serch", "--help"], ["--env", "sandbox", "fixture", "serch", "--help"]] {
       let typo = await deck.run(line)
       #expect(typo.status == 64, "\(line)")
       #expect(typo.stderr.contains("Unknown command 'serch'"), "\(line): \(typo.stderr)")
@@ -62,24 +63,13 @@ struct CommandTests {
     #expect(completion.stderr.isEmpty)
     // One for an argument of a command it names is answered by that command (the end-to-end
     // completion tests check the values a sandbox gives), one it cannot answer by the root.
-    let keys = await deck.run(
-      ["---completion", "prefs", "set", "--", "positional@1", "4", "3", "deck", "prefs", "set", "notifications", "fol"])
-    #expect(keys.stdout.split(separator: "\n").contains { $0.hasPrefix("followUpReminderDays=") }, "\(keys.stdout)")
-    let unknown = await deck.run(["---completion", "brokerage", "search", "--", "--nope", "3", "0", "deck"])
+    let names = await deck.run(
+      ["---completion", "fixture", "search", "--", "positional@0", "3", "3", "deck", "fixture", "search", "alp"])
+    #expect(names.status == 0, "\(names.stderr)")
+    #expect(names.stdout.split(separator: "\n").contains("Alpha Partners"), "\(names.stdout)")
+    #expect(!names.stdout.contains("Beta"), "\(names.stdout)")
+    let unknown = await deck.run(["---completion", "fixture", "search", "--", "--nope", "3", "0", "deck"])
     #expect(unknown.status != 0)
-  }
-
-  @Test("mbti: a submitted answer set gives its type and is kept in this session's state")
-  func mbtiSubmit() async throws {
-    let file = deck.home + "/answers.json"
-    try "[3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3]".write(toFile: file, atomically: true, encoding: .utf8)
-    let submitted = await deck.run(["mbti", "submit", "--answers", file])
-    #expect(submitted.status == 0, "\(submitted.stderr)")
-    #expect(submitted.stdout.hasPrefix("INFP\n"))
-    let result = await deck.run(["mbti", "result", "--json"])
-    #expect(result.stdout.contains("\"profile\":\"INFP\""))
-    let missing = await deck.run(["mbti", "submit", "--answers", deck.home + "/nope.json"])
-    #expect(missing.status == 64)
   }
 
   @Test("env: the session's config file is the test's own")

@@ -30,10 +30,10 @@ struct HelpLayoutTests {
 
   @Test("a subcommand's help names the global options once and describes only its own; deck --help describes them")
   func globalOptionsOnce() async throws {
-    let deck = try await InProcessDeck()
-    let search = await deck.run(["brokerage", "search", "--help"])
+    let deck = try await InProcessDeck(features: .fixture)
+    let search = await deck.run(["fixture", "search", "--help"])
     #expect(search.status == 0)
-    #expect(search.stdout.contains("USAGE: deck brokerage search [global options] "), "\(search.stdout)")
+    #expect(search.stdout.contains("USAGE: deck fixture search [global options] "), "\(search.stdout)")
     #expect(search.stdout.contains("--limit"), "its own option stays")
     #expect(!search.stdout.contains("spreadsheets"), "the global options are not described again")
     #expect(search.stdout.contains("GLOBAL OPTIONS:\n  --env, --json, --format, --jq, --csv-raw, --trace, --timeout\n"))

@@ -3,18 +3,19 @@ import TestSupport
 import Testing
 import Yams
 
-/// `--format` and `--jq` on real commands, run in-process against the embedded sandbox.
+/// `--format` and `--jq` on real commands (the built-in modules and the fixture feature), run
+/// in-process against the embedded sandbox.
 @Suite("Output formats in-process", .serialized, .timeLimit(.minutes(2)))
 struct OutputFormatCommandTests {
   let deck: InProcessDeck
 
-  init() async throws { deck = try await InProcessDeck() }
+  init() async throws { deck = try await InProcessDeck(features: .fixture) }
 
   @Test("--json is --format json, byte for byte, before or after the command")
   func jsonIsFormatJSON() async {
-    let short = await deck.run(["brokerage", "search", "keller", "--limit", "4", "--json"])
-    let long = await deck.run(["brokerage", "search", "keller", "--limit", "4", "--format", "json"])
-    let before = await deck.run(["--format", "json", "brokerage", "search", "keller", "--limit", "4"])
+    let short = await deck.run(["fixture", "search", "alpha", "--limit", "4", "--json"])
+    let long = await deck.run(["fixture", "search", "alpha", "--limit", "4", "--format", "json"])
+    let before = await deck.run(["--format", "json", "fixture", "search", "alpha", "--limit", "4"])
     #expect(short.status == 0, "\(short.stderr)")
     #expect(short.stdout.hasPrefix(#"[{"id":""#))
     #expect(long.stdout == short.stdout)
@@ -25,9 +26,9 @@ struct OutputFormatCommandTests {
 
   @Test("--format csv: a header row and a row per result, in the JSON's columns")
   func csvSearch() async throws {
-    let json = await deck.run(["brokerage", "search", "royal lepage", "--limit", "20", "--json"])
+    let json = await deck.run(["fixture", "search", "realty", "--limit", "20", "--json"])
     let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]])
-    let csv = await deck.run(["brokerage", "search", "royal lepage", "--limit", "20", "--format", "csv"])
+    let csv = await deck.run(["fixture", "search", "realty", "--limit", "20", "--format", "csv"])
     #expect(csv.status == 0, "\(csv.stderr)")
     #expect(csv.stderr.isEmpty)
     let expected =
@@ -37,7 +38,8 @@ struct OutputFormatCommandTests {
         return "\(row["id"] ?? ""),\(name.contains(",") ? "\"\(name)\"" : name)\n"
       }.joined()
     #expect(csv.stdout == expected)
-    #expect(csv.stdout.contains(#","Royal LePage Your Community Realty, Brokerage""#))
+    #expect(rows.count == 4)
+    #expect(csv.stdout.contains(#","Alpha Realty, West""#))
   }
 
   @Test("--format csv on key/value output: field,value rows")
@@ -64,12 +66,12 @@ struct OutputFormatCommandTests {
 
   @Test("--jq: strings raw, one result per line, other values as compact JSON")
   func jq() async throws {
-    let name = await deck.run(["brokerage", "search", "keller williams realty", "--jq", ".[0].name"])
+    let name = await deck.run(["fixture", "search", "alpha homes", "--jq", ".[0].name"])
     #expect(name.status == 0, "\(name.stderr)")
-    #expect(name.stdout == "Keller Williams Realty\n")
-    let names = await deck.run(["brokerage", "search", "keller", "--limit", "3", "--jq", ".[].name"])
+    #expect(name.stdout == "Alpha Homes\n")
+    let names = await deck.run(["fixture", "search", "alpha", "--limit", "3", "--jq", ".[].name"])
     #expect(names.stdout.split(separator: "\n").count == 3)
-    #expect(names.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("Keller Williams") })
+    #expect(names.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("Alpha") })
     let object = await deck.run(["env", "show", "sandbox", "--jq", "{name, embedded}"])
     #expect(object.stdout == #"{"name":"sandbox","embedded":true}"# + "\n", "jq's key order, as jq -c prints it")
   }

@@ -32,16 +32,16 @@ struct ParsingCostTests {
   /// argument-parser's own `--generate-completion-script SHELL` prints the script, before or
   /// after a command's name. (Its value was taken for a mistyped command name, exit 64.)
   @Test func theCompletionScriptRequestPrintsTheScript() async throws {
-    let deck = try await InProcessDeck()
+    let deck = try await InProcessDeck(features: .fixture)
     for line in [
       ["--generate-completion-script", "bash"], ["--generate-completion-script=bash"],
-      ["brokerage", "search", "--generate-completion-script", "bash"],
+      ["fixture", "search", "--generate-completion-script", "bash"],
     ] {
       let result = await deck.run(line)
       #expect(result.status == 0, "\(line): \(result.stderr)")
       #expect(result.stdout.contains("complete -o filenames -F __deck_words_joined deck"), "\(line)")
     }
-    let help = await deck.run(["brokerage", "search", "--help"])
-    #expect(help.stdout.contains("USAGE: deck brokerage search"))
+    let help = await deck.run(["fixture", "search", "--help"])
+    #expect(help.stdout.contains("USAGE: deck fixture search"))
   }
 }

@@ -1,6 +1,7 @@
 import DeckApp
 import DeckConfig
 import DeckCore
+import TestSupport
 import Testing
 
 @Suite("Services the modules declare")
@@ -20,7 +21,12 @@ struct RegistryServicesTests {
       }
     }
     #expect(Registry.modules.services.map(\.rawValue) == ["auth", "flyr", "kiosk", "nudge", "recruiting", "geocoder"])
-    let flyr = Registry.modules.services.first { $0.rawValue == "flyr" }
-    #expect(Registry.modules.modules(using: flyr ?? .auth) == ["brokerage", "workspace"])
+    for service in Registry.modules.services {
+      #expect(!Registry.modules.modules(using: service).isEmpty, "\(service) has no module")
+    }
+    // A registry names the modules that talk to a service, and only those.
+    let fixture = Registry.assembled(features: [FixtureModule.self])
+    #expect(fixture.modules(using: .fixture) == ["fixture"])
+    #expect(fixture.services.map(\.rawValue) == ["auth", "fixture"])
   }
 }

@@ -10,13 +10,13 @@ struct ServiceCatalogTests {
   @Test("two modules that declare one service are joined: summaries once each, URLs kept")
   func declarationsOfOneNameAreJoined() throws {
     // The pure join (registering these would add them to every other test's catalog).
-    let first = Service("a", summary: "brokerage", defaultURLs: ["production": "https://a.example"])
+    let first = Service("a", summary: "search", defaultURLs: ["production": "https://a.example"])
     let second = Service(
-      "a", summary: "workspace, invites", defaultURLs: ["production": "https://other.example", "dev": "https://d"])
+      "a", summary: "items, invites", defaultURLs: ["production": "https://other.example", "dev": "https://d"])
     let other = Service("b", summary: "other")
     let catalog = ServiceCatalog.joined(ServiceCatalog.joined([.auth, first], [other, second]), [second, first])
     #expect(catalog.map(\.rawValue) == ["auth", "a", "b"])
-    #expect(catalog[1].summary == "brokerage, workspace, invites")
+    #expect(catalog[1].summary == "search, items, invites")
     #expect(catalog[1].defaultURLs == ["production": "https://a.example", "dev": "https://d"])
   }
 

@@ -15,7 +15,7 @@ struct HistoryFileTests {
     // Before: 256 * limit overflowed and trapped on the first append.
     let directory = try TemporaryDirectory()
     let history = HistoryFile(path: directory.path + "/state/history", limit: Int.max)
-    try history.append("brokerage search keller")
-    #expect(history.load() == ["brokerage search keller"])
+    try history.append("fixture search alpha")
+    #expect(history.load() == ["fixture search alpha"])
   }
 }

@@ -7,10 +7,10 @@ import Testing
 struct REPLEditLineTests {
   @Test func theLastCommandThatIsNotEditExitOrQuit() {
     // A new session: the history ends with the exit of the one before.
-    #expect(REPL.lineToEdit(["env list", "brokerage search keller", "exit"]) == "brokerage search keller")
+    #expect(REPL.lineToEdit(["env list", "fixture search alpha", "exit"]) == "fixture search alpha")
     #expect(REPL.lineToEdit(["env list", "deck quit", "edit", "deck edit", "quit"]) == "env list")
     // This session's last command is the last history line.
-    #expect(REPL.lineToEdit(["brokerage search keller", "exit", "env list", "edit"]) == "env list")
+    #expect(REPL.lineToEdit(["fixture search alpha", "exit", "env list", "edit"]) == "env list")
     // A line that does not split (an open quote) is kept as typed.
     #expect(REPL.lineToEdit(["sandbox fault add /x --status 503", "echo 'open"]) == "echo 'open")
     #expect(REPL.lineToEdit(["exit", "quit", "edit"]) == nil)

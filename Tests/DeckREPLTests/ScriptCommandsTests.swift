@@ -56,14 +56,14 @@ struct ScriptCommandsTests {
   // Only a command whose words no earlier line can change is parsed ahead.
   @Test(
     arguments: [
-      ("brokerage search keller --json", ["brokerage", "search", "keller", "--json"]),
-      ("deck brokerage search keller", ["brokerage", "search", "keller"]),
-      ("brokerage search $name", nil),
-      ("brokerage search '$name'", nil),
-      ("let id = brokerage search keller --jq '.[0].id'", nil),
+      ("fixture search alpha --json", ["fixture", "search", "alpha", "--json"]),
+      ("deck fixture search alpha", ["fixture", "search", "alpha"]),
+      ("fixture search $name", nil),
+      ("fixture search '$name'", nil),
+      ("let id = fixture search alpha --jq '.[0].id'", nil),
       ("deck let id = env list", nil),
       ("deck", nil),
-      ("---completion brokerage search -- positional@0 0 0", nil),
+      ("---completion fixture search -- positional@0 0 0", nil),
     ] as [(String, [String]?)])
   func wordsToPrepare(line: String, expected: [String]?) throws {
     let item = try #require(items([line]).first)

@@ -15,13 +15,13 @@ struct SessionLogTests {
 
   @Test func failedLinesAndSecretsAreLeftOut() {
     var log = SessionLog()
-    log.record(entry("brokerage search keller --limit 1"))
-    log.record(entry("brokerage search '  '", 64))
+    log.record(entry("fixture search alpha --limit 1"))
+    log.record(entry("fixture search '  '", 64))
     log.record(entry("auth login --email a@b.test --password hunter2"))
     log.record(entry("deck env show --json"))
     log.record(entry("auth login --with-token"))
     log.record(entry("sandbox status", 130))
-    log.record(entry("brokerage search \"two\nlines\""))
+    log.record(entry("fixture search \"two\nlines\""))
     let date = Date(timeIntervalSince1970: 1_800_000_000)
     let script = log.script(date: date) { _ in true }
     #expect(
@@ -29,9 +29,9 @@ struct SessionLogTests {
         # deck REPL session, exported 2027-01-15T08:00:00Z: 3 commands
         # environment: local
         # replay: deck run FILE --env local
-        brokerage search keller --limit 1
+        fixture search alpha --limit 1
         deck env show --json
-        brokerage search "two
+        fixture search "two
         lines"
 
         """)
@@ -40,14 +40,14 @@ struct SessionLogTests {
   @Test func aLineFromAnotherEnvironmentNamesIt() {
     var log = SessionLog()
     log.record(entry("env list", environment: "sandbox"))
-    log.record(entry("brokerage search \"RE/MAX\" -- x", environment: "local"))
+    log.record(entry("fixture search \"A/B\" -- x", environment: "local"))
     log.record(entry("completion bash", environment: "local"))
     log.record(entry("auth status --env dev", environment: "local"))
     let script = log.script(date: Date()) { words in words.first != "completion" }
     let lines = script.split(separator: "\n").filter { !$0.hasPrefix("#") }
     #expect(
       lines == [
-        "env list", "brokerage search RE/MAX --env local -- x", "completion bash", "auth status --env dev",
+        "env list", "fixture search A/B --env local -- x", "completion bash", "auth status --env dev",
       ])
     #expect(script.contains("# environment: sandbox\n"))
   }

@@ -4,7 +4,7 @@ import Testing
 @Suite("Shell words")
 struct ShellWordsTests {
   @Test(arguments: [
-    ("brokerage search keller", ["brokerage", "search", "keller"]),
+    ("fixture search alpha", ["fixture", "search", "alpha"]),
     ("  a   b  ", ["a", "b"]),
     ("say 'two words' \"and more\"", ["say", "two words", "and more"]),
     (#"a\ b c"#, ["a b", "c"]),
@@ -63,9 +63,9 @@ struct ShellWordsTests {
   }
 
   @Test func partialLineForCompletion() {
-    let partial = ShellWords.partial("brokerage search \"Keller Wil")
-    #expect(partial.words == ["brokerage", "search"])
-    #expect(partial.current == "Keller Wil")
+    let partial = ShellWords.partial("fixture search \"Alpha Hom")
+    #expect(partial.words == ["fixture", "search"])
+    #expect(partial.current == "Alpha Hom")
     #expect(partial.openQuote == "\"")
     #expect(ShellWords.partial("env use ").current == "")
   }
@@ -80,9 +80,9 @@ struct ShellWordsTests {
 
   @Test func backslashNewlineBeforeAnIndentedLineAddsNoEmptyWord() {
     var pending = ShellWords.Continuation()
-    #expect(pending.add("brokerage search \"coldwell banker\" \\", number: 1) == .more)
+    #expect(pending.add("fixture search \"alpha partners\" \\", number: 1) == .more)
     #expect(
-      pending.add("  --limit 1", number: 2) == .words(["brokerage", "search", "coldwell banker", "--limit", "1"]))
+      pending.add("  --limit 1", number: 2) == .words(["fixture", "search", "alpha partners", "--limit", "1"]))
     #expect(pending.add("say a\\", number: 3) == .more)
     #expect(pending.add("b", number: 4) == .words(["say", "ab"]))
   }
@@ -91,7 +91,7 @@ struct ShellWordsTests {
     var pending = ShellWords.Continuation()
     #expect(pending.add("workspace create \\", number: 7) == .more)
     #expect(pending.add("  --workspace-name O'Brien", number: 8) == .more)
-    #expect(pending.add("brokerage search keller", number: 9) == .more)
+    #expect(pending.add("fixture search alpha", number: 9) == .more)
     #expect(pending.firstLine == 7)
     #expect(pending.quoteLine == 8)
     #expect(pending.problem.contains("line 8"))
@@ -103,7 +103,7 @@ struct ShellWordsTests {
     var number = 1
     while last == .more {
       number += 1
-      last = pending.add("brokerage search keller", number: number)
+      last = pending.add("fixture search alpha", number: number)
     }
     #expect(last == .tooLong)
     #expect(number == ShellWords.Continuation.maxLines)
@@ -126,7 +126,7 @@ struct ShellWordsTests {
     let start = clock.now
     var result = pending.add("workspace create --workspace-name O'Brien", number: 1)
     var number = 1
-    let line = String(repeating: "brokerage search keller williams --json ", count: 6)
+    let line = String(repeating: "fixture search alpha homes --json ", count: 6)
     while result == .more && number < 100_000 {
       number += 1
       result = pending.add(line, number: number)

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxApp
 import TestSupport
 import Testing
 
@@ -71,10 +72,14 @@ import Testing
     }
   }
 
+  /// A server with every feature deck registers and the fixture feature (``FixtureServer``,
+  /// whose `GET /api/fixture/items` the tests of the fault rules and the request log call).
   static func start(publicURL: String? = nil) async throws -> Server {
     let directory = try ScratchDirectory()
     let sandbox = try await SandboxServer.start(
-      .init(databasePath: directory.path("sandbox.sqlite"), publicURL: publicURL))
+      .init(
+        databasePath: directory.path("sandbox.sqlite"), publicURL: publicURL,
+        features: SandboxRegistry.features + [FixtureServer.self]))
     return Server(sandbox: sandbox, directory: directory)
   }
 
@@ -148,7 +153,7 @@ import Testing
     // Operator endpoints too, and the server still answers afterwards.
     let admin = try await server.admin("POST", "/__sandbox/v1/seed", body: "@" + file)
     #expect(admin.status == 413)
-    let small = try await Self.curl([server.base + "/api/brokerages/search?q=keller"])
+    let small = try await Self.curl([server.base + "/api/fixture/items?q=alpha"])
     #expect(small.status == 200)
   }
 
@@ -228,7 +233,7 @@ import Testing
   @Test func faultRulesActAndOperatorRoutesKeepWorking() async throws {
     let server = try await Self.start()
     defer { Task { await server.stop() } }
-    let search = server.base + "/api/brokerages/search?q=keller"
+    let search = server.base + "/api/fixture/items?q=alpha"
     // Everything fails with 503 and Retry-After, twice; operator routes are untouched.
     let added = try await server.addFault(#"{"path":"/**","action":"status","status":503,"retryAfter":7,"times":2}"#)
     #expect(added.status == 201)
@@ -249,21 +254,21 @@ import Testing
     #expect(try await server.admin("POST", "/__sandbox/v1/faults/clear", body: "{}").json?["cleared"] as? Int == 1)
 
     // Reset: curl sees the connection reset or closed with no answer.
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"reset","times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"reset","times":1}"#)
     let reset = try await Self.curl([search])
     #expect(reset.status == 0)
     #expect(reset.curlExit == 56 || reset.curlExit == 52)
     // Truncate: the head promises more than arrives (curl: 18, partial file).
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"truncate","times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"truncate","times":1}"#)
     let truncated = try await Self.curl([search])
     #expect(truncated.curlExit == 18)
     // Malformed: 200 and a body that is not JSON.
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"malformed","times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"malformed","times":1}"#)
     let malformed = try await Self.curl([search])
     #expect(malformed.status == 200)
     #expect(malformed.json == nil)
     // Latency: the real answer, late.
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"latency","latencyMs":400,"times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"latency","latencyMs":400,"times":1}"#)
     let started = Date()
     let late = try await Self.curl([search])
     #expect(late.status == 200)

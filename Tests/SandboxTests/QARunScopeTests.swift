@@ -15,7 +15,7 @@ import Testing
 
   static func search(_ server: Server, scope: String? = nil) async throws -> OperatorTests.Reply {
     try await OperatorTests.curl(
-      (scope.map(Self.scope) ?? []) + [server.base + "/api/brokerages/search?q=keller"])
+      (scope.map(Self.scope) ?? []) + [server.base + "/api/fixture/items?q=alpha"])
   }
 
   static func faults(_ server: Server, scope: String? = nil, all: Bool = false) async throws -> [[String: Any]] {
@@ -28,25 +28,25 @@ import Testing
     let server = try await OperatorTests.start()
     defer { Task { await server.stop() } }
     let mine = try await server.admin(
-      "POST", "/__sandbox/v1/faults", body: #"{"path":"/api/brokerages/search","action":"status","status":503}"#,
-      extra: Self.scope("run1/brokerage-9.4"))
+      "POST", "/__sandbox/v1/faults", body: #"{"path":"/api/fixture/items","action":"status","status":503}"#,
+      extra: Self.scope("run1/fixture-9.4"))
     #expect(mine.status == 201)
-    #expect(mine.json?["scope"] as? String == "run1/brokerage-9.4")
+    #expect(mine.json?["scope"] as? String == "run1/fixture-9.4")
     // Outside the run, and in another scenario of the same run: the real answer.
     #expect(try await Self.search(server).status == 200)
     #expect(try await Self.search(server, scope: "run1/other").status == 200)
-    #expect(try await Self.search(server, scope: "run2/brokerage-9.4").status == 200)
-    let hit = try await Self.search(server, scope: "run1/brokerage-9.4")
+    #expect(try await Self.search(server, scope: "run2/fixture-9.4").status == 200)
+    let hit = try await Self.search(server, scope: "run1/fixture-9.4")
     #expect(hit.status == 503)
     #expect(SharedFaultsTests.fault(hit) == "rule \(mine.json?["id"] as? Int ?? -1)")
     // A rule added by hand (no header) acts on every request, a run's too.
-    let global = try await server.addFault(#"{"path":"/api/brokerages/search","action":"status","status":418}"#)
+    let global = try await server.addFault(#"{"path":"/api/fixture/items","action":"status","status":418}"#)
     #expect(global.status == 201)
     #expect(global.json?["scope"] == nil)
     #expect(try await Self.search(server).status == 418)
     #expect(try await Self.search(server, scope: "run1/other").status == 418)
     // The run's own rule came first.
-    #expect(try await Self.search(server, scope: "run1/brokerage-9.4").status == 503)
+    #expect(try await Self.search(server, scope: "run1/fixture-9.4").status == 503)
   }
 
   @Test func listAndClearInARunSeeItsOwnRulesOnly() async throws {
@@ -155,7 +155,7 @@ import Testing
   }
 
   @Test func scopesAreCheckedAndMadeFromAnyScenarioID() {
-    #expect(QARunScope.isValid("lq3x9a1b2/brokerage-9.4"))
+    #expect(QARunScope.isValid("lq3x9a1b2/fixture-9.4"))
     #expect(QARunScope.isValid("run"))
     for bad in ["", "a/b/c", "/a", "a/", "a b", "a/é"] { #expect(!QARunScope.isValid(bad), "\(bad)") }
     #expect(QARunScope.scope(run: "r1", scenario: "kiosk happy/é") == "r1/kiosk_happy___")

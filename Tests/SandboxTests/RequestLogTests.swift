@@ -33,10 +33,10 @@ import Testing
   @Test func onlyTheOperatorReadsTheLog() async throws {
     let server = try await OperatorTests.start()
     defer { Task { await server.stop() } }
-    _ = try await Self.get(server, "/api/brokerages/search?q=keller")
+    _ = try await Self.get(server, "/api/fixture/items?q=alpha")
     let bare = try await Self.get(server, "/__sandbox/v1/logs")
     #expect(bare.status == 401)
-    #expect(!bare.body.contains("brokerages"))
+    #expect(!bare.body.contains("fixture"))
     let wrong = try await Self.get(server, "/__sandbox/v1/logs", ["-H", "Authorization: Bearer nope"])
     #expect(wrong.status == 401)
     // A user's own access token is no admin token either.
@@ -44,17 +44,17 @@ import Testing
       try await Self.signIn(server, "athlete@sandbox.test", "sandbox").json?["access_token"] as? String)
     let user = try await Self.get(server, "/__sandbox/v1/logs", ["-H", "Authorization: Bearer \(token)"])
     #expect(user.status == 401)
-    #expect(try await Self.logs(server).contains { $0["path"] as? String == "/api/brokerages/search" })
+    #expect(try await Self.logs(server).contains { $0["path"] as? String == "/api/fixture/items" })
   }
 
   @Test func eachRequestIsRecordedWithWhatShapedIt() async throws {
     let server = try await OperatorTests.start()
     defer { Task { await server.stop() } }
     let rule = try #require(
-      try await server.addFault(#"{"path":"/api/brokerages/search","action":"status","status":503,"times":1}"#)
+      try await server.addFault(#"{"path":"/api/fixture/items","action":"status","status":503,"times":1}"#)
         .json?["id"] as? Int)
     let faulted = try await Self.get(
-      server, "/api/brokerages/search?q=keller",
+      server, "/api/fixture/items?q=alpha",
       ["-H", "X-Request-Id: my-request-1", "-H", "\(QARunScope.header): run7/login"])
     #expect(faulted.status == 503)
     #expect(faulted.headers.lowercased().contains("x-request-id: my-request-1"))
@@ -63,9 +63,9 @@ import Testing
     let user = try await Self.get(server, "/auth/v1/user", ["-H", "Authorization: Bearer \(token)"])
     #expect(user.status == 200)
     let entries = try await Self.logs(server)
-    let search = try #require(entries.first { $0["path"] as? String == "/api/brokerages/search" })
+    let search = try #require(entries.first { $0["path"] as? String == "/api/fixture/items" })
     #expect(search["method"] as? String == "GET")
-    #expect(search["query"] as? String == "q=keller")
+    #expect(search["query"] as? String == "q=alpha")
     #expect(search["status"] as? Int == 503)
     #expect(search["fault"] as? String == "rule \(rule)")
     #expect(search["requestId"] as? String == "my-request-1")
@@ -84,7 +84,7 @@ import Testing
   @Test func filtersPickTheRequests() async throws {
     let server = try await OperatorTests.start()
     defer { Task { await server.stop() } }
-    #expect(try await Self.get(server, "/api/brokerages/search?q=keller").status == 200)
+    #expect(try await Self.get(server, "/api/fixture/items?q=alpha").status == 200)
     #expect(try await Self.get(server, "/auth/v1/user").status == 401)
     #expect(try await Self.signIn(server, "athlete@sandbox.test", "wrong-password").status == 400)
     let token = try #require(
@@ -96,10 +96,10 @@ import Testing
       }
     }
     #expect(try await paths("?status=4xx") == ["401 /auth/v1/user", "400 /auth/v1/token"])
-    #expect(try await paths("?status=200&method=GET") == ["200 /api/brokerages/search", "200 /auth/v1/user"])
+    #expect(try await paths("?status=200&method=GET") == ["200 /api/fixture/items", "200 /auth/v1/user"])
     #expect(try await paths("?method=POST") == ["400 /auth/v1/token", "200 /auth/v1/token"])
     #expect(try await paths("?path=/auth/**&status=2xx") == ["200 /auth/v1/token", "200 /auth/v1/user"])
-    #expect(try await paths("?path=/api/*/search") == ["200 /api/brokerages/search"])
+    #expect(try await paths("?path=/api/*/items") == ["200 /api/fixture/items"])
     #expect(try await paths("?user=Parent@Sandbox.test") == ["200 /auth/v1/user"])
     #expect(try await paths("?since=600&limit=2") == ["200 /auth/v1/token", "200 /auth/v1/user"])
     // Values that are no filter are refused, saying what would be one.
@@ -158,7 +158,7 @@ import Testing
   @Test func aFollowReceivesARequestMadeAfterItStarted() async throws {
     let server = try await OperatorTests.start()
     defer { Task { await server.stop() } }
-    _ = try await Self.get(server, "/api/brokerages/search?q=before")
+    _ = try await Self.get(server, "/api/fixture/items?q=before")
     let cursor = try #require(try await server.admin("GET", "/__sandbox/v1/logs").json?["next"] as? Int)
     // Nothing new: the wait ends empty, with the same cursor.
     let idle = try await server.admin("GET", "/__sandbox/v1/logs?after=\(cursor)&wait=1")
@@ -168,7 +168,7 @@ import Testing
     // The poll waits: a request that does not match does not end it, one that matches does.
     try await Task.sleep(for: .milliseconds(300))
     _ = try await Self.get(server, "/auth/v1/user")
-    _ = try await Self.get(server, "/api/brokerages/search?q=after")
+    _ = try await Self.get(server, "/api/fixture/items?q=after")
     let reply = try await poll.value
     let entries = try #require(reply.json?["entries"] as? [[String: Any]], "\(reply.body)")
     #expect(entries.map { $0["query"] as? String } == ["q=after"])

@@ -1,8 +1,8 @@
 import Foundation
+import SandboxApp
 import TestSupport
 import Testing
 
-@testable import BrokerageServer
 @testable import SandboxKit
 
 #if canImport(FoundationNetworking)
@@ -39,7 +39,8 @@ import Testing
   @Test func endToEnd() async throws {
     let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
-    let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
+    let sandbox = try await SandboxServer.start(
+      .init(databasePath: directory.path("sandbox.sqlite"), features: SandboxRegistry.features + [FixtureServer.self]))
     let base = sandbox.baseURL
     #expect(base.absoluteString.hasPrefix("http://127.0.0.1:"))
 
@@ -51,22 +52,10 @@ import Testing
     #expect(counts?["users"] == 3, "the demo owner, athlete and parent")
     #expect(counts?["preferences"] == 0)
     // Every feature counts what it holds.
-    #expect(counts?["brokerages"] == CanonicalBrokerages.names.count)
+    #expect(counts?[FixtureServer.rows] == 0)
     #expect(counts?["workspaces"] == 3, "handle_new_user gives every seeded user one")
     #expect(counts?["kiosk stores"] == 2)
 
-    // Search and its errors.
-    let search = try await request(base, "GET", "/api/brokerages/search?q=%20Compass%20&limit=2")
-    #expect(search.status == 200)
-    #expect((search.json as? [[String: String]])?.map { $0["name"] } == ["Compass", "Compass Real Estate"])
-    for (query, message) in [
-      ("q=%20%20", "q is required"), ("", "q is required"), ("q=a&limit=0", "limit must be between 1 and 50"),
-      ("q=a&limit=51", "limit must be between 1 and 50"), ("q=a&limit=ten", "limit must be between 1 and 50"),
-    ] {
-      let reply = try await request(base, "GET", "/api/brokerages/search?" + query)
-      #expect(reply.status == 400, "\(query)")
-      #expect((reply.json as? [String: String]) == ["error": message], "\(query)")
-    }
     #expect(try await request(base, "GET", "/no/such/route").status == 404)
 
     // Sign in with the demo account, use and rotate the tokens, sign out.
@@ -124,7 +113,7 @@ import Testing
         .status == 200)
     let clock = ContinuousClock()
     let delayed = try await clock.measure {
-      _ = try await request(base, "GET", "/api/brokerages/search?q=re")
+      _ = try await request(base, "GET", "/api/fixture/items?q=a")
     }
     #expect(delayed >= .milliseconds(2000))
     // Then a delay of 60 s, which an admin route would not answer within: a loaded machine (the
@@ -148,14 +137,15 @@ import Testing
 
     // Seed and reset.
     let seeded = try await request(
-      base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"brokerages":500}}"#, bearer: sandbox.adminToken)
-    #expect(seeded.counts?["brokerages"] == CanonicalBrokerages.names.count + 500)
+      base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"fixture rows":500}}"#, bearer: sandbox.adminToken)
+    #expect(seeded.counts?[FixtureServer.rows] == 500)
     let unknownKind = try await request(
       base, "POST", "/__sandbox/v1/seed", body: #"{"synthetic":{"unicorns":5}}"#, bearer: sandbox.adminToken)
     #expect(unknownKind.status == 400)
-    #expect(unknownKind.text.contains(#"no synthetic data of kind \"unicorns\"; known: brokerages"#))
+    #expect(unknownKind.text.contains(#"no synthetic data of kind \"unicorns\"; known: "#))
+    #expect(unknownKind.text.contains(FixtureServer.rows), "the kinds the features declare: \(unknownKind.text)")
     let reset = try await request(base, "POST", "/__sandbox/v1/reset", body: "{}", bearer: sandbox.adminToken)
-    #expect(reset.counts?["brokerages"] == CanonicalBrokerages.names.count)
+    #expect(reset.counts?[FixtureServer.rows] == 0)
     #expect(reset.counts?["users"] == 3)
     // The reset ended every session.
     #expect(try await request(base, "GET", "/auth/v1/user", bearer: accessToken).status == 403)
@@ -166,11 +156,12 @@ import Testing
   @Test func stopCutsDelayedRequestsShort() async throws {
     let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
-    let sandbox = try await SandboxServer.start(.init(databasePath: directory.path("sandbox.sqlite")))
+    let sandbox = try await SandboxServer.start(
+      .init(databasePath: directory.path("sandbox.sqlite"), features: SandboxRegistry.features + [FixtureServer.self]))
     let base = sandbox.baseURL
     _ = try await request(
       base, "PUT", "/__sandbox/v1/delay", body: #"{"milliseconds":60000}"#, bearer: sandbox.adminToken)
-    let pending = Task { try? await request(base, "GET", "/api/brokerages/search?q=re") }
+    let pending = Task { try? await request(base, "GET", "/api/fixture/items?q=a") }
     try await Task.sleep(for: .milliseconds(200))
     let clock = ContinuousClock()
     let stopping = await clock.measure { await sandbox.stop() }

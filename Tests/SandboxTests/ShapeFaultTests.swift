@@ -11,11 +11,11 @@ extension OperatorTests {
   @Test func shapeFaultsChangeOnePropertyOfTheRealAnswer() async throws {
     let server = try await Self.start()
     defer { Task { await server.stop() } }
-    let search = server.base + "/api/brokerages/search?q=keller%20williams&limit=3"
+    let search = server.base + "/api/fixture/items?q=alpha&limit=3"
     let real = try #require(try await Self.curl([search]).jsonArray)
     #expect(real.count == 3)
 
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"drop-field","field":"name","times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"drop-field","field":"name","times":1}"#)
     let dropped = try await Self.curl([search])
     #expect(dropped.status == 200)
     #expect(dropped.headers.lowercased().contains("x-sandbox-fault: rule"))
@@ -25,19 +25,19 @@ extension OperatorTests {
     #expect(withoutName[1]["name"] as? String == real[1]["name"] as? String, "only the first one changes")
 
     _ = try await server.addFault(
-      #"{"path":"/api/brokerages/search","action":"retype-field","field":"name","times":1}"#)
+      #"{"path":"/api/fixture/items","action":"retype-field","field":"name","times":1}"#)
     let retyped = try #require(try await Self.curl([search]).jsonArray)
     #expect(retyped[0]["name"] as? Int == 42)
 
     _ = try await server.addFault(
-      #"{"path":"/api/brokerages/search","action":"enum-value","field":"id","value":"not-a-uuid","times":1}"#)
+      #"{"path":"/api/fixture/items","action":"enum-value","field":"id","value":"not-a-uuid","times":1}"#)
     let valued = try #require(try await Self.curl([search]).jsonArray)
     #expect(valued[0]["id"] as? String == "not-a-uuid")
 
     // No such property: the answer is unchanged, unmarked, and the rule has not fired (issue 45:
     // it counted as fired, and a `--times 1` rule was used up by an answer it left alone).
     let nope = try await server.addFault(
-      #"{"path":"/api/brokerages/search","action":"drop-field","field":"nope","times":1}"#)
+      #"{"path":"/api/fixture/items","action":"drop-field","field":"nope","times":1}"#)
     let nopeID = try #require(nope.json?["id"] as? Int)
     let unchangedReply = try await Self.curl([search])
     let unchanged = try #require(unchangedReply.jsonArray)
@@ -52,7 +52,7 @@ extension OperatorTests {
     #expect(try await server.addFault(#"{"path":"/a","action":"drop-field","field":""}"#).status == 400)
     #expect(try await server.addFault(#"{"path":"/a","action":"enum-value","field":"a","value":null}"#).status == 400)
     _ = try await server.admin("POST", "/__sandbox/v1/faults/clear", body: "{}")
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"drop-field","times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"drop-field","times":1}"#)
     let fieldless = try #require(try await Self.curl([search]).jsonArray)
     #expect(fieldless.map { $0["name"] as? String } == real.map { $0["name"] as? String })
   }
@@ -75,8 +75,8 @@ extension OperatorTests {
   @Test func shapedResponsesAreMarkedAndUsedUpRulesKept() async throws {
     let server = try await Self.start()
     defer { Task { await server.stop() } }
-    let search = server.base + "/api/brokerages/search?q=keller"
-    _ = try await server.addFault(#"{"path":"/api/brokerages/**","action":"status","status":503,"times":1}"#)
+    let search = server.base + "/api/fixture/items?q=alpha"
+    _ = try await server.addFault(#"{"path":"/api/fixture/**","action":"status","status":503,"times":1}"#)
     let failed = try await Self.curl([search])
     #expect(failed.status == 503)
     #expect(failed.headers.lowercased().contains("x-sandbox-fault: rule 1\r\n"), "\(failed.headers)")
@@ -94,11 +94,11 @@ extension OperatorTests {
     #expect(try await server.admin("GET", "/__sandbox/v1/faults?all=false").body == "[]")
 
     // A latency rule marks the real response; so do a truncated and a malformed one.
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"latency","latencyMs":10,"times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"latency","latencyMs":10,"times":1}"#)
     let late = try await Self.curl([search])
     #expect(late.status == 200)
     #expect(late.headers.lowercased().contains("x-sandbox-fault: rule 2\r\n"), "\(late.headers)")
-    _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"malformed","times":1}"#)
+    _ = try await server.addFault(#"{"path":"/api/fixture/items","action":"malformed","times":1}"#)
     #expect(try await Self.curl([search]).headers.lowercased().contains("x-sandbox-fault: rule 3\r\n"))
 
     // The delay marks every API response it held back, and no operator answer.

@@ -1,4 +1,5 @@
 import Foundation
+import SandboxApp
 import Synchronization
 import TestSupport
 import Testing
@@ -22,7 +23,7 @@ import Testing
     }
 
     func search() async throws -> OperatorTests.Reply {
-      try await OperatorTests.curl([base + "/api/brokerages/search?q=keller"])
+      try await OperatorTests.curl([base + "/api/fixture/items?q=alpha"])
     }
 
     /// Runs `write` (through the other instance), then waits until this instance has heard of a
@@ -63,10 +64,12 @@ import Testing
     let directory = try ScratchDirectory()
     defer { directory.cleanUp() }
     let path = directory.path("sandbox.sqlite")
-    let first = try await SandboxServer.start(SandboxOptions(databasePath: path))
+    // Deck's features and the fixture's, whose `GET /api/fixture/items` the tests call.
+    let features = SandboxRegistry.features + [FixtureServer.self]
+    let first = try await SandboxServer.start(SandboxOptions(databasePath: path, features: features))
     let second: RunningSandbox
     do {
-      second = try await SandboxServer.start(SandboxOptions(databasePath: path))
+      second = try await SandboxServer.start(SandboxOptions(databasePath: path, features: features))
     } catch {
       await first.stop()
       throw error
@@ -87,7 +90,7 @@ import Testing
       #expect(a.sandbox.baseURL != b.sandbox.baseURL)
       let added = try await b.hearing {
         try await a.admin(
-          "POST", "/faults", body: #"{"path":"/api/brokerages/search","action":"status","status":503,"times":3}"#)
+          "POST", "/faults", body: #"{"path":"/api/fixture/items","action":"status","status":503,"times":3}"#)
       }
       #expect(added.status == 201)
       let id = try #require(added.json?["id"] as? Int)
@@ -110,7 +113,7 @@ import Testing
       // Requests at the same time on both still fire it exactly `times` times.
       let again = try await a.hearing {
         try await b.admin(
-          "POST", "/faults", body: #"{"path":"/api/brokerages/search","action":"status","status":503,"times":3}"#)
+          "POST", "/faults", body: #"{"path":"/api/fixture/items","action":"status","status":503,"times":3}"#)
       }
       #expect(again.json?["id"] as? Int == id + 1, "ids continue across instances")
       let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -140,7 +143,7 @@ import Testing
       #expect(took >= .milliseconds(300))
 
       // A rule without a limit fires on A until it is cleared through B.
-      let added = try await a.admin("POST", "/faults", body: #"{"path":"/api/brokerages/**","action":"malformed"}"#)
+      let added = try await a.admin("POST", "/faults", body: #"{"path":"/api/fixture/**","action":"malformed"}"#)
       let id = try #require(added.json?["id"] as? Int)
       #expect(Self.fault(try await a.search()) == "rule \(id)")
       #expect(Self.fault(try await a.search()) == "rule \(id)")
@@ -156,7 +159,7 @@ import Testing
       #expect(try await a.admin("GET", "/delay").json?["milliseconds"] as? Int == 0)
 
       // A reset through B clears A's rules and delay too; ids go on from where they were.
-      _ = try await a.admin("POST", "/faults", body: #"{"path":"/api/brokerages/**","action":"latency","latencyMs":1}"#)
+      _ = try await a.admin("POST", "/faults", body: #"{"path":"/api/fixture/**","action":"latency","latencyMs":1}"#)
       #expect(try await b.hearing { try await a.admin("PUT", "/delay", body: #"{"milliseconds":250}"#) }.status == 200)
       let both = try await b.search()
       #expect(Self.fault(both) == "rule \(id + 1)")

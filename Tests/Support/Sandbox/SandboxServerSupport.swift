@@ -51,16 +51,16 @@ package func searchNames(_ database: SandboxDatabase, _ query: String, limit: In
 }
 
 extension SandboxOptions {
-  /// Options for a test server with every feature deck registers, on the test engine
-  /// (``TestDatabase``: the file itself, or a PostgreSQL database of its own).
+  /// Options for a test server with `features` (every feature deck registers, unless a test
+  /// gives others), on the test engine (``TestDatabase``: the file itself, or a PostgreSQL
+  /// database of its own).
   package init(
     databasePath: String, host: String = "127.0.0.1", port: Int = 0, accessTokenTTL: Int = 3600,
-    publicURL: String? = nil
+    publicURL: String? = nil, features: [any SandboxFeature.Type] = SandboxRegistry.features
   ) {
     self.init(
       databasePath: TestDatabase.location(for: databasePath), host: host, port: port, accessTokenTTL: accessTokenTTL,
-      publicURL: publicURL,
-      features: SandboxRegistry.features)
+      publicURL: publicURL, features: features, eventLoopGroup: nil)
   }
 }
 
