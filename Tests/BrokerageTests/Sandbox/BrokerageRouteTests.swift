@@ -36,4 +36,13 @@ import Testing
     }
     await sandbox.stop()
   }
+
+  /// A schemathesis case: a NUL in the query is a query that matches nothing, not a 500.
+  @Test func aQueryWithANulIsAnEmptyResultNotA500() async throws {
+    let server = try await EmbeddedSandbox.start(features: SandboxRegistry.features)
+    defer { Task { await server.stop() } }
+    let reply = try await EmbeddedSandbox.curl([server.base + "/api/brokerages/search?q=n%00abc"])
+    #expect(reply.status == 200)
+    #expect((try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [Any])?.isEmpty == true)
+  }
 }

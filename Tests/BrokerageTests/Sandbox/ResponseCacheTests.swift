@@ -59,16 +59,16 @@ import Testing
   }
 
   @Test func searchAnswersAreCachedUntilAnythingIsCommitted() async throws {
-    let server = try await OperatorTests.start()
+    let server = try await EmbeddedSandbox.start(features: SandboxRegistry.features)
     defer { Task { await server.stop() } }
     let cache = server.sandbox.responseCache
     let search = server.base + "/api/brokerages/search?q=zephyr"
 
-    let first = try await OperatorTests.curl([search])
+    let first = try await EmbeddedSandbox.curl([search])
     #expect(first.status == 200)
     #expect(Self.names(first) == [])
     #expect(cache.count == 1)
-    let again = try await OperatorTests.curl([search])
+    let again = try await EmbeddedSandbox.curl([search])
     #expect(again.status == 200)
     #expect(again.body == first.body)
     #expect(again.headers.lowercased().contains("content-type: application/json"))
@@ -81,25 +81,25 @@ import Testing
     try await insertBrokerages(["Zephyr Ridge Realty"], into: other)
     await other.close()
     try await Self.waitForNewStamp(server, after: before)
-    let afterWrite = try await OperatorTests.curl([search])
+    let afterWrite = try await EmbeddedSandbox.curl([search])
     #expect(Self.names(afterWrite) == ["Zephyr Ridge Realty"])
 
     // A reset through this server: gone again.
     #expect(try await server.admin("POST", "/__sandbox/v1/reset", body: "{}").status == 200)
-    #expect(Self.names(try await OperatorTests.curl([search])) == [])
+    #expect(Self.names(try await EmbeddedSandbox.curl([search])) == [])
 
     // The answer depends on Accept too, so a client that accepts no JSON is not answered from
     // the entry a JSON client left.
-    let plain = try await OperatorTests.curl(["-H", "Accept: text/plain", search])
+    let plain = try await EmbeddedSandbox.curl(["-H", "Accept: text/plain", search])
     #expect(plain.status == 406)
     #expect(
       plain.json?["error"] as? String
         == "this route answers application/json, not text/plain: send Accept: application/json")
-    #expect(try await OperatorTests.curl(["-H", "Accept: text/plain, application/*;q=0.5", search]).status == 200)
+    #expect(try await EmbeddedSandbox.curl(["-H", "Accept: text/plain, application/*;q=0.5", search]).status == 200)
 
     // Errors and other routes are not kept.
     let entries = cache.count
-    #expect(try await OperatorTests.curl([server.base + "/api/brokerages/search?q=a&limit=99"]).status == 400)
+    #expect(try await EmbeddedSandbox.curl([server.base + "/api/brokerages/search?q=a&limit=99"]).status == 400)
     #expect(try await server.admin("GET", "/__sandbox/v1/info").status == 200)
     #expect(cache.count == entries)
   }
@@ -109,10 +109,10 @@ import Testing
   /// between is not missed.
   @Test(.enabled(if: TestDatabase.isPostgreSQL, "SQLite: the stamp is the WAL index, read from a file"))
   func postgreSQLListenerLostAndBackMissesNoCommit() async throws {
-    let server = try await OperatorTests.start()
+    let server = try await EmbeddedSandbox.start(features: SandboxRegistry.features)
     defer { Task { await server.stop() } }
     let search = server.base + "/api/brokerages/search?q=zephyr"
-    #expect(Self.names(try await OperatorTests.curl([search])) == [])
+    #expect(Self.names(try await EmbeddedSandbox.curl([search])) == [])
     #expect(server.sandbox.responseCache.count == 1)
     let before = server.sandbox.responseCache.stamp()
     #expect(before != nil, "listening")
@@ -130,12 +130,12 @@ import Testing
     try await insertBrokerages(["Zephyr Ridge Realty"], into: other)
     await other.close()
     try await Self.waitForNewStamp(server, after: before)
-    #expect(Self.names(try await OperatorTests.curl([search])) == ["Zephyr Ridge Realty"])
+    #expect(Self.names(try await EmbeddedSandbox.curl([search])) == ["Zephyr Ridge Realty"])
     #expect(server.sandbox.responseCache.count == 1, "caching again")
   }
 
   /// Another instance's connection to the server's database (on SQLite, to its file).
-  static func openOther(_ server: OperatorTests.Server) async throws -> SandboxDatabase {
+  static func openOther(_ server: EmbeddedSandbox) async throws -> SandboxDatabase {
     try await SandboxDatabase.open(
       DatabaseLocation.parse(TestDatabase.location(for: server.directory.path("sandbox.sqlite"))),
       features: SandboxRegistry.features)
@@ -143,7 +143,7 @@ import Testing
 
   /// Waits (up to 10 s) until the server's change stamp is known and differs from `stamp`: at
   /// once on SQLite, when the commit's notification arrives on PostgreSQL.
-  static func waitForNewStamp(_ server: OperatorTests.Server, after stamp: DatabaseChangeStamp.Stamp?) async throws {
+  static func waitForNewStamp(_ server: EmbeddedSandbox, after stamp: DatabaseChangeStamp.Stamp?) async throws {
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
       if let now = server.sandbox.responseCache.stamp(), now != stamp { return }
@@ -153,19 +153,19 @@ import Testing
   }
 
   /// The brokerage names of a search answer; nil when it is not one.
-  static func names(_ reply: OperatorTests.Reply) -> [String]? {
+  static func names(_ reply: EmbeddedSandbox.Reply) -> [String]? {
     let json = try? JSONSerialization.jsonObject(with: Data(reply.body.utf8))
     return (json as? [[String: String]])?.compactMap { $0["name"] }
   }
 
   @Test func faultRulesStillApplyToCachedAnswers() async throws {
-    let server = try await OperatorTests.start()
+    let server = try await EmbeddedSandbox.start(features: SandboxRegistry.features)
     defer { Task { await server.stop() } }
     let search = server.base + "/api/brokerages/search?q=keller"
-    #expect(try await OperatorTests.curl([search]).status == 200)
+    #expect(try await EmbeddedSandbox.curl([search]).status == 200)
     #expect(server.sandbox.responseCache.count == 1)
     _ = try await server.addFault(#"{"path":"/api/brokerages/search","action":"status","status":503,"times":1}"#)
-    #expect(try await OperatorTests.curl([search]).status == 503)
-    #expect(try await OperatorTests.curl([search]).status == 200)
+    #expect(try await EmbeddedSandbox.curl([search]).status == 503)
+    #expect(try await EmbeddedSandbox.curl([search]).status == 200)
   }
 }
