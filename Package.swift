@@ -360,9 +360,7 @@ let package = Package(
         path: "Tests/DeckBuiltinsTests", swiftSettings: swiftSettings),
       .testTarget(
         name: "QATests", dependencies: ["DeckQA", "DeckApp", "DeckConfig", "DeckCore", "DeckSupport"],
-        path: "Tests/QATests",
-        exclude: ["junit.xsd"],
-        swiftSettings: swiftSettings),
+        path: "Tests/QATests", exclude: ["junit.xsd"], swiftSettings: swiftSettings),
       .testTarget(
         name: "DeckValuesTests", dependencies: ["DeckValues", "DeckSupport"], path: "Tests/DeckValuesTests",
         swiftSettings: swiftSettings),
