@@ -13,8 +13,8 @@ import FoundationEssentials
 /// - a step runs against `qa run --env` alone: it names no `--env` of its own;
 /// - no `qa run` inside a scenario, no REPL, and a script only from the step's own stdin
 ///   (`run -`), without `let` or `$NAME` (so that every line it runs is written in the scenario);
-/// - a file a step writes (as its command declares: ``FileArguments``) is under ``writable`` (the run's working directory,
-///   `${WORKDIR}`, and each `--allow-writes-outside`);
+/// - a file a step writes (as its command declares: ``FileArguments``) is under ``writable``
+///   (the run's working directory, `${WORKDIR}`, and each `--allow-writes-outside`);
 /// - a jq expression that holds a secret variable does not transform it (``transforms``);
 /// - a step that reads a file from outside ``writable`` (as its command declares)
 ///   keeps its output out of the report (the runner withholds it).
@@ -25,12 +25,15 @@ struct StepPolicy: Sendable {
   var currentDirectory: String
 
   /// The commands that name files, as they declare it (``DeckRegistry/fileArguments``).
-  var files: [(command: [String], files: FileArguments)]
+  let files: [(command: [String], files: FileArguments)]
+  /// Every option spelling that takes a file, of any command.
+  let fileOptions: Set<String>
 
   init(writable: [String], currentDirectory: String, files: [(command: [String], files: FileArguments)]) {
     self.writable = writable
     self.currentDirectory = currentDirectory
     self.files = files
+    fileOptions = Set(files.flatMap(\.files.optionNames))
   }
 
   /// deck's global options that take a value (besides the commands' file options).
@@ -81,7 +84,7 @@ struct StepPolicy: Sendable {
 
   /// `words` as the parser reads them, knowing every option that takes a file.
   func line(_ words: [String]) -> Line {
-    Line(words, fileOptions: Set(files.flatMap(\.files.optionNames)))
+    Line(words, fileOptions: fileOptions)
   }
 
   /// The declarations of the commands `line` names (a group's and its subcommand's, when both do).
