@@ -81,6 +81,26 @@ public final class LocalTerminal: Sendable {
     }
   }
 
+  /// Everything the child wrote and the terminal still holds, once the child has exited: reads
+  /// until the terminal reports its end (the kernel can still be passing the last output on
+  /// when the child is reaped), at most `patience`.
+  public func remaining(patience: Duration = .milliseconds(500)) -> [UInt8] {
+    var collected: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let deadline = ContinuousClock.now + patience
+    while ContinuousClock.now < deadline {
+      let count = read(master, &chunk, chunk.count)
+      if count > 0 {
+        collected += chunk[0..<count]
+      } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
+        usleep(1000)
+      } else {
+        break
+      }
+    }
+    return collected
+  }
+
   static func failure(_ what: String, _ error: Int32) -> DeckError {
     DeckError(.failure, "Cannot start a step on a terminal: \(what) (\(String(cString: strerror(error)))).")
   }

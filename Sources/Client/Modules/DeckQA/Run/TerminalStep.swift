@@ -35,6 +35,12 @@ enum TerminalStep {
     var matched = 0
     var next = 0
     var interval = Duration.milliseconds(1)
+    // Its exit code, once reaped (a second waitpid would not find it).
+    var exitCode: Int32?
+    func exited() -> Int32? {
+      if exitCode == nil { exitCode = LocalProcess.exitStatus(terminal.pid) }
+      return exitCode
+    }
     while true {
       bytes += terminal.available()
       if next < keys.count {
@@ -43,9 +49,12 @@ enum TerminalStep {
           if let range = rest.firstRange(of: wait) {
             matched += rest.distance(from: rest.startIndex, to: range.upperBound)
           } else {
-            if let code = LocalProcess.exitStatus(terminal.pid) {
-              bytes += terminal.available()
-              return .stuck(waiting: wait, exit: code, screen: TerminalScreen.text(bytes))
+            if let code = exited() {
+              bytes += terminal.remaining()
+              if TerminalScreen.text(bytes).dropFirst(matched).firstRange(of: wait) == nil {
+                return .stuck(waiting: wait, exit: code, screen: TerminalScreen.text(bytes))
+              }
+              continue
             }
             guard ContinuousClock.now < deadline, !Task.isCancelled else {
               await ScenarioRunner.stop(terminal.pid)
@@ -61,8 +70,8 @@ enum TerminalStep {
         interval = .milliseconds(1)
         continue
       }
-      if let code = LocalProcess.exitStatus(terminal.pid) {
-        return .exited(code, screen: TerminalScreen.text(bytes + terminal.available()))
+      if let code = exited() {
+        return .exited(code, screen: TerminalScreen.text(bytes + terminal.remaining()))
       }
       guard ContinuousClock.now < deadline, !Task.isCancelled else {
         await ScenarioRunner.stop(terminal.pid)
