@@ -66,10 +66,14 @@ import Testing
   /// A prompt that reads a line from its terminal, as the wizard's prompts do.
   static let prompting = ["-c", "test -t 0 && test -t 1 || exit 9; printf 'Name: '; read name; echo \"hello $name\""]
 
+  // The timeouts below bound a test that fails; a passing one returns as soon as the program
+  // answers. They are long because this suite shares two cores with every other unit test: on
+  // CI, with 20 s, this test's task was resumed past its deadline right after it typed, before
+  // the program had run, and the step was found stuck.
   @Test func aProgramIsDrivenOnItsOwnTerminal() async throws {
     let outcome = try await TerminalStep.run(
       Self.program, arguments: Self.prompting, environment: ["PATH": "/usr/bin:/bin"],
-      keys: [Step.KeyExchange(wait: "Name: ", send: "Ada\r"), Step.KeyExchange(wait: "hello Ada")], timeout: 20)
+      keys: [Step.KeyExchange(wait: "Name: ", send: "Ada\r"), Step.KeyExchange(wait: "hello Ada")], timeout: 300)
     guard case .exited(let code, let screen) = outcome else {
       Issue.record("\(outcome)")
       return
@@ -81,12 +85,12 @@ import Testing
   @Test func aTextTheScreenNeverShowsIsNamedWithTheScreen() async throws {
     let stuck = try await TerminalStep.run(
       Self.program, arguments: Self.prompting, environment: ["PATH": "/usr/bin:/bin"],
-      keys: [Step.KeyExchange(wait: "Password: ", send: "x\r")], timeout: 0.5)
+      keys: [Step.KeyExchange(wait: "Name: "), Step.KeyExchange(wait: "Password: ", send: "x\r")], timeout: 3)
     #expect(stuck == .stuck(waiting: "Password: ", exit: nil, screen: "Name: "))
 
     let exited = try await TerminalStep.run(
       Self.program, arguments: ["-c", "echo bye"], environment: [:],
-      keys: [Step.KeyExchange(wait: "Name: ")], timeout: 20)
+      keys: [Step.KeyExchange(wait: "Name: ")], timeout: 300)
     #expect(exited == .stuck(waiting: "Name: ", exit: 0, screen: "bye\n"))
   }
 }
