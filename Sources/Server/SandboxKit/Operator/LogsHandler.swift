@@ -6,6 +6,8 @@ extension AdminHandlers {
   static let defaultLogLimit = 100
   /// The longest a read of the log waits for a request (`wait`, seconds).
   static let longestLogWait = 15
+  /// The largest cursor the contract takes: JSON's last exact integer (2^53 - 1).
+  static let largestLogCursor = 9_007_199_254_740_991
 
   /// `GET /logs`: the request log (``RequestLog``), filtered; with `after` and `wait`, a long poll.
   func listLogs(_ input: SandboxAdminAPI.Operations.listLogs.Input) async throws
@@ -22,8 +24,9 @@ extension AdminHandlers {
       return .badRequest(
         .init(body: .json(.init(error: "limit must be between 1 and \(RequestLog.defaultCapacity), got \(limit)."))))
     }
-    if let after = query.after, after < 0 {
-      return .badRequest(.init(body: .json(.init(error: "after must be 0 or more, got \(after)."))))
+    if let after = query.after, !(0...Self.largestLogCursor).contains(after) {
+      return .badRequest(
+        .init(body: .json(.init(error: "after must be a cursor from 0 to \(Self.largestLogCursor), got \(after)."))))
     }
     let wait = query.wait ?? 0
     guard (0...Self.longestLogWait).contains(wait) else {
