@@ -9,10 +9,10 @@ import Testing
 /// `kill -9` of deck while it writes config.yml, tokens.json or the history leaves the
 /// previous or the new file, never a torn one, and loses nothing already written.
 ///
-/// Each test's loop runs on a thread of its own (`offThePool`) and returns what went wrong: a
-/// loop of 100 child processes held a thread of the cooperative pool (two on two cores) for
-/// minutes, so the three ran one after another and the rest of the end-to-end run shared one
-/// thread meanwhile.
+/// Each test's loop runs on a thread of its own (`offThePool`) and returns the first thing that
+/// went wrong (nil: nothing did): a loop of 100 child processes held a thread of the cooperative
+/// pool (two on two cores) for minutes, so the three ran one after another and the rest of the
+/// end-to-end run shared one thread meanwhile.
 @Suite("Crash safety: kill -9 while writing", .endToEndTimeLimit)
 struct CrashSafetyTests {
   /// Kills per file: 100 (each aimed at the write), or DECK_CRASH_LOOPS for a longer hunt.
@@ -54,9 +54,9 @@ struct CrashSafetyTests {
   }
 
   @Test func configIsNeverTorn() async throws {
-    let problems = try await offThePool { () throws -> [String] in
+    let problem = try await offThePool { () throws -> String? in
       let deck = try DeckCLI()
-      guard let full = try Self.duration(deck, ["env", "add", "base"]) else { return ["deck env add base failed"] }
+      guard let full = try Self.duration(deck, ["env", "add", "base"]) else { return "deck env add base failed" }
       let path = deck.configDirectory + "/config.yml"
       var known: Set<String> = ["base"]
       var completed = 0
@@ -64,10 +64,10 @@ struct CrashSafetyTests {
         try Self.startAndKill(deck, ["env", "add", "e\(index)"], around: full)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         guard let names = Self.environments(inConfig: text) else {
-          return ["torn config.yml after loop \(index):\n\(text)"]
+          return "torn config.yml after loop \(index):\n\(text)"
         }
         guard names == known || names == known.union(["e\(index)"]) else {
-          return ["lost an environment in loop \(index): \(known.subtracting(names).sorted())"]
+          return "lost an environment in loop \(index): \(known.subtracting(names).sorted())"
         }
         if names.count > known.count { completed += 1 }
         known = names
@@ -75,17 +75,17 @@ struct CrashSafetyTests {
       print("config.yml: \(Self.loops) kill -9 loops, \(completed) writes completed, 0 torn")
       let leftovers = try FileManager.default.contentsOfDirectory(atPath: deck.configDirectory)
         .filter { $0.hasSuffix(".tmp") }
-      return leftovers.count <= Self.loops ? [] : ["\(leftovers.count) stray temporary files: more than one per kill"]
+      return leftovers.count <= Self.loops ? nil : "\(leftovers.count) stray temporary files: more than one per kill"
     }
-    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    #expect(problem == nil, "\(problem ?? "")")
   }
 
   @Test func tokensAreNeverTorn() async throws {
-    let problems = try await offThePool { () throws -> [String] in
+    let problem = try await offThePool { () throws -> String? in
       let deck = try DeckCLI()
       let login = ["auth", "login", "--with-token"]
       guard let full = try Self.duration(deck, login, stdin: unsignedJWT(email: "base@x.test")) else {
-        return ["deck auth login --with-token failed"]
+        return "deck auth login --with-token failed"
       }
       var known: Set<String> = ["base@x.test"]
       var completed = 0
@@ -94,19 +94,19 @@ struct CrashSafetyTests {
         try Self.startAndKill(deck, login, stdin: unsignedJWT(email: email), around: full)
         let accounts = Set(try deck.tokenAccounts("sandbox").keys)  // throws on a torn file
         guard accounts == known || accounts == known.union([email]) else {
-          return ["lost an account in loop \(index): \(known.subtracting(accounts).sorted())"]
+          return "lost an account in loop \(index): \(known.subtracting(accounts).sorted())"
         }
         if accounts.count > known.count { completed += 1 }
         known = accounts
       }
       print("tokens.json: \(Self.loops) kill -9 loops, \(completed) writes completed, 0 torn")
-      return []
+      return nil
     }
-    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    #expect(problem == nil, "\(problem ?? "")")
   }
 
   @Test func historyIsNeverTorn() async throws {
-    let problems = try await offThePool { () throws -> [String] in
+    let problem = try await offThePool { () throws -> String? in
       let deck = try DeckCLI()
       let state = deck.home + "/state/deck"
       try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -128,12 +128,12 @@ struct CrashSafetyTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let saved = text.split(separator: "\n").map(String.init)
         guard text.hasSuffix("\n"), !saved.isEmpty, saved.allSatisfy(known.contains) else {
-          return ["torn history after loop \(index):\n\(text)"]
+          return "torn history after loop \(index):\n\(text)"
         }
       }
       print("history: \(Self.loops) kill -9 loops, 0 torn")
-      return []
+      return nil
     }
-    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    #expect(problem == nil, "\(problem ?? "")")
   }
 }
