@@ -349,8 +349,8 @@ let package = Package(
         ],
         path: "Tests/DeckCoreTests", swiftSettings: swiftSettings),
       .testTarget(
-        name: "DeckREPLTests", dependencies: ["DeckREPL", "DeckSupport", "TestFixtures"], path: "Tests/DeckREPLTests",
-        swiftSettings: swiftSettings),
+        name: "DeckREPLTests", dependencies: ["DeckREPL", "DeckCore", "DeckSupport", "TestFixtures", argumentParser],
+        path: "Tests/DeckREPLTests", swiftSettings: swiftSettings),
       .testTarget(
         name: "DeckBuiltinsTests",
         dependencies: [

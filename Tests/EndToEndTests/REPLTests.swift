@@ -48,6 +48,15 @@ struct REPLTests {
     try repl.expect("Keller Williams Realty Austin\" ")
     repl.send("\u{15}--env lo\t")
     try repl.expect("--env local ")
+    // Options and arguments that name files complete file names, of the option's extensions.
+    try FileManager.default.createDirectory(atPath: deck.home + "/work/answers", withIntermediateDirectories: true)
+    for name in ["work/quiz.json", "work/quiz.csv"] {
+      try Data("{}".utf8).write(to: URL(fileURLWithPath: deck.home + "/" + name))
+    }
+    repl.send("\u{15}mbti submit --answers \(deck.home)/work/q\t")
+    try repl.expect("\(deck.home)/work/quiz.json ")
+    repl.send("\u{15}qa export \(deck.home)/work/\t")
+    try repl.expect("\(deck.home)/work/answers/")
     repl.send("\u{15}exit\r")
     #expect(try repl.waitForExit() == 0)
   }

@@ -30,7 +30,7 @@ import Testing
     var undeclared: [String] = []
     for (words, arguments) in Self.commands() {
       let files = Self.declared[words]
-      for argument in arguments where [.file, .directory].contains(argument.completionKind) {
+      for argument in arguments where argument.completionKind?.namesFiles == true {
         let spellings = (argument.names ?? []).map(\.spelled)
         let name =
           argument.kind == .positional ? "<\(argument.preferredName?.name ?? "argument")>" : spellings.first ?? ""

@@ -32,13 +32,23 @@ public struct CommandTree: Sendable, Decodable {
     public enum CompletionKind: Sendable, Decodable, Equatable {
       case list([String])
       case custom
-      /// A file or a directory name (what `FileArguments` declares).
-      case file
+      /// A file name, of one of `extensions` when there are any (without the dot).
+      case file(extensions: [String])
+      /// A directory name.
       case directory
       case other
 
+      /// A file or a directory (what ``FileArguments`` declares).
+      public var namesFiles: Bool {
+        switch self {
+        case .file, .directory: true
+        default: false
+        }
+      }
+
       enum Keys: String, CodingKey { case list, custom, customAsync, customDeprecated, file, directory }
       struct ListValues: Decodable { var values: [String] }
+      struct FileValues: Decodable { var extensions: [String]? }
 
       public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
@@ -49,7 +59,7 @@ public struct CommandTree: Sendable, Decodable {
         {
           self = .custom
         } else if container.contains(.file) {
-          self = .file
+          self = .file(extensions: (try? container.decode(FileValues.self, forKey: .file))?.extensions ?? [])
         } else if container.contains(.directory) {
           self = .directory
         } else {

@@ -10,14 +10,19 @@ public struct CompletionEngine: Sendable {
   /// index of the word being completed, and its text.
   public let dynamic:
     @Sendable (_ path: [String], _ argument: String, _ words: [String], _ index: Int, _ prefix: String) -> [String]
+  /// The file or directory names that complete a prefix (``PathCompletion``), for the
+  /// arguments that name files.
+  public let paths: @Sendable (_ prefix: String, _ kind: PathCompletion.Kind) -> [String]
 
   public init(
     tree: CommandTree, extraCommands: [String] = [],
-    dynamic: @escaping @Sendable ([String], String, [String], Int, String) -> [String]
+    dynamic: @escaping @Sendable ([String], String, [String], Int, String) -> [String],
+    paths: @escaping @Sendable (String, PathCompletion.Kind) -> [String]
   ) {
     self.tree = tree
     self.extraCommands = extraCommands
     self.dynamic = dynamic
+    self.paths = paths
   }
 
   /// Candidates for `current`, given the finished words before it (a leading `deck` is allowed).
@@ -99,6 +104,10 @@ public struct CompletionEngine: Sendable {
       return values.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     case .custom?:
       return dynamic(path, identifier, words, words.count - 1, prefix)
+    case .file(let extensions)?:
+      return paths(prefix, .files(extensions: extensions))
+    case .directory?:
+      return paths(prefix, .directories)
     default:
       return []
     }

@@ -71,6 +71,9 @@ public struct REPL: Sendable {
       tree: CommandTree.of(DeckShell.root), extraCommands: Self.builtins + plugins,
       dynamic: { path, argument, words, index, prefix in
         DeckShell.customCompletion(path: path, argument: argument, words: words, index: index, prefix: prefix)
+      },
+      paths: { [home = session.processEnvironment["HOME"]] prefix, kind in
+        PathCompletion.candidates(prefix: prefix, kind: kind, home: home)
       })
     let session = session
     Readline.completer.withLock {
@@ -326,28 +329,12 @@ public struct REPL: Sendable {
     case "history" where words.count == 1:
       return ["--export"].filter { $0.hasPrefix(partial.current) }
     case "history" where words.count == 2 && words[1] == "--export":
-      return paths(prefix: partial.current, home: session.processEnvironment["HOME"])
+      return PathCompletion.candidates(
+        prefix: partial.current, kind: .anyFile, home: session.processEnvironment["HOME"])
     case let first? where builtins.contains(first):
       return []
     default:
       return engine.candidates(words: words, current: partial.current)
-    }
-  }
-}
-
-extension REPL {
-  /// File names for the word being typed (directories end in `/`); hidden ones only when the
-  /// word starts with a dot.
-  static func paths(prefix: String, home: String?) -> [String] {
-    let slash = prefix.lastIndex(of: "/")
-    let directory = slash.map { String(prefix[...$0]) } ?? ""
-    let partial = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
-    let listed = directory.isEmpty ? "." : absolutePath(directory, home: home)
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: listed) else { return [] }
-    return entries.filter { $0.hasPrefix(partial) && (partial.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map {
-      var isDirectory = false
-      let found = FileManager.default.fileExists(atPath: listed + "/" + $0, isDirectory: &isDirectory)
-      return directory + $0 + (found && isDirectory ? "/" : "")
     }
   }
 }

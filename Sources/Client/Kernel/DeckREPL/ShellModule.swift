@@ -20,8 +20,8 @@ struct ReplCommand: DeckCommand {
     abstract: "Start the interactive shell (also: `deck` with no arguments on a terminal).",
     discussion: HelpText.discussion(
       """
-      Readline editing, history (Ctrl-R searches it), and Tab completion of commands, flags, values \
-      and brokerage names. Built-ins: help, history [N], history --export FILE (this session's \
+      Readline editing, history (Ctrl-R searches it), and Tab completion of commands, flags, values, \
+      brokerage names and file names. Built-ins: help, history [N], history --export FILE (this session's \
       successful commands as a script for `deck run`), edit (the last line in $VISUAL or $EDITOR, then \
       run what is saved), use ENV, clear, exit. Ctrl-C clears the line, or cancels the running command.
       """, exits: [.usage("already in the REPL")]))

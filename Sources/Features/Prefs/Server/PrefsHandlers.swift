@@ -160,10 +160,14 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
       }
       let stored = try await PrefsStore.store(
         db, userID: user.id, category: category, json: try value.storedJSON())
-      if category == .player { try await PrefsStore.recalculateFitScores(db, userID: user.id) }
-      var envelope = try Self.envelope(category, stored, owner: (user.id, user.email), readOnly: false)
-      if category == .player { envelope.fitScoreRecalculated = true }
-      return envelope
+      let recalculates = category == .player
+      if recalculates { try await PrefsStore.recalculateFitScores(db, userID: user.id) }
+      // The flag goes into the initializer, never set afterwards: Swift 6.3.1's optimizer (-O)
+      // dropped the initializer's nil when a branch set it later, so release builds answered
+      // other categories' saves with whatever byte the buffer held (true or false; issue 46).
+      return try Self.envelope(
+        category, stored, owner: (user.id, user.email), readOnly: false,
+        fitScoreRecalculated: recalculates ? true : nil)
     }
   }
 
@@ -194,14 +198,16 @@ struct PrefsHandlers: RecruitingAPI.APIProtocol {
     return (user.id, user.email)
   }
 
+  /// `fitScoreRecalculated`: true on a player save, else nil (absent, as the contract says).
   static func envelope(
-    _ category: PrefsCategory, _ stored: StoredDocument?, owner: (id: String, email: String), readOnly: Bool
+    _ category: PrefsCategory, _ stored: StoredDocument?, owner: (id: String, email: String), readOnly: Bool,
+    fitScoreRecalculated: Bool? = nil
   ) throws -> Schemas.Preferences {
     Schemas.Preferences(
       category: schema(category), data: try PrefsJSON.container(stored?.data), owner: owner.email,
       ownerId: owner.id, readOnly: readOnly,
       createdAt: stored.flatMap { PrefsJSON.date($0.createdAt) },
-      updatedAt: stored.flatMap { PrefsJSON.date($0.updatedAt) })
+      updatedAt: stored.flatMap { PrefsJSON.date($0.updatedAt) }, fitScoreRecalculated: fitScoreRecalculated)
   }
 
   static func schema(_ category: PrefsCategory) -> Schemas.Category {
