@@ -78,6 +78,25 @@ struct ShellCompletionPTYTests {
     #expect(rest.contains("<primarySport=Basketball>"))
   }
 
+  /// An option that names a file completes file names of its extensions only: beside
+  /// `quiz.csv`, `--answers` (JSON) completes `qu` to `quiz.json`.
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func completesFileNamesOfTheOptionsExtensions(shell: String) throws {
+    let server = try SandboxProcess()
+    let deck = try DeckCLI(server: server)
+    let work = deck.home + "/work"
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    for name in ["quiz.json", "quiz.csv"] { try Data("{}".utf8).write(to: URL(fileURLWithPath: work + "/" + name)) }
+    let terminal = try Self.shell(shell, deck: deck)
+    try terminal.expect("READY> ", timeout: 20)
+    terminal.send("deck mbti submit --answers \(work)/qu\t")
+    try terminal.expect("quiz.json", timeout: 10)
+    terminal.send("\u{01}printf '<%s>\\n' \r")
+    try terminal.expect("<submit>")
+    let rest = try terminal.expect("READY> ")
+    #expect(rest.contains("<\(work)/quiz.json>"), "\(shell) completed the file to another word:\n\(rest)")
+  }
+
   /// `shell`, interactive, reading deck's completion script the way a user installs it, with
   /// deck on PATH and a prompt the test can wait for.
   static func shell(_ shell: String, deck: DeckCLI) throws -> PseudoTerminal {
