@@ -66,14 +66,17 @@ import Testing
   /// A prompt that reads a line from its terminal, as the wizard's prompts do.
   static let prompting = ["-c", "test -t 0 && test -t 1 || exit 9; printf 'Name: '; read name; echo \"hello $name\""]
 
-  // The timeouts below bound a test that fails; a passing one returns as soon as the program
-  // answers. They are long because this suite shares two cores with every other unit test: on
-  // CI, with 20 s, this test's task was resumed past its deadline right after it typed, before
-  // the program had run, and the step was found stuck.
+  /// Bounds a test that fails; a passing one returns as soon as the program answers. Long
+  /// because this suite shares two cores with every other unit test: on CI, with 20 s, this
+  /// test's task was resumed past its deadline right after it typed, before the program had
+  /// run, and the step was found stuck.
+  static let failingTestBound: Double = 300
+
   @Test func aProgramIsDrivenOnItsOwnTerminal() async throws {
     let outcome = try await TerminalStep.run(
       Self.program, arguments: Self.prompting, environment: ["PATH": "/usr/bin:/bin"],
-      keys: [Step.KeyExchange(wait: "Name: ", send: "Ada\r"), Step.KeyExchange(wait: "hello Ada")], timeout: 300)
+      keys: [Step.KeyExchange(wait: "Name: ", send: "Ada\r"), Step.KeyExchange(wait: "hello Ada")],
+      timeout: Self.failingTestBound)
     guard case .exited(let code, let screen) = outcome else {
       Issue.record("\(outcome)")
       return
@@ -90,7 +93,7 @@ import Testing
 
     let exited = try await TerminalStep.run(
       Self.program, arguments: ["-c", "echo bye"], environment: [:],
-      keys: [Step.KeyExchange(wait: "Name: ")], timeout: 300)
+      keys: [Step.KeyExchange(wait: "Name: ")], timeout: Self.failingTestBound)
     #expect(exited == .stuck(waiting: "Name: ", exit: 0, screen: "bye\n"))
   }
 }
