@@ -8,8 +8,9 @@ import Testing
 /// are being recalculated, their answers do not carry the flag at all, and only the player saves
 /// move the sandbox's recalculation count. The cause was the optimizer: release builds of
 /// deck-sandbox (Swift 6.3.1, -O) dropped the envelope's nil flag and answered whatever byte
-/// the buffer held, so `scripts/test` also runs this suite against release binaries
-/// (DECK_BINARY=.build/release/deck).
+/// the buffer held. CI builds debug binaries only, where it never showed: run this suite against
+/// release binaries with DECK_BINARY=.build/release/deck (`scripts/test-package` runs the QA
+/// suite, whose `prefs-5.edge.3` checks the same, against the installed packages).
 @Suite("deck says the fit scores are recalculated after player saves only", .endToEndTimeLimit)
 struct FitScoreFlagEndToEndTests {
   static let rounds = 12
